@@ -1,0 +1,49 @@
+/**
+ * The contract between the search engine and its users (the `search_site` tool,
+ * the offline model, the health route). Everything else in lib/search/ is private.
+ */
+
+/** One retrieved passage. Only passages with a public URL carry a citation number `n`. */
+export interface Passage {
+  /** Citation number, 1-based, present only when `url` is not null. */
+  n?: number;
+  /** Stable passage id: `<docId>#<section-anchor>`. */
+  id: string;
+  /** Heading path, e.g. "Como funciona › Streaming". */
+  title: string;
+  /** Public URL with the section anchor, or null for passages that must never be cited. */
+  url: string | null;
+  /** Language of the source document ("pt" | "en"). */
+  lang: string;
+  /** The passage text (markdown stripped to plain text). */
+  text: string;
+  /** Fused score (RRF in hybrid mode, BM25 in lexical mode). */
+  score: number;
+  /** 1-based rank in each list; null when the passage was absent from it. */
+  ranks: { bm25: number | null; dense: number | null };
+}
+
+/** What a search returns. `mode` says honestly whether dense retrieval took part. */
+export interface SearchResult {
+  mode: "hybrid" | "lexical";
+  passages: Passage[];
+}
+
+/** Options of one search. */
+export interface SearchOptions {
+  /** How many passages to return (default 5). */
+  k?: number;
+  /** Aborts an in-flight query embedding. */
+  signal?: AbortSignal;
+}
+
+/** Health of the loaded index, for `/api/health`. */
+export type IndexStatus =
+  | { status: "ok"; passages: number; documents: number; mode: "hybrid" | "lexical"; embeddingModel: string | null }
+  | { status: "unavailable"; error: string };
+
+/** The site search as the rest of the app sees it. */
+export interface SiteSearch {
+  search(query: string, options?: SearchOptions): Promise<SearchResult>;
+  status(): IndexStatus;
+}
