@@ -39,7 +39,13 @@ export interface SearchOptions {
 
 /** Health of the loaded index, for `/api/health`. */
 export type IndexStatus =
-  | { status: "ok"; passages: number; documents: number; mode: "hybrid" | "lexical"; embeddingModel: string | null }
+  | {
+    status: "ok";
+    passages: number;
+    documents: number;
+    mode: "hybrid" | "lexical";
+    embeddingModel: string | null;
+  }
   | { status: "unavailable"; error: string };
 
 /** The site search as the rest of the app sees it. */

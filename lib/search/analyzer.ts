@@ -1,0 +1,116 @@
+/**
+ * Text analysis shared by the indexer, the query path and the eval command:
+ * Unicode NFKC, case folding, accent folding, stopwords and Snowball stemming
+ * for Portuguese and English. Numbers are kept as tokens.
+ *
+ * Why these packages: `@orama/stemmers` ships the Snowball stemmers (the
+ * reference algorithms for both languages, pure JS, no native code) and
+ * `stopwords-iso` is the stopword list the project already depends on. The
+ * stopwords-iso lists are very broad (pt has "ano", "conselho", "cinco"…, en
+ * has "information", "research"…), which hurts a site about concrete things,
+ * so only the entries that are also function words in the Snowball lists
+ * below are kept: the intersection is short, standard and still sourced.
+ */
+import { stemmer as stemPt } from "@orama/stemmers/portuguese";
+import { stemmer as stemEn } from "@orama/stemmers/english";
+import stopwordsIso from "stopwords-iso" with { type: "json" };
+import { SNOWBALL_STOPWORDS } from "./snowball_stopwords.ts";
+
+/** Languages the analyzer knows. */
+export type Lang = "pt" | "en";
+
+/** The languages, in a stable order (used as indexes in the asset). */
+export const LANGS: readonly Lang[] = ["pt", "en"];
+
+/** Identifies the analysis pipeline; stored in the asset header and checked at load. */
+export const ANALYZER_ID = "nfkc-fold-snowball-stop:v1";
+
+const MARKS = /\p{M}+/gu;
+const TOKEN = /[\p{L}\p{N}]+/gu;
+
+/** NFKC, lower case and accent folding ("Informações" → "informacoes"). */
+export function fold(text: string): string {
+  return text.normalize("NFKC").toLowerCase().normalize("NFD").replace(MARKS, "");
+}
+
+/** Folded word tokens: runs of letters or digits; "_" and punctuation split. */
+export function tokenize(text: string): string[] {
+  return fold(text).match(TOKEN) ?? [];
+}
+
+function stopSet(lang: Lang): Set<string> {
+  const iso = new Set((stopwordsIso as Record<string, string[]>)[lang].map(fold));
+  return new Set(SNOWBALL_STOPWORDS[lang].map(fold).filter((w) => iso.has(w)));
+}
+
+const STOP: Record<Lang, Set<string>> = { pt: stopSet("pt"), en: stopSet("en") };
+
+/** Whether a folded token is a stopword of `lang`. */
+export function isStopword(token: string, lang: Lang): boolean {
+  return STOP[lang].has(token);
+}
+
+// The Portuguese Snowball stemmer only conflates nasal plurals in their
+// accented spelling ("avaliações" and "avaliação" → "avali"), but visitors
+// often type without accents. Folding happens first, so restore the nasal
+// endings — in folded Portuguese a final -ao/-oes/-aes is almost always
+// -ão/-ões/-ães (and -cao/-coes is -ção/-ções) — and fold the stem again: both spellings meet.
+const NASAL = /(cao|coes|ao|oes|aes)$/;
+const NASAL_ACCENTED: Record<string, string> = {
+  cao: "ção",
+  coes: "ções",
+  ao: "ão",
+  oes: "ões",
+  aes: "ães",
+};
+
+function stemFolded(token: string, lang: Lang): string {
+  if (/^\p{N}/u.test(token)) return token; // numbers are kept verbatim
+  if (lang === "en") return stemEn(token);
+  const restored = token.replace(NASAL, (m) => NASAL_ACCENTED[m]);
+  return fold(stemPt(restored));
+}
+
+const stemCache: Record<Lang, Map<string, string>> = { pt: new Map(), en: new Map() };
+const STEM_CACHE_MAX = 200_000;
+
+/** Stem one folded token (memoised: corpora repeat words a lot). */
+export function stem(token: string, lang: Lang): string {
+  const cache = stemCache[lang];
+  let s = cache.get(token);
+  if (s === undefined) {
+    s = stemFolded(token, lang);
+    if (cache.size < STEM_CACHE_MAX) cache.set(token, s);
+  }
+  return s;
+}
+
+/** Options of `analyze`. */
+export interface AnalyzeOptions {
+  /** Drop stopwords (default true). */
+  stopwords?: boolean;
+  /** Apply stemming (default true). */
+  stemming?: boolean;
+}
+
+/**
+ * The index terms of a text in a language.
+ *
+ * @example analyze("As avaliações dos cursos", "pt") // ["avali", "curs"]
+ */
+export function analyze(text: string, lang: Lang, options: AnalyzeOptions = {}): string[] {
+  const dropStop = options.stopwords ?? true;
+  const doStem = options.stemming ?? true;
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    if (dropStop && STOP[lang].has(token)) continue;
+    out.push(doStem ? stem(token, lang) : token);
+  }
+  return out;
+}
+
+/** Narrows a string to a known language, falling back to `fallback`. */
+export function toLang(value: string | null | undefined, fallback: Lang = "pt"): Lang {
+  const v = (value ?? "").toLowerCase().slice(0, 2);
+  return v === "pt" || v === "en" ? v : fallback;
+}

@@ -1,0 +1,174 @@
+/**
+ * BM25 over compact postings: one sorted term list, and per term a slice of
+ * `postDocs` (passage numbers, ascending) and `postTfs` (field-weighted term
+ * frequencies). k1 and b are applied at query time, so they stay tunable
+ * without re-indexing.
+ */
+import { type Lang, LANGS } from "./analyzer.ts";
+import { type TopK, topK } from "./top_k.ts";
+
+/** BM25 parameters. */
+export interface Bm25Params {
+  /** Term-frequency saturation. */
+  k1: number;
+  /** Length normalisation, 0..1. */
+  b: number;
+}
+
+/**
+ * Defaults chosen on FaQuAD (scripts/eval.ts, a grid over k1 ∈ {0.6, 0.9, 1.2, 1.5, 2},
+ * b ∈ {0.3, 0.5, 0.75, 0.9, 1} and title weight 0..3): nDCG@10 is flat (0.914–0.916)
+ * over k1 0.9–1.5 and b 0.75–1, so the textbook 1.2/0.75 is kept rather than a
+ * noisy argmax that would not carry to unseen sites.
+ */
+export const DEFAULT_BM25: Bm25Params = { k1: 1.2, b: 0.75 };
+
+/** The postings as stored in the asset. */
+export interface Postings {
+  /** Sorted unique terms (JS string order). */
+  terms: string[];
+  /** `terms.length + 1` offsets into postDocs/postTfs. */
+  postOffsets: Uint32Array;
+  postDocs: Uint32Array;
+  postTfs: Float32Array;
+  /** Field-weighted length of each passage. */
+  docLens: Float32Array;
+  /** Index into LANGS of each passage. */
+  docLangs: Uint8Array;
+}
+
+/** One passage's analysed fields, as the builder takes them. */
+export interface FieldTerms {
+  lang: Lang;
+  /** [terms, weight] per field, e.g. title ×2 and body ×1. */
+  fields: Array<[string[], number]>;
+}
+
+/** Build postings from analysed passages (passage number = array index). */
+export function buildPostings(passages: FieldTerms[]): Postings {
+  const perTerm = new Map<string, number[]>(); // flat [doc, tf, doc, tf, …]
+  const docLens = new Float32Array(passages.length);
+  const docLangs = new Uint8Array(passages.length);
+  const tf = new Map<string, number>();
+  passages.forEach((p, doc) => {
+    tf.clear();
+    let len = 0;
+    for (const [terms, weight] of p.fields) {
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + weight);
+      len += terms.length * weight;
+    }
+    docLens[doc] = len;
+    docLangs[doc] = LANGS.indexOf(p.lang);
+    for (const [t, f] of tf) {
+      let list = perTerm.get(t);
+      if (!list) perTerm.set(t, list = []);
+      list.push(doc, f);
+    }
+  });
+  const terms = [...perTerm.keys()].sort();
+  let total = 0;
+  for (const t of terms) total += perTerm.get(t)!.length / 2;
+  const postOffsets = new Uint32Array(terms.length + 1);
+  const postDocs = new Uint32Array(total);
+  const postTfs = new Float32Array(total);
+  let at = 0;
+  terms.forEach((t, i) => {
+    postOffsets[i] = at;
+    const list = perTerm.get(t)!;
+    for (let j = 0; j < list.length; j += 2) {
+      postDocs[at] = list[j];
+      postTfs[at] = list[j + 1];
+      at++;
+    }
+  });
+  postOffsets[terms.length] = at;
+  return { terms, postOffsets, postDocs, postTfs, docLens, docLangs };
+}
+
+/** Binary search of a term; -1 when absent. */
+export function termId(terms: string[], term: string): number {
+  let lo = 0;
+  let hi = terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = terms[mid];
+    if (t === term) return mid;
+    if (t < term) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Query-time BM25 scorer; reuses its scratch buffers between queries. */
+export class Bm25Scorer {
+  readonly #p: Postings;
+  readonly #params: Bm25Params;
+  readonly #avgLen: number;
+  readonly #scores: Float32Array;
+  readonly #touched: Uint32Array;
+  readonly #seen: Uint8Array;
+  readonly #langs: Set<number>;
+
+  constructor(postings: Postings, params: Bm25Params = DEFAULT_BM25) {
+    this.#p = postings;
+    this.#params = params;
+    const n = postings.docLens.length;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += postings.docLens[i];
+    this.#avgLen = n ? sum / n : 1;
+    this.#scores = new Float32Array(n);
+    this.#touched = new Uint32Array(n);
+    this.#seen = new Uint8Array(n);
+    this.#langs = new Set(postings.docLangs);
+  }
+
+  /** Languages present in the index. */
+  get langs(): Lang[] {
+    return [...this.#langs].map((i) => LANGS[i]);
+  }
+
+  /**
+   * Score passages for query terms given per language: the terms analysed as
+   * language L only score passages written in L, so a mixed pt/en site needs
+   * no language detection and each language keeps its own stemming.
+   */
+  search(termsByLang: Partial<Record<Lang, string[]>>, limit: number): TopK {
+    const { terms, postOffsets, postDocs, postTfs, docLens, docLangs } = this.#p;
+    const { k1, b } = this.#params;
+    const scores = this.#scores;
+    const touched = this.#touched;
+    const seen = this.#seen;
+    const n = docLens.length;
+    const mixed = this.#langs.size > 1;
+    const avg = this.#avgLen;
+    let count = 0;
+    for (const [lang, qterms] of Object.entries(termsByLang) as Array<[Lang, string[]]>) {
+      const li = LANGS.indexOf(lang);
+      if (!this.#langs.has(li)) continue;
+      const qtf = new Map<string, number>();
+      for (const t of qterms) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+      for (const [t, q] of qtf) {
+        const id = termId(terms, t);
+        if (id < 0) continue;
+        const start = postOffsets[id];
+        const end = postOffsets[id + 1];
+        const df = end - start;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * q;
+        for (let j = start; j < end; j++) {
+          const d = postDocs[j];
+          if (mixed && docLangs[d] !== li) continue;
+          const f = postTfs[j];
+          const w = idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * docLens[d] / avg));
+          if (seen[d] === 0) {
+            seen[d] = 1;
+            scores[d] = w;
+            touched[count++] = d;
+          } else scores[d] += w;
+        }
+      }
+    }
+    const top = topK(touched, count, scores, limit);
+    for (let i = 0; i < count; i++) seen[touched[i]] = 0;
+    return top;
+  }
+}

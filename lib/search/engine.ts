@@ -1,0 +1,168 @@
+/**
+ * Query execution: BM25 and dense rankings fused with RRF, or BM25 alone when
+ * there is no usable embedder. Shared by the app (over a loaded asset) and the
+ * eval command (over an index built in memory).
+ */
+import { analyze, type Lang } from "./analyzer.ts";
+import { type Bm25Params, Bm25Scorer, DEFAULT_BM25 } from "./bm25.ts";
+import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
+import type { Embedder } from "./embedder.ts";
+import { FIELDS_PER_PASSAGE, type IndexData } from "./index_data.ts";
+import { Lru } from "./lru.ts";
+import { rrf } from "./rrf.ts";
+import { stringAt } from "./string_table.ts";
+import { LANGS } from "./analyzer.ts";
+import type { Passage, SearchOptions, SearchResult } from "./types.ts";
+
+/** Options of the engine. */
+export interface EngineOptions {
+  embedder?: Embedder | null;
+  bm25?: Bm25Params;
+  /** Depth of each ranking fed to RRF (default 100). */
+  candidates?: number;
+  /** Dense Hamming shortlist (default DEFAULT_SHORTLIST). */
+  shortlist?: number;
+  /** Query vectors kept (default 256). */
+  queryCacheSize?: number;
+  /** Called when the embedder fails and the query falls back to lexical. */
+  onEmbedError?: (error: unknown) => void;
+}
+
+/** Ranked passage numbers with their per-list ranks, before materialising text. */
+export interface RankedIds {
+  mode: "hybrid" | "lexical";
+  ids: number[];
+  scores: number[];
+  bm25: Array<number | null>;
+  dense: Array<number | null>;
+}
+
+/** The search engine over one index. */
+export class SearchEngine {
+  readonly data: IndexData;
+  readonly #bm25: Bm25Scorer;
+  readonly #dense: DenseScorer | null;
+  readonly #embedder: Embedder | null;
+  readonly #candidates: number;
+  readonly #cache: Lru<string, Float32Array>;
+  readonly #onEmbedError: (error: unknown) => void;
+  readonly #langs: Lang[];
+
+  constructor(data: IndexData, options: EngineOptions = {}) {
+    this.data = data;
+    this.#bm25 = new Bm25Scorer(data.postings, options.bm25 ?? DEFAULT_BM25);
+    this.#langs = this.#bm25.langs.length ? this.#bm25.langs : [...LANGS];
+    const emb = options.embedder ?? null;
+    // Vectors from another model live in another space: never compare them.
+    const usable = emb && data.vectors && data.header.embedding?.model === emb.model;
+    this.#embedder = usable ? emb : null;
+    this.#dense = usable
+      ? new DenseScorer(data.vectors!, options.shortlist ?? DEFAULT_SHORTLIST)
+      : null;
+    this.#candidates = options.candidates ?? 100;
+    this.#cache = new Lru(options.queryCacheSize ?? 256);
+    this.#onEmbedError = options.onEmbedError ?? (() => {});
+  }
+
+  /** "hybrid" when dense retrieval can take part. */
+  get mode(): "hybrid" | "lexical" {
+    return this.#dense ? "hybrid" : "lexical";
+  }
+
+  /** The query's vector, from the cache or the embedder; null on failure. */
+  async #queryVector(query: string, signal?: AbortSignal): Promise<Float32Array | null> {
+    const key = query.normalize("NFKC").trim().replace(/\s+/g, " ");
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    try {
+      const [v] = await this.#embedder!.embed([key], { signal });
+      if (!v || v.length !== this.#dense!.dims) {
+        throw new RangeError(
+          `Embedder "${this.#embedder!.model}" returned ${
+            v?.length ?? 0
+          } dimensions, the index has ${this.#dense!.dims}`,
+        );
+      }
+      this.#cache.set(key, v);
+      return v;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.#onEmbedError(error);
+      return null;
+    }
+  }
+
+  /** BM25 ranking only (synchronous; used by the eval and lexical fallback). */
+  rankLexical(query: string, limit: number): RankedIds {
+    const termsByLang: Partial<Record<Lang, string[]>> = {};
+    for (const lang of this.#langs) termsByLang[lang] = analyze(query, lang);
+    const top = this.#bm25.search(termsByLang, limit);
+    const ids = Array.from(top.ids);
+    return {
+      mode: "lexical",
+      ids,
+      scores: Array.from(top.scores),
+      bm25: ids.map((_, i) => i + 1),
+      dense: ids.map(() => null),
+    };
+  }
+
+  /** Fused ranking given a query vector (or lexical when it is null). */
+  rankWithVector(query: string, vector: ArrayLike<number> | null, limit: number): RankedIds {
+    const lexical = this.rankLexical(query, Math.max(this.#candidates, limit));
+    if (!vector || !this.#dense) {
+      return {
+        ...lexical,
+        ids: lexical.ids.slice(0, limit),
+        scores: lexical.scores.slice(0, limit),
+      };
+    }
+    const dense = this.#dense.search(vector, Math.max(this.#candidates, limit));
+    const fused = rrf([lexical.ids, dense.ids]).slice(0, limit);
+    return {
+      mode: "hybrid",
+      ids: fused.map((f) => f.id),
+      scores: fused.map((f) => f.score),
+      bm25: fused.map((f) => f.ranks[0]),
+      dense: fused.map((f) => f.ranks[1]),
+    };
+  }
+
+  /** Ranked passage numbers for a query. */
+  async rank(query: string, limit: number, signal?: AbortSignal): Promise<RankedIds> {
+    const vector = this.#dense && query.trim() ? await this.#queryVector(query, signal) : null;
+    return this.rankWithVector(query, vector, limit);
+  }
+
+  /** The public search: passages with text, numbered when they have a URL. */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
+    const k = Math.max(0, Math.floor(options.k ?? 5));
+    const ranked = await this.rank(query, k, options.signal);
+    let n = 0;
+    const passages = ranked.ids.map((id, i): Passage => {
+      const p = this.passage(id);
+      return {
+        ...(p.url ? { n: ++n } : {}),
+        ...p,
+        score: ranked.scores[i],
+        ranks: { bm25: ranked.bm25[i], dense: ranked.dense[i] },
+      };
+    });
+    return { mode: ranked.mode, passages };
+  }
+
+  /** The stored fields of passage `i`. */
+  passage(
+    i: number,
+  ): { id: string; title: string; url: string | null; lang: string; text: string } {
+    const s = this.data.strings;
+    const base = i * FIELDS_PER_PASSAGE;
+    return {
+      id: stringAt(s, base),
+      title: stringAt(s, base + 1),
+      url: stringAt(s, base + 2) || null,
+      lang: LANGS[this.data.postings.docLangs[i]] ?? "pt",
+      text: stringAt(s, base + 3),
+    };
+  }
+}

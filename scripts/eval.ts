@@ -1,0 +1,119 @@
+/**
+ * Retrieval eval over BEIR files with the app's own engine and analysis.
+ *
+ *   deno task eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv [--lang pt|en]
+ *
+ * Prints exactly one JSON line on stdout. Tuning flags (defaults are the
+ * app's): --k1, --b, --title-weight.
+ */
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { toLang } from "@/lib/search/analyzer.ts";
+import {
+  type BeirDoc,
+  mrrAt,
+  ndcgAt,
+  parseJsonl,
+  parseQrels,
+  percentile,
+  recallAt,
+} from "@/lib/search/beir.ts";
+import { DEFAULT_BM25 } from "@/lib/search/bm25.ts";
+import { SearchEngine } from "@/lib/search/engine.ts";
+import { buildIndexData, DEFAULT_TITLE_WEIGHT } from "@/lib/search/index_data.ts";
+
+const USAGE =
+  "Usage: deno task eval --corpus <corpus.jsonl> --queries <queries.jsonl> --qrels <qrels.tsv> [--lang pt|en]";
+
+function read(path: string | undefined, flag: string): string {
+  if (!path) throw new Error(`Missing ${flag}. ${USAGE}`);
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    throw new Error(`Cannot read ${flag} "${path}": check the path. ${USAGE}`);
+  }
+}
+
+/** Run the eval and return its metrics object. */
+export function runEval(args: string[]): Record<string, number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      corpus: { type: "string" },
+      queries: { type: "string" },
+      qrels: { type: "string" },
+      lang: { type: "string", default: "pt" },
+      k1: { type: "string" },
+      b: { type: "string" },
+      "title-weight": { type: "string" },
+    },
+  });
+  if (values.lang !== "pt" && values.lang !== "en") {
+    throw new Error(`Unknown --lang "${values.lang}": use pt or en`);
+  }
+  const lang = toLang(values.lang);
+  const docs = parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!);
+  const queries = parseJsonl<{ _id: string; text: string }>(
+    read(values.queries, "--queries"),
+    values.queries!,
+  );
+  const qrels = parseQrels(read(values.qrels, "--qrels"));
+
+  const t0 = performance.now();
+  const data = buildIndexData(
+    docs.map((d) => ({
+      id: d._id,
+      docId: d._id,
+      title: d.title ?? "",
+      url: null,
+      lang,
+      text: d.text,
+    })),
+    { titleWeight: values["title-weight"] ? Number(values["title-weight"]) : DEFAULT_TITLE_WEIGHT },
+  );
+  const engine = new SearchEngine(data, {
+    bm25: {
+      k1: values.k1 ? Number(values.k1) : DEFAULT_BM25.k1,
+      b: values.b ? Number(values.b) : DEFAULT_BM25.b,
+    },
+  });
+  const indexMs = performance.now() - t0;
+
+  const sums = { ndcg: 0, mrr: 0, r10: 0, r100: 0 };
+  const times: number[] = [];
+  let n = 0;
+  for (const q of queries) {
+    const rel = qrels.get(q._id);
+    if (!rel) continue;
+    const s = performance.now();
+    const ranked = engine.rankLexical(q.text, 100);
+    times.push(performance.now() - s);
+    const ids = ranked.ids.map((i) => docs[i]._id);
+    sums.ndcg += ndcgAt(ids, rel, 10);
+    sums.mrr += mrrAt(ids, rel, 10);
+    sums.r10 += recallAt(ids, rel, 10);
+    sums.r100 += recallAt(ids, rel, 100);
+    n++;
+  }
+  const r = (x: number, d = 4) => Number(x.toFixed(d));
+  return {
+    "ndcg@10": r(sums.ndcg / (n || 1)),
+    "mrr@10": r(sums.mrr / (n || 1)),
+    "recall@10": r(sums.r10 / (n || 1)),
+    "recall@100": r(sums.r100 / (n || 1)),
+    queries: n,
+    docs: docs.length,
+    index_ms: r(indexMs, 1),
+    query_p50_ms: r(percentile(times, 50), 3),
+    query_p99_ms: r(percentile(times, 99), 3),
+  };
+}
+
+if (import.meta.main) {
+  try {
+    console.log(JSON.stringify(runEval(Deno.args)));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    Deno.exit(2);
+  }
+}
