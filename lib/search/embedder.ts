@@ -1,12 +1,18 @@
 /**
- * The swap point for dense retrieval. Implementations live in
- * embedder_providers.ts (AI SDK) and tests (fakes).
+ * The swap point for dense retrieval. AI SDK implementations live in
+ * embedder_providers.ts; tests use fakes.
  */
+
+/** What a text is embedded for: some models (Gemini) embed queries and documents differently. */
+export type EmbedKind = "query" | "passage";
 
 /** Turns texts into vectors. */
 export interface Embedder {
-  /** "provider:model", stored in the asset; a different model at query time means lexical search. */
+  /** "provider:model", stored in the asset; another model at query time means lexical search. */
   readonly model: string;
   /** Embed texts, one vector per text, in order. */
-  embed(values: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+  embed(
+    values: string[],
+    options?: { signal?: AbortSignal; kind?: EmbedKind },
+  ): Promise<Float32Array[]>;
 }

@@ -1,0 +1,40 @@
+/**
+ * Local entry (`deno task dev`): regenerates the route manifest, bundles the
+ * islands, builds the search index when the corpus changed, then serves on
+ * PORT (default 8000). The task runs it under `--watch`, so an edit to routes,
+ * islands, components, lib or corpus restarts it with fresh bundles.
+ */
+import { writeManifest } from "./scripts/build.ts";
+import { buildIslands } from "@/lib/islands/build.ts";
+
+const root = new URL("./", import.meta.url);
+
+async function newestMtime(dir: URL): Promise<number> {
+  let newest = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory) newest = Math.max(newest, await newestMtime(url));
+    else newest = Math.max(newest, (await Deno.stat(url)).mtime?.getTime() ?? 0);
+  }
+  return newest;
+}
+
+async function indexIsStale(): Promise<boolean> {
+  const asset = await Deno.stat(new URL("static/search/index.bin", root)).catch(() => null);
+  if (!asset?.mtime) return true;
+  return (await newestMtime(new URL("corpus/", root))) > asset.mtime.getTime();
+}
+
+const t0 = performance.now();
+if (await writeManifest()) console.log("fresh.gen.ts regenerated (routes or islands changed).");
+await buildIslands(root, { minify: false });
+if (await indexIsStale()) {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", "index"], cwd: root }).output();
+  if (!out.success) console.error("The search index could not be built; search will report itself unavailable.");
+}
+console.log(`Ready in ${Math.round(performance.now() - t0)} ms`);
+
+const { createServerApp } = await import("@/lib/server.ts");
+const { app } = await createServerApp({ dev: true });
+const port = Number(Deno.env.get("PORT") ?? 8000);
+Deno.serve({ port, onListen: () => console.log(`Assistant running on http://localhost:${port}/`) }, app);

@@ -1,0 +1,223 @@
+/**
+ * The request pipeline: static files, then the file routes of the manifest with
+ * their middleware, then the 404 page. /api/ paths always answer JSON; every
+ * other path gets HTML error pages.
+ */
+import { type ComponentType, h, type VNode } from "preact";
+import { renderDocument } from "@/lib/islands/render.ts";
+import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
+import {
+  compareSpecificity,
+  matchesPrefix,
+  matchSegments,
+  parseRoutePath,
+  patternShape,
+  RouteNameError,
+  type Segment,
+} from "./route_path.ts";
+import { createStaticHandler } from "./static_files.ts";
+import type { Context, HandlerFn, IslandAssets, Manifest, Method, RouteModule } from "./types.ts";
+
+const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+interface CompiledRoute {
+  file: string;
+  pattern: string;
+  segments: Segment[];
+  module: RouteModule;
+}
+
+interface CompiledMiddleware {
+  segments: Segment[];
+  fn: HandlerFn<unknown>;
+  depth: number;
+}
+
+/** Options of `createApp`. */
+export interface AppOptions<S> {
+  manifest: Manifest;
+  /** Services handed to every handler as `ctx.app`. */
+  services: S;
+  /** Folder served as static files. */
+  staticDir: URL;
+  /** Island bundle file names, or null when not built yet. */
+  islandAssets: IslandAssets | null;
+  /** Development mode: static files reread, errors shown in detail. */
+  dev?: boolean;
+}
+
+/** An app: one function from Request to Response. */
+export type App = (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+
+/** Compiles the manifest's routes, refusing ambiguous ones, and orders them by specificity. */
+export function compileRoutes(manifest: Manifest): {
+  routes: CompiledRoute[];
+  middlewares: CompiledMiddleware[];
+  special: { app?: RouteModule; notFound?: RouteModule; error?: RouteModule };
+} {
+  const routes: CompiledRoute[] = [];
+  const middlewares: CompiledMiddleware[] = [];
+  const special: { app?: RouteModule; notFound?: RouteModule; error?: RouteModule } = {};
+  const shapes = new Map<string, string>();
+  for (const [file, module] of Object.entries(manifest.routes)) {
+    const parsed = parseRoutePath(file);
+    if (parsed.kind === "route") {
+      const shape = patternShape(parsed.segments);
+      const other = shapes.get(shape);
+      if (other) {
+        throw new RouteNameError(
+          `Routes "${other}" and "${file}" match the same URLs ("${parsed.pattern}"). Rename or remove one.`,
+        );
+      }
+      shapes.set(shape, file);
+      routes.push({ file, pattern: parsed.pattern, segments: parsed.segments, module });
+    } else if (parsed.kind === "middleware") {
+      const fn = module.handler;
+      if (typeof fn !== "function") {
+        throw new RouteNameError(`Middleware "${file}" must export a \`handler\` function.`);
+      }
+      middlewares.push({ segments: parsed.segments, fn, depth: parsed.segments.length });
+    } else if (parsed.kind === "app") special.app = module;
+    else if (parsed.kind === "404") special.notFound = module;
+    else special.error = module;
+  }
+  routes.sort((a, b) => compareSpecificity(a.segments, b.segments));
+  middlewares.sort((a, b) => a.depth - b.depth);
+  return { routes, middlewares, special };
+}
+
+/** Builds the app from the manifest. */
+export function createApp<S>(options: AppOptions<S>): App {
+  const { routes, middlewares, special } = compileRoutes(options.manifest);
+  const serveStatic = createStaticHandler(options.staticDir, { dev: options.dev });
+  const islands = options.manifest.islands as Record<string, ComponentType<unknown>>;
+
+  function page(
+    component: ComponentType<Record<string, unknown>>,
+    props: Record<string, unknown>,
+    init?: ResponseInit,
+  ): Response {
+    const inner = () => h(component, props);
+    const appComponent = special.app?.default;
+    const vnode: VNode = appComponent ? h(appComponent, { ...props, Component: inner }) : inner();
+    const { html } = renderDocument(vnode, islands, options.islandAssets);
+    const headers = new Headers(init?.headers);
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    return new Response(html, { ...init, headers });
+  }
+
+  function makeContext(
+    req: Request,
+    url: URL,
+    params: Record<string, string>,
+    state: Record<string, unknown>,
+    component: ComponentType<Record<string, unknown>> | undefined,
+    next: () => Promise<Response>,
+  ): Context<S> {
+    return {
+      req,
+      url,
+      params,
+      state,
+      app: options.services,
+      next,
+      render(data?: unknown, init?: ResponseInit) {
+        if (!component) throw new Error(`Route for "${url.pathname}" has no page component to render.`);
+        return page(component, { data, url, params, state, app: options.services }, init);
+      },
+    };
+  }
+
+  function errorPage(status: number, url: URL, state: Record<string, unknown>, error?: unknown): Response {
+    const module = status === 404 ? special.notFound : special.error;
+    const component = module?.default as ComponentType<Record<string, unknown>> | undefined;
+    if (!component) return new Response(status === 404 ? "Not found" : "Internal error", { status });
+    const message = options.dev && error instanceof Error ? error.stack ?? error.message : undefined;
+    return page(component, { data: { status, message }, url, params: {}, state, app: options.services }, { status });
+  }
+
+  async function dispatch(req: Request, url: URL, state: Record<string, unknown>): Promise<Response> {
+    const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
+    let route: CompiledRoute | undefined;
+    let params: Record<string, string> | null = null;
+    for (const r of routes) {
+      params = matchSegments(r.segments, url.pathname);
+      if (params) {
+        route = r;
+        break;
+      }
+    }
+    const chain = middlewares.filter((m) => matchesPrefix(m.segments, url.pathname));
+    const component = route?.module.default as ComponentType<Record<string, unknown>> | undefined;
+
+    const final = (): Promise<Response> => {
+      if (!route) {
+        return Promise.resolve(
+          isApi ? errorResponse("not_found", `No API route matches "${url.pathname}".`) : errorPage(404, url, state),
+        );
+      }
+      const ctx = makeContext(req, url, params!, state, component, final);
+      const handler = route.module.handler;
+      if (handler === undefined) {
+        if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(ctx.render());
+        return Promise.resolve(methodNotAllowed(["GET", "HEAD"]));
+      }
+      if (typeof handler === "function") return Promise.resolve(handler(ctx));
+      const method = req.method as Method;
+      const fn = handler[method] ?? (method === "HEAD" ? handler.GET : undefined);
+      if (!fn) {
+        const allowed = METHODS.filter((m) => handler[m] || (m === "HEAD" && handler.GET));
+        return Promise.resolve(methodNotAllowed(allowed));
+      }
+      return Promise.resolve(fn(ctx));
+    };
+
+    let i = 0;
+    const next = (): Promise<Response> => {
+      const m = chain[i++];
+      if (!m) return final();
+      const mwParams = matchesPrefix(m.segments, url.pathname) ?? {};
+      return Promise.resolve(m.fn(makeContext(req, url, mwParams, state, component, next) as Context<unknown>));
+    };
+    return await next();
+  }
+
+  return async (req: Request) => {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return errorResponse("invalid_request", "The request URL is not valid.");
+    }
+    const state: Record<string, unknown> = {};
+    const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
+    try {
+      if (!isApi) {
+        const file = await serveStatic(req, url);
+        if (file) return file;
+      }
+      const res = await dispatch(req, url, state);
+      return req.method === "HEAD" && res.body ? new Response(null, res) : res;
+    } catch (error) {
+      if (error instanceof HttpError) {
+        if (isApi) return httpErrorResponse(error);
+        if (error.status === 404) return errorPage(404, url, state);
+        return new Response(error.message, { status: error.status, headers: error.headers });
+      }
+      console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
+      if (isApi) return errorResponse("internal_error", "Something went wrong on our side. Try again.");
+      try {
+        return errorPage(500, url, state, error);
+      } catch (pageError) {
+        console.error("The 500 page itself failed:", pageError);
+        return new Response("Internal error", { status: 500 });
+      }
+    }
+  };
+}
+
+function methodNotAllowed(allowed: string[]): Response {
+  const res = errorResponse("method_not_allowed", `Method not allowed. Use ${allowed.join(", ")}.`);
+  res.headers.set("Allow", allowed.join(", "));
+  return res;
+}

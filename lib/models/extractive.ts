@@ -1,0 +1,212 @@
+/**
+ * The offline model's text craft: language detection (pt / en), accent folding,
+ * stopwords, and the extractive answer built from search passages.
+ */
+
+/** Languages the offline model answers in. */
+export type AnswerLang = "pt" | "en";
+
+/** A passage as `search_site` returns it (see lib/search/types.ts). */
+export interface AnswerPassage {
+  n?: number;
+  title: string;
+  url: string | null;
+  text: string;
+  score: number;
+}
+
+const PT_STOPWORDS = new Set(
+  `a à ao aos as às com como da das de do dos e é ela elas ele eles em entre era essa esse esta
+  este eu foi for há isso isto já lhe mais mas me meu minha muito na nas não nem no nos nós o os
+  ou para pela pelas pelo pelos por qual quais quando que quem se sem ser seu seus sobre sua suas
+  também te tem têm ter teu tua um uma umas uns você vocês vos onde qual porque porquê quanto
+  quantos quanta quantas fala faz fazer está estão são sou somos pode podem posso quero gostaria
+  saber diga dizer conte me sobre algum alguma alguns algumas todo toda todos todas então aqui
+  ali lá site página`.split(/\s+/).filter(Boolean).map(fold),
+);
+
+const EN_STOPWORDS = new Set(
+  `a about an and are as at be been but by can could did do does for from had has have he her
+  him his how i if in into is it its me my no not of on or our she so than that the their them
+  then there these they this those to was we were what when where which who whom why will with
+  would you your yours tell know please any some all does doing done also just more most much
+  very site page`.split(/\s+/).filter(Boolean),
+);
+
+/** Words that mark a language strongly (used only for detection). */
+const PT_MARKERS = new Set(
+  `o os as um uma de do da dos das em no na nos nas que não com para por é são ele ela você
+  como qual quais quem onde quando porque sobre isso está tem faz mais`.split(/\s+/).filter(
+    Boolean,
+  ).map(fold),
+);
+const EN_MARKERS = new Set(
+  `the a an of in on is are was were do does did what which who where when why how with for
+  about this that it you your he she they can has have`.split(/\s+/).filter(Boolean),
+);
+
+/** Lower-cases and strips diacritics: "Ação" → "acao". */
+export function fold(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+function words(text: string): string[] {
+  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/**
+ * Guesses whether a question is Portuguese or English by stopword counts;
+ * ties go to Portuguese when the text has Portuguese letters (ã, ç, é…), else English.
+ */
+export function detectLang(text: string): AnswerLang {
+  let pt = 0;
+  let en = 0;
+  for (const word of words(text)) {
+    // "a" is a stopword in both languages; it decides nothing.
+    if (word === "a") continue;
+    if (PT_MARKERS.has(word)) pt++;
+    if (EN_MARKERS.has(word)) en++;
+  }
+  if (/[ãõçáéíóúâêôà]/i.test(text)) pt += 0.5;
+  return pt > en ? "pt" : "en";
+}
+
+/** Crude stem shared by both languages: fold, drop a plural "s", keep 6 letters. */
+function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith("s")) w = w.slice(0, -1);
+  return w.slice(0, 6);
+}
+
+/** Content terms of a text: folded, stopword-filtered, stemmed, at least 3 letters. */
+export function contentTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const word of words(text)) {
+    if (word.length < 3 && !/^\d+$/.test(word)) continue;
+    if (PT_STOPWORDS.has(word) || EN_STOPWORDS.has(word)) continue;
+    terms.add(stem(word));
+  }
+  return terms;
+}
+
+/** Splits passage text into sentences. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?…])\s+|\n+/u)
+    .map((s) => s.replace(/\s+/g, " ").trim())
+    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
+}
+
+interface Candidate {
+  text: string;
+  n: number | undefined;
+  passage: number;
+  position: number;
+  overlap: number;
+  score: number;
+}
+
+const LEAD_IN: Record<AnswerLang, string> = {
+  pt: "Segundo o site:",
+  en: "According to the site:",
+};
+
+const NOT_COVERED: Record<AnswerLang, string> = {
+  pt: "O site não tem informação sobre isso. Posso procurar outro assunto do site?",
+  en: "The site does not cover that. Can I look up something else on the site?",
+};
+
+/** The "not covered" answer in a language. */
+export function notCoveredAnswer(lang: AnswerLang): string {
+  return NOT_COVERED[lang];
+}
+
+/** Options of {@linkcode buildExtractiveAnswer}. */
+export interface ExtractiveOptions {
+  /** How many top passages to quote from (default 3). */
+  maxPassages?: number;
+  /** Most sentences in the answer (default 4). */
+  maxSentences?: number;
+}
+
+/**
+ * Builds the offline answer: a lead-in, then 2–4 of the passages' sentences that share
+ * most terms with the question, each followed by its `[N]` when its passage is numbered.
+ * Returns the "not covered" sentence when nothing overlaps the question meaningfully.
+ *
+ * @example
+ * ```ts
+ * buildExtractiveAnswer("Onde a Ana trabalha?", [{ n: 1, title: "Sobre", url: "/sobre", text: "A Ana trabalha em Lisboa.", score: 1 }]);
+ * // "Segundo o site: A Ana trabalha em Lisboa. [1]"
+ * ```
+ */
+export function buildExtractiveAnswer(
+  question: string,
+  passages: AnswerPassage[],
+  options: ExtractiveOptions = {},
+): string {
+  const lang = detectLang(question);
+  const queryTerms = contentTerms(question);
+  const maxPassages = options.maxPassages ?? 3;
+  const maxSentences = options.maxSentences ?? 4;
+  if (queryTerms.size === 0 || passages.length === 0) return NOT_COVERED[lang];
+
+  const ranked = [...passages]
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
+    .slice(0, maxPassages);
+
+  const candidates: Candidate[] = [];
+  ranked.forEach(({ p }, rank) => {
+    const n = typeof p.n === "number" && p.url !== null ? p.n : undefined;
+    const titleTerms = contentTerms(p.title);
+    sentences(p.text).forEach((text, position) => {
+      const terms = contentTerms(text);
+      let overlap = 0;
+      for (const term of queryTerms) if (terms.has(term)) overlap++;
+      let titleOverlap = 0;
+      for (const term of queryTerms) if (titleTerms.has(term) && !terms.has(term)) titleOverlap++;
+      candidates.push({
+        text,
+        n,
+        passage: rank,
+        position,
+        overlap,
+        // Question terms dominate; the passage's rank and title break ties.
+        score: overlap + 0.3 * titleOverlap + 0.2 / (rank + 1) - 0.01 * position,
+      });
+    });
+  });
+
+  const best = candidates.reduce<Candidate | undefined>(
+    (top, c) => (top === undefined || c.score > top.score ? c : top),
+    undefined,
+  );
+  const needed = queryTerms.size >= 4 ? 2 : 1;
+  if (!best || best.overlap < needed) return NOT_COVERED[lang];
+
+  const chosen: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const c of [...candidates].sort((a, b) => b.score - a.score)) {
+    if (chosen.length >= maxSentences) break;
+    if (c.overlap === 0 || c.overlap < best.overlap / 2) continue;
+    const key = fold(c.text);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    chosen.push(c);
+  }
+  // One matching sentence alone reads abruptly: add the sentence that follows it.
+  if (chosen.length === 1) {
+    const next = candidates.find((c) =>
+      c.passage === best.passage && c.position === best.position + 1
+    );
+    if (next && !seen.has(fold(next.text))) chosen.push(next);
+  }
+  chosen.sort((a, b) => a.passage - b.passage || a.position - b.position);
+
+  const body = chosen.map((c) => {
+    const sentence = /[.!?…]$/u.test(c.text) ? c.text : `${c.text}.`;
+    return c.n === undefined ? sentence : `${sentence} [${c.n}]`;
+  });
+  return `${LEAD_IN[lang]} ${body.join(" ")}`;
+}

@@ -1,0 +1,161 @@
+/**
+ * Markdown → passages: split at headings, keep the heading path as the
+ * title and the heading's slug as the anchor, then size the sections to about
+ * 150–350 words (long ones split at paragraph ends, short ones merged into the
+ * subsection that follows them).
+ */
+import MarkdownIt from "markdown-it";
+import { createSlugger } from "./slug.ts";
+
+const md = new MarkdownIt();
+
+/** Passage size bounds, in words. */
+export const CHUNK_MIN_WORDS = 150;
+export const CHUNK_MAX_WORDS = 350;
+
+/** A section of a document, as plain text. */
+export interface Chunk {
+  /** Heading path, outermost first. */
+  path: string[];
+  /** Slug of the innermost heading ("" for text before the first heading). */
+  anchor: string;
+  /** Plain text, paragraphs separated by blank lines. */
+  text: string;
+}
+
+/** Plain text of inline markdown (links keep their label, code its content). */
+export function inlineText(src: string): string {
+  const tokens = md.parseInline(src, {})[0]?.children ?? [];
+  return tokens.map((t) =>
+    t.type === "text" || t.type === "code_inline"
+      ? t.content
+      : t.type === "softbreak" || t.type === "hardbreak"
+      ? " "
+      : ""
+  ).join("").replace(/\s+/g, " ").trim();
+}
+
+/** Plain-text paragraphs of a markdown body. */
+function paragraphs(body: string): string[] {
+  const out: string[] = [];
+  for (const t of md.parse(body, {})) {
+    if (t.type === "inline") out.push(inlineText(t.content));
+    else if (t.type === "fence" || t.type === "code_block") out.push(t.content.trim());
+  }
+  return out.filter(Boolean);
+}
+
+const words = (s: string) => (s.match(/\S+/g) ?? []).length;
+
+interface Section {
+  level: number;
+  path: string[];
+  anchor: string;
+  paras: string[];
+}
+
+/** Split a markdown document into sections at ATX headings (outside code fences). */
+export function splitSections(markdown: string): Section[] {
+  const slug = createSlugger();
+  const sections: Section[] = [];
+  const stack: Array<{ level: number; text: string }> = [];
+  let current: Section = { level: 0, path: [], anchor: "", paras: [] };
+  let body: string[] = [];
+  let fence: string | null = null;
+  const flush = () => {
+    current.paras = paragraphs(body.join("\n"));
+    if (current.paras.length || current.level > 0) sections.push(current);
+    body = [];
+  };
+  for (const line of markdown.replace(/^---\n[\s\S]*?\n---\n/, "").split(/\r?\n/)) {
+    const f = line.match(/^\s{0,3}(`{3,}|~{3,})/);
+    if (f) fence = fence === null ? f[1][0] : (f[1][0] === fence ? null : fence);
+    const h = fence === null && !f ? line.match(/^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/) : null;
+    if (!h) {
+      body.push(line);
+      continue;
+    }
+    flush();
+    const level = h[1].length;
+    const text = inlineText(h[2]);
+    while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
+    stack.push({ level, text });
+    current = { level, path: stack.map((s) => s.text), anchor: slug(text), paras: [] };
+  }
+  flush();
+  return sections;
+}
+
+/** Split paragraphs into groups of at most `max` words (a longer paragraph is cut at sentence ends). */
+function pack(paras: string[], max: number): string[] {
+  const pieces = paras.flatMap((p) => words(p) <= max ? [p] : splitSentences(p, max));
+  const groups: string[] = [];
+  let cur: string[] = [];
+  let n = 0;
+  for (const p of pieces) {
+    const w = words(p);
+    if (n && n + w > max) {
+      groups.push(cur.join("\n\n"));
+      cur = [];
+      n = 0;
+    }
+    cur.push(p);
+    n += w;
+  }
+  if (cur.length) groups.push(cur.join("\n\n"));
+  // Avoid a tiny tail: rebalance the last two groups by halving at paragraph level.
+  return groups;
+}
+
+function splitSentences(p: string, max: number): string[] {
+  const sentences = p.match(/[^.!?]+[.!?]+["')\]]*\s*|[^.!?]+$/g) ?? [p];
+  const out: string[] = [];
+  let cur = "";
+  for (const s of sentences) {
+    if (cur && words(cur) + words(s) > max) {
+      out.push(cur.trim());
+      cur = "";
+    }
+    cur += s;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  // A single sentence longer than max words is cut by words.
+  return out.flatMap((s) => {
+    const w = s.split(/\s+/);
+    if (w.length <= max) return [s];
+    const parts: string[] = [];
+    for (let i = 0; i < w.length; i += max) parts.push(w.slice(i, i + max).join(" "));
+    return parts;
+  });
+}
+
+/** The passages of one markdown document. */
+export function chunkMarkdown(markdown: string): Chunk[] {
+  const sections = splitSections(markdown);
+  // Merge a short section into the next one when that one is its subsection:
+  // the passage keeps the parent's anchor, which precedes the child on the page.
+  const merged: Section[] = [];
+  for (const s of sections) {
+    const prev = merged[merged.length - 1];
+    const isChild = prev && s.path.length > prev.path.length &&
+      prev.path.every((p, i) => s.path[i] === p);
+    const prevWords = prev ? words(prev.paras.join(" ")) : 0;
+    if (
+      prev && isChild && prevWords < CHUNK_MIN_WORDS &&
+      prevWords + words(s.paras.join(" ")) <= CHUNK_MAX_WORDS
+    ) {
+      const heading = s.path.slice(prev.path.length).join(" › ");
+      prev.paras.push(...(heading ? [heading] : []), ...s.paras);
+      continue;
+    }
+    merged.push({ ...s, paras: [...s.paras] });
+  }
+  const chunks: Chunk[] = [];
+  for (const s of merged) {
+    if (!s.paras.length) continue;
+    for (const text of pack(s.paras, CHUNK_MAX_WORDS)) {
+      chunks.push({ path: s.path, anchor: s.anchor, text });
+    }
+  }
+  return chunks;
+}

@@ -1,0 +1,35 @@
+/**
+ * `deno task build`: regenerates fresh.gen.ts, bundles the islands and builds
+ * the search index. Everything `deno task start` and deployctl need.
+ */
+import { generateManifest } from "@/lib/http/manifest_gen.ts";
+import { buildIslands } from "@/lib/islands/build.ts";
+
+const root = new URL("../", import.meta.url);
+
+/** Writes fresh.gen.ts when its content changed; returns whether it did. */
+export async function writeManifest(): Promise<boolean> {
+  const text = await generateManifest(root);
+  const path = new URL("fresh.gen.ts", root);
+  const old = await Deno.readTextFile(path).catch(() => "");
+  if (old === text) return false;
+  await Deno.writeTextFile(path, text);
+  return true;
+}
+
+/** Runs a task of deno.json as a child process, failing loudly. */
+async function runTask(name: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", name], cwd: root }).output();
+  if (!out.success) throw new Error(`\`deno task ${name}\` failed.`);
+}
+
+if (import.meta.main) {
+  const t0 = performance.now();
+  const changed = await writeManifest();
+  console.log(`fresh.gen.ts ${changed ? "written" : "up to date"}`);
+  const assets = await buildIslands(root);
+  console.log(`Islands bundled: ${Object.keys(assets.islands).join(", ") || "none"}`);
+  if (Deno.args.includes("--no-index")) console.log("Search index skipped (--no-index).");
+  else await runTask("index");
+  console.log(`Build done in ${Math.round(performance.now() - t0)} ms`);
+}
