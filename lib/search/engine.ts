@@ -3,7 +3,7 @@
  * there is no usable embedder. Shared by the app (over a loaded asset) and the
  * eval command (over an index built in memory).
  */
-import { analyze, type Lang } from "./analyzer.ts";
+import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { type Bm25Params, Bm25Scorer, DEFAULT_BM25 } from "./bm25.ts";
 import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
 import type { Embedder } from "./embedder.ts";
@@ -35,6 +35,21 @@ export interface RankedIds {
   scores: number[];
   bm25: Array<number | null>;
   dense: Array<number | null>;
+}
+
+/**
+ * The languages a query is analysed in. Function words are the evidence: "como
+ * funciona o streaming" is Portuguese, so English passages that merely share
+ * "stream" do not outrank Portuguese ones. Without evidence (a bare keyword),
+ * every language of the index takes part.
+ */
+export function queryLangs(query: string, langs: readonly Lang[]): Lang[] {
+  if (langs.length < 2) return [...langs];
+  const tokens = tokenize(query);
+  const counts = langs.map((l) => tokens.filter((t) => isStopword(t, l)).length);
+  const best = Math.max(...counts);
+  if (best === 0) return [...langs];
+  return langs.filter((_, i) => counts[i] === best);
 }
 
 /** The search engine over one index. */
@@ -75,7 +90,7 @@ export class SearchEngine {
     const hit = this.#cache.get(key);
     if (hit) return hit;
     try {
-      const [v] = await this.#embedder!.embed([key], { signal });
+      const [v] = await this.#embedder!.embed([key], { signal, kind: "query" });
       if (!v || v.length !== this.#dense!.dims) {
         throw new RangeError(
           `Embedder "${this.#embedder!.model}" returned ${
@@ -95,7 +110,7 @@ export class SearchEngine {
   /** BM25 ranking only (synchronous; used by the eval and lexical fallback). */
   rankLexical(query: string, limit: number): RankedIds {
     const termsByLang: Partial<Record<Lang, string[]>> = {};
-    for (const lang of this.#langs) termsByLang[lang] = analyze(query, lang);
+    for (const lang of queryLangs(query, this.#langs)) termsByLang[lang] = analyze(query, lang);
     const top = this.#bm25.search(termsByLang, limit);
     const ids = Array.from(top.ids);
     return {

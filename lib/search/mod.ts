@@ -1,0 +1,94 @@
+/**
+ * Site search: the one module the app imports.
+ *
+ * @example
+ * const search = loadSiteSearch({ embedder: createEmbedderFromEnv(Deno.env.toObject()) });
+ * const { mode, passages } = await search.search("como funciona o streaming?", { k: 5 });
+ */
+import { readFileSync } from "node:fs";
+import { readAsset } from "./asset.ts";
+import type { Embedder } from "./embedder.ts";
+import { SearchEngine } from "./engine.ts";
+import { SearchUnavailableError } from "./errors.ts";
+import type { IndexStatus, SearchOptions, SearchResult, SiteSearch } from "./types.ts";
+
+export type { IndexStatus, Passage, SearchOptions, SearchResult, SiteSearch } from "./types.ts";
+export type { Embedder, EmbedKind } from "./embedder.ts";
+export { createEmbedderFromEnv } from "./embedder_providers.ts";
+export { EmbedderError, SearchUnavailableError } from "./errors.ts";
+export { createSlugger, slugify } from "./slug.ts";
+
+/** Where `deno task index` writes the asset. */
+export const DEFAULT_ASSET_URL: URL = new URL("../../static/search/index.bin", import.meta.url);
+
+/** Options of `loadSiteSearch`. */
+export interface LoadSiteSearchOptions {
+  /** The asset file (default static/search/index.bin). */
+  assetPath?: string | URL;
+  /** The query embedder; null or absent means lexical search. */
+  embedder?: Embedder | null;
+  /** Told when a query embedding fails and the search falls back to lexical. */
+  onEmbedError?: (error: unknown) => void;
+}
+
+/**
+ * The site search over the asset, read once, lazily, on the first status() or
+ * search(). A missing, truncated or incompatible asset makes status()
+ * "unavailable" and search() throw SearchUnavailableError; nothing else breaks.
+ */
+export function loadSiteSearch(opts: LoadSiteSearchOptions = {}): SiteSearch {
+  const path = opts.assetPath ?? DEFAULT_ASSET_URL;
+  let engine: SearchEngine | null = null;
+  let failure: string | null = null;
+
+  function load(): SearchEngine | null {
+    if (engine || failure) return engine;
+    const shown = path instanceof URL && path.protocol === "file:"
+      ? decodeURIComponent(path.pathname)
+      : String(path);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      failure = (error as { code?: string }).code === "ENOENT"
+        ? `Search index "${shown}" does not exist: run \`deno task index\``
+        : `Search index "${shown}" cannot be read (${
+          (error as Error).message
+        }): check its permissions`;
+      return null;
+    }
+    try {
+      engine = new SearchEngine(readAsset(bytes), {
+        embedder: opts.embedder ?? null,
+        onEmbedError: opts.onEmbedError ??
+          ((e) =>
+            console.warn(
+              `Query embedding failed, searching lexically: ${(e as Error)?.message ?? e}`,
+            )),
+      });
+    } catch (error) {
+      failure = `Search index "${shown}" is unusable. ${(error as Error).message}`;
+    }
+    return engine;
+  }
+
+  return {
+    status(): IndexStatus {
+      const e = load();
+      if (!e) return { status: "unavailable", error: failure! };
+      const h = e.data.header;
+      return {
+        status: "ok",
+        passages: h.counts.passages,
+        documents: h.counts.documents,
+        mode: e.mode,
+        embeddingModel: e.mode === "hybrid" ? h.embedding?.model ?? null : null,
+      };
+    },
+    search(query: string, options?: SearchOptions): Promise<SearchResult> {
+      const e = load();
+      if (!e) return Promise.reject(new SearchUnavailableError(failure!));
+      return e.search(query, options);
+    },
+  };
+}
