@@ -1,0 +1,55 @@
+/**
+ * Launches Debian's Chromium through playwright-core for the e2e tests, with
+ * the flags this environment needs (no sandbox as root, no background network).
+ */
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** Launches headless Chromium (`CHROMIUM_PATH` overrides the binary). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+    args: FLAGS,
+    headless: true,
+  });
+}
+
+/** Collects console errors and failed requests of a page, for tests that demand none. */
+export function watchPage(page: Page): { errors: string[]; failed: string[] } {
+  const errors: string[] = [];
+  const failed: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  page.on("requestfailed", (req) => failed.push(`${req.method()} ${req.url()} ${req.failure()?.errorText ?? ""}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400) failed.push(`${res.request().method()} ${res.url()} ${res.status()}`);
+  });
+  return { errors, failed };
+}
+
+/** Folder for screenshots: SCREENSHOT_DIR or test-results/screenshots. */
+export async function screenshotDir(): Promise<string> {
+  const dir = Deno.env.get("SCREENSHOT_DIR") ?? new URL("../../test-results/screenshots", import.meta.url).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** The viewports and colour schemes every screen is checked in. */
+export const VIEWS = [
+  { width: 360, height: 740, scheme: "light" },
+  { width: 360, height: 740, scheme: "dark" },
+  { width: 1440, height: 900, scheme: "light" },
+  { width: 1440, height: 900, scheme: "dark" },
+] as const;
