@@ -1,0 +1,335 @@
+/**
+ * The offline model "local": an in-process AI SDK language model (spec v4) that
+ * never generates text. It calls `search_site` with the visitor's question, then
+ * answers extractively from the returned passages with `[N]` citations, or says
+ * plainly that the site does not cover the question.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4ToolResultOutput,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+import {
+  type AnswerLang,
+  type AnswerPassage,
+  buildExtractiveAnswer,
+  detectLang,
+  notCoveredAnswer,
+} from "./extractive.ts";
+
+/** Name of the site search tool the offline model calls. */
+export const SEARCH_TOOL_NAME = "search_site";
+
+/** Options of {@linkcode createLocalModel}. */
+export interface LocalModelOptions {
+  /** Pause between streamed words, in ms (default 0: no artificial delay). */
+  delayMs?: number;
+  /** Tool call ids (default: random `call_local_…`). */
+  generateId?: () => string;
+}
+
+type Plan =
+  | { kind: "tool-call"; toolCallId: string; input: string }
+  | { kind: "text"; text: string };
+
+const NO_SEARCH_TOOL: Record<AnswerLang, string> = {
+  pt:
+    "Este assistente offline só responde citando o site, e a pesquisa do site não está disponível agora.",
+  en:
+    "This offline assistant only answers by quoting the site, and the site search is not available right now.",
+};
+
+const SEARCH_FAILED: Record<AnswerLang, string> = {
+  pt: "Não consegui pesquisar o site agora. Tente de novo daqui a pouco.",
+  en: "I could not search the site just now. Please try again shortly.",
+};
+
+const DONE: Record<AnswerLang, string> = { pt: "Feito.", en: "Done." };
+
+/**
+ * Creates the offline model.
+ *
+ * @example
+ * ```ts
+ * const result = streamText({ model: createLocalModel(), tools: { search_site }, prompt: "Quem é a Ana?", stopWhen: isStepCount(3) });
+ * ```
+ */
+export function createLocalModel(options: LocalModelOptions = {}): LanguageModelV4 {
+  const delayMs = options.delayMs ?? 0;
+  const generateId = options.generateId ??
+    (() => `call_local_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`);
+
+  const plan = (call: LanguageModelV4CallOptions): Plan => {
+    const { prompt } = call;
+    const question = lastUserText(prompt);
+    const lang = detectLang(question);
+    const last = prompt.at(-1);
+    const result = latestSearchResult(prompt);
+    if (result !== undefined) {
+      if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
+      return { kind: "text", text: buildExtractiveAnswer(question, result) };
+    }
+    if (last?.role === "user") {
+      if (!hasTool(call, SEARCH_TOOL_NAME) || call.toolChoice?.type === "none") {
+        return { kind: "text", text: NO_SEARCH_TOOL[lang] };
+      }
+      if (!question.trim()) return { kind: "text", text: notCoveredAnswer(lang) };
+      return {
+        kind: "tool-call",
+        toolCallId: generateId(),
+        input: JSON.stringify({ query: question.trim() }),
+      };
+    }
+    // Another tool's result (or an assistant turn) closes the turn.
+    return { kind: "text", text: DONE[lang] };
+  };
+
+  return {
+    specificationVersion: "v4",
+    provider: "offline",
+    modelId: "local",
+    supportedUrls: {},
+
+    // deno-lint-ignore require-await
+    async doGenerate(call) {
+      throwIfAborted(call.abortSignal);
+      const p = plan(call);
+      const inputTokens = countWords(promptText(call.prompt));
+      const content: LanguageModelV4Content[] = p.kind === "tool-call"
+        ? [{
+          type: "tool-call",
+          toolCallId: p.toolCallId,
+          toolName: SEARCH_TOOL_NAME,
+          input: p.input,
+        }]
+        : [{ type: "text", text: p.text }];
+      return {
+        content,
+        finishReason: finishReason(p),
+        usage: usage(inputTokens, countWords(p.kind === "text" ? p.text : p.input)),
+        warnings: [],
+        response: { id: `local-${Date.now()}`, modelId: "local", timestamp: new Date() },
+      };
+    },
+
+    // deno-lint-ignore require-await
+    async doStream(call) {
+      throwIfAborted(call.abortSignal);
+      const p = plan(call);
+      const inputTokens = countWords(promptText(call.prompt));
+      const parts: LanguageModelV4StreamPart[] = [
+        { type: "stream-start", warnings: [] },
+        {
+          type: "response-metadata",
+          id: `local-${Date.now()}`,
+          modelId: "local",
+          timestamp: new Date(),
+        },
+      ];
+      let deltaKinds: Set<string>;
+      if (p.kind === "tool-call") {
+        parts.push(
+          { type: "tool-input-start", id: p.toolCallId, toolName: SEARCH_TOOL_NAME },
+          { type: "tool-input-delta", id: p.toolCallId, delta: p.input },
+          { type: "tool-input-end", id: p.toolCallId },
+          {
+            type: "tool-call",
+            toolCallId: p.toolCallId,
+            toolName: SEARCH_TOOL_NAME,
+            input: p.input,
+          },
+        );
+        deltaKinds = new Set();
+      } else {
+        const id = "text-0";
+        parts.push({ type: "text-start", id });
+        for (const delta of wordDeltas(p.text)) parts.push({ type: "text-delta", id, delta });
+        parts.push({ type: "text-end", id });
+        deltaKinds = new Set(["text-delta"]);
+      }
+      parts.push({
+        type: "finish",
+        finishReason: finishReason(p),
+        usage: usage(inputTokens, countWords(p.kind === "text" ? p.text : p.input)),
+      });
+      return {
+        stream: streamParts(parts, { delayMs, deltaKinds, signal: call.abortSignal }),
+        request: { body: { prompt: call.prompt } },
+      };
+    },
+  };
+}
+
+function finishReason(p: Plan): LanguageModelV4FinishReason {
+  return p.kind === "tool-call"
+    ? { unified: "tool-calls", raw: "tool-calls" }
+    : { unified: "stop", raw: "stop" };
+}
+
+function usage(input: number, output: number): LanguageModelV4Usage {
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  };
+}
+
+function hasTool(call: LanguageModelV4CallOptions, name: string): boolean {
+  return (call.tools ?? []).some((t) => t.type === "function" && t.name === name);
+}
+
+function lastUserIndex(prompt: LanguageModelV4Prompt): number {
+  for (let i = prompt.length - 1; i >= 0; i--) if (prompt[i].role === "user") return i;
+  return -1;
+}
+
+/** Text of the visitor's latest message. */
+export function lastUserText(prompt: LanguageModelV4Prompt): string {
+  const message = prompt[lastUserIndex(prompt)];
+  if (!message || message.role !== "user") return "";
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ").trim();
+}
+
+/**
+ * The passages of the latest `search_site` result after the visitor's latest message:
+ * undefined when there is none, null when the tool failed or was denied.
+ */
+function latestSearchResult(prompt: LanguageModelV4Prompt): AnswerPassage[] | null | undefined {
+  const from = lastUserIndex(prompt);
+  let found: AnswerPassage[] | null | undefined;
+  for (const message of prompt.slice(from + 1)) {
+    if (message.role !== "tool" && message.role !== "assistant") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result" || part.toolName !== SEARCH_TOOL_NAME) continue;
+      found = passagesOf(part.output);
+    }
+  }
+  return found;
+}
+
+/** Reads `{ mode, passages }` from a tool output, wrapped (`{ type: "json", value }`) or not. */
+export function passagesOf(
+  output: LanguageModelV4ToolResultOutput | unknown,
+): AnswerPassage[] | null {
+  let value: unknown = output;
+  if (isObject(output) && typeof output.type === "string" && "value" in output) {
+    if (output.type === "error-text" || output.type === "error-json") return null;
+    value = output.value;
+  } else if (isObject(output) && output.type === "execution-denied") {
+    return null;
+  }
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!isObject(value) || !Array.isArray(value.passages)) return null;
+  return value.passages.filter((p): p is AnswerPassage =>
+    isObject(p) && typeof p.text === "string" && typeof p.title === "string"
+  ).map((p) => ({
+    n: typeof p.n === "number" ? p.n : undefined,
+    title: p.title,
+    url: typeof p.url === "string" ? p.url : null,
+    text: p.text,
+    score: typeof p.score === "number" ? p.score : 0,
+  }));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object";
+}
+
+function promptText(prompt: LanguageModelV4Prompt): string {
+  const out: string[] = [];
+  for (const message of prompt) {
+    if (message.role === "system") {
+      out.push(message.content);
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === "text" || part.type === "reasoning") out.push(part.text);
+      else if (part.type === "tool-call") out.push(JSON.stringify(part.input ?? ""));
+      else if (part.type === "tool-result") out.push(JSON.stringify(part.output));
+    }
+  }
+  return out.join(" ");
+}
+
+/** Words counted as tokens (the offline model has no tokenizer). */
+function countWords(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** Splits text into word-sized deltas that concatenate back to the text. */
+export function wordDeltas(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [];
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+function throwIfAborted(signal: AbortSignal | undefined) {
+  if (signal?.aborted) throw abortError(signal);
+}
+
+function streamParts(
+  parts: LanguageModelV4StreamPart[],
+  options: { delayMs: number; deltaKinds: Set<string>; signal?: AbortSignal },
+): ReadableStream<LanguageModelV4StreamPart> {
+  const { delayMs, deltaKinds, signal } = options;
+  let index = 0;
+  let closed = false;
+  let onAbort: (() => void) | undefined;
+  const detach = () => {
+    closed = true;
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  };
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      if (!signal) return;
+      onAbort = () => {
+        if (closed) return;
+        detach();
+        controller.error(abortError(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull(controller) {
+      if (closed) return;
+      if (index >= parts.length) {
+        detach();
+        controller.close();
+        return;
+      }
+      const part = parts[index];
+      if (delayMs > 0 && deltaKinds.has(part.type) && index > 0) {
+        await sleep(delayMs, signal);
+        if (closed) return;
+      }
+      controller.enqueue(part);
+      index++;
+    },
+    cancel() {
+      detach();
+    },
+  });
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

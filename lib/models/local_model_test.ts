@@ -1,0 +1,240 @@
+import assert from "node:assert/strict";
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+} from "@ai-sdk/provider";
+import { createLocalModel } from "./local_model.ts";
+import { buildExtractiveAnswer, detectLang } from "./extractive.ts";
+
+const TOOLS: LanguageModelV4CallOptions["tools"] = [{
+  type: "function",
+  name: "search_site",
+  description: "Search the site",
+  inputSchema: { type: "object", properties: { query: { type: "string" } } },
+}];
+
+const PASSAGES = {
+  mode: "lexical",
+  passages: [
+    {
+      n: 1,
+      title: "Sobre a Ana",
+      url: "https://example.org/sobre#ana",
+      text:
+        "A Ana Silva é engenheira de software em Lisboa. Trabalha com sistemas distribuídos desde 2015. Gosta de fotografia.",
+      score: 3.2,
+    },
+    {
+      title: "Notas internas",
+      url: null,
+      text: "A Ana Silva trabalha também como consultora em Lisboa, mas isto não é público.",
+      score: 2.9,
+    },
+    {
+      n: 2,
+      title: "Projetos",
+      url: "https://example.org/projetos",
+      text:
+        "O projeto Atlas é um motor de busca para arquivos municipais. Foi escrito em Rust e Deno.",
+      score: 1.1,
+    },
+  ],
+};
+
+const EN_PASSAGES = {
+  mode: "hybrid",
+  passages: [
+    {
+      n: 1,
+      title: "How the assistant works",
+      url: "https://example.org/en/how#streaming",
+      text:
+        "The assistant streams every answer as it is produced. It searches the site's curated content before answering. Answers cite their sources with numbers.",
+      score: 0.032,
+    },
+    {
+      n: 2,
+      title: "Contact",
+      url: "https://example.org/en/contact",
+      text: "You can leave a message for the owner through the contact form.",
+      score: 0.016,
+    },
+  ],
+};
+
+function userPrompt(text: string): LanguageModelV4Prompt {
+  return [
+    { role: "system", content: "You are the site assistant." },
+    { role: "user", content: [{ type: "text", text }] },
+  ];
+}
+
+function withResult(question: string, result: unknown, wrap = true): LanguageModelV4Prompt {
+  return [
+    ...userPrompt(question),
+    {
+      role: "assistant",
+      content: [{
+        type: "tool-call",
+        toolCallId: "c1",
+        toolName: "search_site",
+        input: { query: question },
+      }],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "search_site",
+        // deno-lint-ignore no-explicit-any
+        output: wrap ? { type: "json", value: result as any } : result as any,
+      }],
+    },
+  ];
+}
+
+async function collect(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+): Promise<LanguageModelV4StreamPart[]> {
+  const parts: LanguageModelV4StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+function textOf(parts: LanguageModelV4StreamPart[]): string {
+  return parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("");
+}
+
+Deno.test("local model: a new question becomes a search_site call", async () => {
+  const model = createLocalModel({ generateId: () => "call_1" });
+  const { stream } = await model.doStream({
+    prompt: userPrompt("Onde trabalha a Ana?"),
+    tools: TOOLS,
+  });
+  const parts = await collect(stream);
+  const call = parts.find((p) => p.type === "tool-call");
+  assert.ok(call && call.type === "tool-call");
+  assert.equal(call.toolName, "search_site");
+  assert.equal(call.toolCallId, "call_1");
+  assert.deepEqual(JSON.parse(call.input), { query: "Onde trabalha a Ana?" });
+  const finish = parts.at(-1);
+  assert.ok(finish?.type === "finish");
+  assert.equal(finish.finishReason.unified, "tool-calls");
+});
+
+Deno.test("local model: answers a Portuguese question in Portuguese with [N] citations", async () => {
+  const model = createLocalModel();
+  const { stream } = await model.doStream({
+    prompt: withResult("Onde trabalha a Ana Silva?", PASSAGES),
+    tools: TOOLS,
+  });
+  const parts = await collect(stream);
+  const text = textOf(parts);
+  assert.match(text, /^Segundo o site: /);
+  assert.match(text, /Lisboa\. \[1\]/);
+  assert.ok(!/\[3\]/.test(text));
+  // Small deltas, word by word, framed by text-start / text-end.
+  const deltas = parts.filter((p) => p.type === "text-delta");
+  assert.ok(deltas.length > 5);
+  assert.ok(
+    deltas.every((p) => p.type === "text-delta" && p.delta.trim().split(/\s+/).length === 1),
+  );
+  assert.equal(parts.filter((p) => p.type === "text-start").length, 1);
+  assert.equal(parts.filter((p) => p.type === "text-end").length, 1);
+  const finish = parts.at(-1);
+  assert.ok(finish?.type === "finish");
+  assert.equal(finish.finishReason.unified, "stop");
+  assert.equal(finish.usage.outputTokens.total, text.split(/\s+/).filter(Boolean).length);
+  assert.ok((finish.usage.inputTokens.total ?? 0) > 0);
+});
+
+Deno.test("local model: only numbered passages are cited", () => {
+  const answer = buildExtractiveAnswer("A Ana Silva trabalha como consultora?", PASSAGES.passages);
+  // The unnumbered passage informs the answer but never gets a number.
+  assert.match(answer, /consultora em Lisboa, mas isto não é público\.(?! \[)/);
+  const cited = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  assert.ok(cited.length > 0);
+  for (const n of cited) assert.ok([1, 2].includes(n), `cited [${n}]`);
+  // Numbered but url-less passages are not cited either.
+  const noUrl = buildExtractiveAnswer("Onde trabalha a Ana Silva?", [
+    { n: 7, title: "x", url: null, text: "A Ana Silva trabalha em Lisboa.", score: 1 },
+  ]);
+  assert.ok(!noUrl.includes("[7]"));
+});
+
+Deno.test("local model: answers an English question in English (unwrapped tool output)", async () => {
+  const model = createLocalModel();
+  const result = await model.doGenerate({
+    prompt: withResult("How does the assistant stream its answers?", EN_PASSAGES, false),
+    tools: TOOLS,
+  });
+  const part = result.content[0];
+  assert.ok(part.type === "text");
+  assert.match(part.text, /^According to the site: /);
+  assert.match(part.text, /streams every answer as it is produced\. \[1\]/);
+  assert.equal(result.finishReason.unified, "stop");
+});
+
+Deno.test("local model: says plainly when the site does not cover the question", async () => {
+  const model = createLocalModel();
+  const en = await collect(
+    (await model.doStream({
+      prompt: withResult("What is the capital of Mongolia?", EN_PASSAGES),
+      tools: TOOLS,
+    })).stream,
+  );
+  assert.match(textOf(en), /The site does not cover that/);
+  assert.ok(!/\[\d\]/.test(textOf(en)));
+
+  const pt = await collect(
+    (await model.doStream({
+      prompt: withResult("Qual é a receita de bacalhau?", { mode: "lexical", passages: [] }),
+      tools: TOOLS,
+    })).stream,
+  );
+  assert.match(textOf(pt), /O site não tem informação sobre isso/);
+});
+
+Deno.test("local model: abort mid-stream errors the stream promptly", async () => {
+  const model = createLocalModel({ delayMs: 20 });
+  const controller = new AbortController();
+  const { stream } = await model.doStream({
+    prompt: withResult("Onde trabalha a Ana Silva?", PASSAGES),
+    tools: TOOLS,
+    abortSignal: controller.signal,
+  });
+  const reader = stream.getReader();
+  let deltas = 0;
+  while (deltas < 2) {
+    const { value } = await reader.read();
+    if (value?.type === "text-delta") deltas++;
+  }
+  const t0 = performance.now();
+  controller.abort();
+  await assert.rejects(async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  }, (error: unknown) => error instanceof DOMException && error.name === "AbortError");
+  assert.ok(performance.now() - t0 < 50);
+  // An already-aborted signal refuses to start.
+  await assert.rejects(async () =>
+    await model.doStream({ prompt: userPrompt("oi"), tools: TOOLS, abortSignal: controller.signal })
+  );
+});
+
+Deno.test("local model: without the search tool it says it can only quote the site", async () => {
+  const result = await createLocalModel().doGenerate({ prompt: userPrompt("Who is Ana?") });
+  const part = result.content[0];
+  assert.ok(part.type === "text");
+  assert.match(part.text, /only answers by quoting the site/);
+});
+
+Deno.test("detectLang tells Portuguese from English", () => {
+  assert.equal(detectLang("Onde trabalha a Ana?"), "pt");
+  assert.equal(detectLang("Quais são os projetos?"), "pt");
+  assert.equal(detectLang("O que é o Atlas?"), "pt");
+  assert.equal(detectLang("What projects does she have?"), "en");
+  assert.equal(detectLang("Where is the contact form?"), "en");
+  assert.equal(detectLang("Atlas"), "en");
+});

@@ -1,0 +1,165 @@
+/**
+ * The model registry: the catalog with availability from the environment, and the
+ * AI SDK language model for a catalog id, wired through the routed, recording fetch.
+ */
+import { createOpenAI } from "@ai-sdk/openai";
+import { createGoogle } from "@ai-sdk/google";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { buildCatalog, OFFLINE_MODEL_ID } from "./catalog.ts";
+import { createRoutedFetch } from "./gateway_fetch.ts";
+import { createLocalModel, type LocalModelOptions } from "./local_model.ts";
+import { gatewayBaseUrl, providerConfig, PROVIDERS } from "./providers.ts";
+import type {
+  Env,
+  GetModelOptions,
+  ModelInfo,
+  ModelRegistry,
+  ProviderId,
+  ProviderStatus,
+  UsageRecorder,
+} from "./types.ts";
+
+/** Thrown by {@linkcode ModelRegistry.get} for an unknown or unconfigured model. */
+export class ModelUnavailableError extends Error {
+  /** Error code for the JSON error body. */
+  readonly code = "model_unavailable";
+  /** "unknown": no such catalog id; "unavailable": its provider is not configured. */
+  readonly reason: "unknown" | "unavailable";
+  readonly modelId: string;
+
+  constructor(modelId: string, reason: "unknown" | "unavailable", message: string) {
+    super(message);
+    this.name = "ModelUnavailableError";
+    this.modelId = modelId;
+    this.reason = reason;
+  }
+}
+
+/** Options of {@linkcode createModelRegistry}. */
+export interface ModelRegistryOptions {
+  /** Environment, e.g. `Deno.env.toObject()`. */
+  env: Env;
+  /** The fetch providers use (tests pass one; default global fetch). */
+  fetch?: typeof fetch;
+  /** Where every upstream call is recorded. */
+  recorder?: UsageRecorder;
+  /** Epoch milliseconds, for latencies and record times (default `Date.now`). */
+  clock?: () => number;
+  /** Options of the offline model (e.g. `delayMs` for demos). */
+  local?: LocalModelOptions;
+}
+
+/**
+ * Builds the registry for an environment.
+ *
+ * Env read: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_API ("responses" | "chat"),
+ * GOOGLE_GENERATIVE_AI_API_KEY, GOOGLE_BASE_URL, CEREBRAS_API_KEY, CEREBRAS_BASE_URL,
+ * OPENROUTER_API_KEY, OPENROUTER_BASE_URL, CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_API_TOKEN,
+ * CLOUDFLARE_BASE_URL, LOCAL_OPENAI_BASE_URL, LOCAL_OPENAI_API_KEY, LOCAL_OPENAI_MODEL,
+ * AI_GATEWAY_URL, AI_GATEWAY_TOKEN.
+ *
+ * @example
+ * ```ts
+ * const registry = createModelRegistry({ env: Deno.env.toObject(), recorder });
+ * const model = registry.get(registry.defaultModelId());
+ * ```
+ */
+export function createModelRegistry(options: ModelRegistryOptions): ModelRegistry {
+  const env = { ...options.env };
+  const catalog = buildCatalog(env);
+  const configs = new Map(PROVIDERS.map((p) => [p, providerConfig(p, env)]));
+  const isAvailable = (m: ModelInfo) => configs.get(m.provider)?.configured ?? false;
+
+  const build = (info: ModelInfo, getOptions: GetModelOptions): LanguageModelV4 => {
+    if (info.family === "offline") return createLocalModel(options.local);
+    const config = configs.get(info.provider)!;
+    const gatewayToken = env.AI_GATEWAY_TOKEN?.trim();
+    const routed = createRoutedFetch({
+      gatewayBaseUrl: gatewayBaseUrl(config, env),
+      directBaseUrl: config.directBaseUrl,
+      family: info.family,
+      provider: info.provider,
+      modelId: info.id,
+      pricing: info.pricing,
+      gatewayHeaders: gatewayToken
+        ? { "cf-aig-authorization": `Bearer ${gatewayToken}` }
+        : undefined,
+      fetch: options.fetch,
+      recorder: options.recorder,
+      clock: options.clock,
+    });
+    switch (info.family) {
+      case "openai": {
+        const openai = createOpenAI({
+          apiKey: config.apiKey,
+          baseURL: config.directBaseUrl,
+          fetch: routed,
+        });
+        const api = getOptions.openaiApi ??
+          (env.OPENAI_API?.trim() === "chat" ? "chat" : "responses");
+        return api === "chat" ? openai.chat(info.providerModelId) : openai(info.providerModelId);
+      }
+      case "google":
+        return createGoogle({
+          apiKey: config.apiKey,
+          baseURL: config.directBaseUrl,
+          fetch: routed,
+        })(info.providerModelId);
+      case "openai-compatible":
+        return createOpenAICompatible({
+          name: info.provider,
+          baseURL: config.directBaseUrl,
+          // Local servers usually need no key; the SDK then sends no Authorization header.
+          apiKey: config.apiKey,
+          fetch: routed,
+          includeUsage: true,
+        }).chatModel(info.providerModelId);
+    }
+  };
+
+  return {
+    list() {
+      return catalog.map((m) => ({
+        ...m,
+        capabilities: [...m.capabilities],
+        pricing: { ...m.pricing },
+        available: isAvailable(m),
+      }));
+    },
+
+    defaultModelId() {
+      return catalog.find((m) => m.family !== "offline" && isAvailable(m))?.id ?? OFFLINE_MODEL_ID;
+    },
+
+    get(id, getOptions = {}) {
+      const info = catalog.find((m) => m.id === id);
+      if (!info) {
+        throw new ModelUnavailableError(
+          id,
+          "unknown",
+          `Unknown model "${id}": pick one of ${catalog.map((m) => `"${m.id}"`).join(", ")}`,
+        );
+      }
+      if (!isAvailable(info)) {
+        const requires = configs.get(info.provider)?.requires ?? [];
+        throw new ModelUnavailableError(
+          id,
+          "unavailable",
+          `Model "${id}" is not available: set ${
+            requires.join(" and ")
+          } to enable provider "${info.provider}"`,
+        );
+      }
+      return build(info, getOptions);
+    },
+
+    providerStatus() {
+      const status = {} as Record<ProviderId, ProviderStatus>;
+      for (const [provider, config] of configs) {
+        status[provider] = config.configured ? "configured" : "missing";
+      }
+      return status;
+    },
+  };
+}
