@@ -46,7 +46,7 @@ export function writeAsset(data: IndexData): Uint8Array {
   // out with a placeholder, then again until the length is stable.
   let headerBytes = new Uint8Array();
   let header: StoredHeader = { ...data.header, totalBytes: 0, sections: {} };
-  for (let pass = 0; pass < 4; pass++) {
+  for (let pass = 0; pass < 8; pass++) {
     let at = align(PREFIX + headerBytes.length);
     const sections: StoredHeader["sections"] = {};
     for (const [name, arr] of parts) {
@@ -55,8 +55,9 @@ export function writeAsset(data: IndexData): Uint8Array {
     }
     header = { ...data.header, totalBytes: at, sections };
     const next = new TextEncoder().encode(JSON.stringify(header));
-    if (next.length === headerBytes.length) break;
+    const stable = next.length === headerBytes.length;
     headerBytes = next;
+    if (stable) break;
   }
   const out = new Uint8Array(header.totalBytes);
   out.set(MAGIC, 0);

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { analyze, fold, isStopword, tokenize } from "./analyzer.ts";
+
+Deno.test("fold: NFKC, case and accents", () => {
+  assert.equal(fold("INFORMAÇÕES Ação ﬁm"), "informacoes acao fim");
+  assert.equal(fold("e\u0301"), "e"); // decomposed accent
+});
+
+Deno.test("tokenize keeps numbers and splits underscores and punctuation", () => {
+  assert.deepEqual(tokenize("ANALISE_DE_SISTEMAS, 2024 e 3,5"), [
+    "analise",
+    "de",
+    "sistemas",
+    "2024",
+    "e",
+    "3",
+    "5",
+  ]);
+});
+
+Deno.test("pt: accents do not matter, plurals and verb forms conflate", () => {
+  const a = (s: string) => analyze(s, "pt");
+  assert.deepEqual(a("avaliações"), a("avaliacao"));
+  assert.deepEqual(a("informações"), a("informacoes"));
+  assert.deepEqual(a("matrículas"), a("matricula"));
+  assert.deepEqual(a("cursos"), a("curso"));
+  assert.deepEqual(a("estudou"), a("estudando"));
+  assert.deepEqual(a("professores"), a("professor"));
+});
+
+Deno.test("pt: stopwords go, content words and numbers stay", () => {
+  assert.deepEqual(analyze("Qual é o prazo da matrícula em 2024?", "pt"), [
+    "praz",
+    "matricul",
+    "2024",
+  ]);
+  assert.ok(isStopword("nao", "pt"));
+  assert.ok(!isStopword("conselho", "pt")); // stopwords-iso lists it; the analyzer keeps it
+});
+
+Deno.test("en: plurals, verb forms and stopwords", () => {
+  const a = (s: string) => analyze(s, "en");
+  assert.deepEqual(a("universities"), a("university"));
+  assert.deepEqual(a("running runs"), ["run", "run"]);
+  assert.deepEqual(a("What is the privacy of the chats?"), ["privaci", "chat"]);
+  assert.deepEqual(a("Café"), ["cafe"]);
+  assert.deepEqual(a("30 days"), a("30 day"));
+  assert.equal(a("30 days")[0], "30");
+});

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { CHUNK_MAX_WORDS, chunkMarkdown } from "./chunker.ts";
+import { createSlugger, slugify } from "./slug.ts";
+
+Deno.test("slugify folds accents and punctuation; the slugger numbers repeats", () => {
+  assert.equal(slugify("Como funciona: o Streaming!"), "como-funciona-o-streaming");
+  assert.equal(slugify("Informações & Ações"), "informacoes-acoes");
+  assert.equal(slugify("???"), "section");
+  const s = createSlugger();
+  assert.deepEqual([s("Uso"), s("Uso"), s("Uso-1"), s("Uso")], [
+    "uso",
+    "uso-1",
+    "uso-1-1",
+    "uso-2",
+  ]);
+});
+
+Deno.test("chunks follow headings, keep the heading path and strip markdown", () => {
+  const words = (n: number, w: string) => Array(n).fill(w).join(" ");
+  const md =
+    `# Guia\n\n${words(200, "intro")}\n\n## Instalação\n\n${
+      words(160, "passo")
+    } com [link](https://x) e \`code\`.\n\n` +
+    "```\n# não é título\n```\n";
+  const chunks = chunkMarkdown(md);
+  assert.deepEqual(chunks.map((c) => [c.path, c.anchor]), [[["Guia"], "guia"], [[
+    "Guia",
+    "Instalação",
+  ], "instalacao"]]);
+  assert.match(chunks[1].text, /com link e code\./);
+  assert.match(chunks[1].text, /# não é título/);
+});
+
+Deno.test("long sections are split, short parents merge into their subsection", () => {
+  const long = Array.from({ length: 8 }, (_, i) => Array(100).fill(`p${i}`).join(" ")).join("\n\n");
+  const chunks = chunkMarkdown(`# A\n\nCurto.\n\n## B\n\n${long}\n`);
+  assert.ok(chunks.length >= 3);
+  for (const c of chunks) assert.ok(c.text.split(/\s+/).length <= CHUNK_MAX_WORDS + 5);
+  const merged = chunkMarkdown("# A\n\nCurto.\n\n## B\n\nTambém curto.\n");
+  assert.equal(merged.length, 1);
+  assert.equal(merged[0].anchor, "a");
+  assert.match(merged[0].text, /Curto\.\n\nB\n\nTambém curto\./);
+});
