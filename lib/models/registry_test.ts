@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { buildCatalog, CATALOG, costUsd } from "./catalog.ts";
+import { createModelRegistry, ModelUnavailableError } from "./registry.ts";
+
+Deno.test("catalog: ids are unique, every provider has models, prices are set", () => {
+  const ids = CATALOG.map((m) => m.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (
+    const provider of [
+      "openai",
+      "google",
+      "cerebras",
+      "openrouter",
+      "cloudflare",
+      "local-endpoint",
+      "offline",
+    ]
+  ) {
+    assert.ok(CATALOG.some((m) => m.provider === provider), provider);
+  }
+  for (const m of CATALOG) {
+    assert.ok(m.contextWindow > 0, m.id);
+    assert.ok(m.pricing.inputPerMTok >= 0 && m.pricing.outputPerMTok >= 0, m.id);
+    if (m.provider !== "offline" && m.provider !== "local-endpoint") {
+      assert.ok(m.pricing.inputPerMTok > 0, `${m.id} has a price`);
+    }
+  }
+  const cf = CATALOG.find((m) => m.provider === "cloudflare")!;
+  assert.equal(cf.providerModelId, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
+});
+
+Deno.test("catalog: the offline model says plainly it quotes the site", () => {
+  const local = CATALOG.find((m) => m.id === "local")!;
+  assert.equal(local.family, "offline");
+  assert.equal(local.provider, "offline");
+  assert.match(local.label, /cita o site/);
+  assert.match(local.label, /sem IA generativa/);
+});
+
+Deno.test("catalog: the local endpoint's model comes from LOCAL_OPENAI_MODEL", () => {
+  assert.equal(CATALOG.find((m) => m.id === "local-endpoint")!.providerModelId, "llama3.2");
+  const custom = buildCatalog({ LOCAL_OPENAI_MODEL: "qwen2.5:7b" });
+  assert.equal(custom.find((m) => m.id === "local-endpoint")!.providerModelId, "qwen2.5:7b");
+});
+
+Deno.test("costUsd uses prices per million tokens", () => {
+  assert.equal(costUsd({ inputPerMTok: 2, outputPerMTok: 8 }, 500_000, 250_000), 3);
+});
+
+Deno.test("registry: with no keys only the offline model is available and is the default", () => {
+  const registry = createModelRegistry({ env: {} });
+  const available = registry.list().filter((m) => m.available).map((m) => m.id);
+  assert.deepEqual(available, ["local"]);
+  assert.equal(registry.defaultModelId(), "local");
+  assert.equal(registry.get("local").specificationVersion, "v4");
+  assert.deepEqual(registry.providerStatus(), {
+    openai: "missing",
+    google: "missing",
+    cerebras: "missing",
+    openrouter: "missing",
+    cloudflare: "missing",
+    "local-endpoint": "missing",
+    offline: "configured",
+  });
+});
+
+Deno.test("registry: a key makes its provider's models available and the default", () => {
+  const registry = createModelRegistry({
+    env: { CEREBRAS_API_KEY: "k", OPENROUTER_API_KEY: " ", CLOUDFLARE_ACCOUNT_ID: "acc" },
+  });
+  assert.equal(registry.defaultModelId(), "cerebras/gpt-oss-120b");
+  const status = registry.providerStatus();
+  assert.equal(status.cerebras, "configured");
+  // Blank values and half a Cloudflare configuration do not count.
+  assert.equal(status.openrouter, "missing");
+  assert.equal(status.cloudflare, "missing");
+  const model = registry.get("cerebras/llama-3.3-70b");
+  assert.equal(model.specificationVersion, "v4");
+  assert.equal(model.modelId, "llama-3.3-70b");
+});
+
+Deno.test("registry: OpenAI comes first in the default order", () => {
+  const registry = createModelRegistry({
+    env: { OPENAI_API_KEY: "k", GOOGLE_GENERATIVE_AI_API_KEY: "g", LOCAL_OPENAI_BASE_URL: "x" },
+  });
+  assert.equal(registry.defaultModelId(), "openai/gpt-5-mini");
+  assert.equal(registry.get("google/gemini-2.5-flash").modelId, "gemini-2.5-flash");
+  assert.match(registry.get("openai/gpt-5-mini").provider, /responses/);
+  assert.match(registry.get("openai/gpt-5-mini", { openaiApi: "chat" }).provider, /chat/);
+});
+
+Deno.test("registry: unknown and unavailable models throw ModelUnavailableError", () => {
+  const registry = createModelRegistry({ env: {} });
+  assert.throws(() => registry.get("nope"), (error: unknown) => {
+    assert.ok(error instanceof ModelUnavailableError);
+    assert.equal(error.reason, "unknown");
+    assert.equal(error.code, "model_unavailable");
+    assert.match(error.message, /Unknown model "nope"/);
+    return true;
+  });
+  assert.throws(() => registry.get("cloudflare/llama-3.3-70b-instruct-fp8-fast"), (error) => {
+    assert.ok(error instanceof ModelUnavailableError);
+    assert.equal(error.reason, "unavailable");
+    assert.match(error.message, /set CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_API_TOKEN/);
+    return true;
+  });
+});
+
+Deno.test("registry: list() returns copies the caller may change", () => {
+  const registry = createModelRegistry({ env: {} });
+  registry.list()[0].pricing.inputPerMTok = 99;
+  assert.notEqual(registry.list()[0].pricing.inputPerMTok, 99);
+});

@@ -1,0 +1,106 @@
+/**
+ * Test helpers for the model layer: a scripted AI SDK language model.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+
+/** One scripted model step: call a tool, or answer with text. */
+export type ScriptedStep =
+  | { type: "tool-call"; toolName: string; input: unknown; toolCallId?: string }
+  | { type: "text"; text: string };
+
+/** A scripted model, with the calls it received. */
+export type ScriptedModel = LanguageModelV4 & {
+  /** The options of every doStream / doGenerate call, in order. */
+  readonly calls: LanguageModelV4CallOptions[];
+};
+
+/**
+ * A model that plays `steps` in order, one per call, and then repeats the last step
+ * forever — so a script ending with a tool call is a model that always calls a tool,
+ * which is how the step bound (`stopWhen: isStepCount(n)`) is tested.
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel([{ type: "tool-call", toolName: "search_site", input: { query: "x" } }]);
+ * await streamText({ model, tools, prompt: "hi", stopWhen: isStepCount(3) }).consumeStream();
+ * model.calls.length; // 3
+ * ```
+ */
+export function createScriptedModel(steps: ScriptedStep[]): ScriptedModel {
+  if (steps.length === 0) throw new Error("createScriptedModel needs at least one step");
+  const calls: LanguageModelV4CallOptions[] = [];
+  const next = (options: LanguageModelV4CallOptions) => {
+    if (options.abortSignal?.aborted) {
+      throw options.abortSignal.reason ?? new DOMException("Aborted", "AbortError");
+    }
+    calls.push(options);
+    const index = calls.length - 1;
+    const step = steps[Math.min(index, steps.length - 1)];
+    return { step, index };
+  };
+  const usage: LanguageModelV4Usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
+  const finishReason = (step: ScriptedStep) =>
+    step.type === "tool-call"
+      ? { unified: "tool-calls" as const, raw: "tool_calls" }
+      : { unified: "stop" as const, raw: "stop" };
+  const content = (step: ScriptedStep, index: number): LanguageModelV4Content => {
+    if (step.type === "text") return { type: "text", text: step.text };
+    return {
+      type: "tool-call",
+      toolCallId: step.toolCallId ?? `scripted-call-${index}`,
+      toolName: step.toolName,
+      input: JSON.stringify(step.input),
+    };
+  };
+
+  return {
+    specificationVersion: "v4",
+    provider: "scripted",
+    modelId: "scripted",
+    supportedUrls: {},
+    calls,
+    // deno-lint-ignore require-await
+    async doGenerate(options) {
+      const { step, index } = next(options);
+      return {
+        content: [content(step, index)],
+        finishReason: finishReason(step),
+        usage,
+        warnings: [],
+      };
+    },
+    // deno-lint-ignore require-await
+    async doStream(options) {
+      const { step, index } = next(options);
+      const part = content(step, index);
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if (part.type === "text") {
+        parts.push(
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: part.text },
+          { type: "text-end", id: "t" },
+        );
+      } else if (part.type === "tool-call") {
+        parts.push(part);
+      }
+      parts.push({ type: "finish", finishReason: finishReason(step), usage });
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const p of parts) controller.enqueue(p);
+            controller.close();
+          },
+        }),
+      };
+    },
+  };
+}
