@@ -102,9 +102,15 @@ interface Candidate {
   n: number | undefined;
   passage: number;
   position: number;
+  /** Distinct question terms in the sentence. */
   overlap: number;
+  /** Share of the question's IDF weight the sentence covers (0–1). */
+  coverage: number;
   score: number;
 }
+
+/** Least share of the question's IDF weight the best sentence must cover to answer at all. */
+const MIN_COVERAGE = 0.4;
 
 const LEAD_IN: Record<AnswerLang, string> = {
   pt: "Segundo o site:",
@@ -156,6 +162,16 @@ export function buildExtractiveAnswer(
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .slice(0, maxPassages);
 
+  // Terms frequent across the retrieved text ("site", "owner") say little; a question
+  // term found nowhere weighs most, so a question about it is "not covered".
+  const allSentences = passages.flatMap((p) => sentences(p.text)).map(contentTerms);
+  const idf = new Map<string, number>();
+  for (const term of queryTerms) {
+    const df = allSentences.filter((terms) => terms.has(term)).length;
+    idf.set(term, Math.log(1 + (allSentences.length + 1) / (df + 0.5)));
+  }
+  const totalWeight = [...idf.values()].reduce((a, b) => a + b, 0);
+
   const candidates: Candidate[] = [];
   ranked.forEach(({ p }, rank) => {
     const n = typeof p.n === "number" && p.url !== null ? p.n : undefined;
@@ -163,17 +179,26 @@ export function buildExtractiveAnswer(
     sentences(p.text).forEach((text, position) => {
       const terms = contentTerms(text);
       let overlap = 0;
-      for (const term of queryTerms) if (terms.has(term)) overlap++;
-      let titleOverlap = 0;
-      for (const term of queryTerms) if (titleTerms.has(term) && !terms.has(term)) titleOverlap++;
+      let weight = 0;
+      let titleWeight = 0;
+      for (const term of queryTerms) {
+        if (terms.has(term)) {
+          overlap++;
+          weight += idf.get(term)!;
+        } else if (titleTerms.has(term)) {
+          titleWeight += idf.get(term)!;
+        }
+      }
+      const coverage = weight / totalWeight;
       candidates.push({
         text,
         n,
         passage: rank,
         position,
         overlap,
-        // Question terms dominate; the passage's rank and title break ties.
-        score: overlap + 0.3 * titleOverlap + 0.2 / (rank + 1) - 0.01 * position,
+        coverage,
+        // Question terms dominate; the passage's title and rank break ties.
+        score: coverage + 0.3 * (titleWeight / totalWeight) + 0.05 / (rank + 1) - 0.001 * position,
       });
     });
   });
@@ -182,14 +207,13 @@ export function buildExtractiveAnswer(
     (top, c) => (top === undefined || c.score > top.score ? c : top),
     undefined,
   );
-  const needed = queryTerms.size >= 4 ? 2 : 1;
-  if (!best || best.overlap < needed) return NOT_COVERED[lang];
+  if (!best || best.overlap === 0 || best.coverage < MIN_COVERAGE) return NOT_COVERED[lang];
 
   const chosen: Candidate[] = [];
   const seen = new Set<string>();
   for (const c of [...candidates].sort((a, b) => b.score - a.score)) {
     if (chosen.length >= maxSentences) break;
-    if (c.overlap === 0 || c.overlap < best.overlap / 2) continue;
+    if (c.overlap === 0 || c.coverage < best.coverage / 2) continue;
     const key = fold(c.text);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -205,8 +229,19 @@ export function buildExtractiveAnswer(
   chosen.sort((a, b) => a.passage - b.passage || a.position - b.position);
 
   const body = chosen.map((c) => {
-    const sentence = /[.!?…]$/u.test(c.text) ? c.text : `${c.text}.`;
+    const sentence = tidy(c.text);
     return c.n === undefined ? sentence : `${sentence} [${c.n}]`;
   });
   return `${LEAD_IN[lang]} ${body.join(" ")}`;
+}
+
+/**
+ * A quoted sentence as it appears in the answer: capitalised, ending in a full stop,
+ * and with bracketed numbers in the source turned into "(N)" so that only the
+ * model's own markers read as citations.
+ */
+function tidy(text: string): string {
+  let out = text.replace(/\[(\d+)\]/g, "($1)").replace(/[\s;:,–—-]+$/u, "");
+  out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
+  return /[.!?…]$/u.test(out) ? out : `${out}.`;
 }

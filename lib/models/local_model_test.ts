@@ -151,9 +151,10 @@ Deno.test("local model: answers a Portuguese question in Portuguese with [N] cit
 });
 
 Deno.test("local model: only numbered passages are cited", () => {
-  const answer = buildExtractiveAnswer("A Ana Silva trabalha como consultora?", PASSAGES.passages);
+  const answer = buildExtractiveAnswer("Onde trabalha a Ana Silva?", PASSAGES.passages);
   // The unnumbered passage informs the answer but never gets a number.
   assert.match(answer, /consultora em Lisboa, mas isto não é público\.(?! \[)/);
+  assert.match(answer, /engenheira de software em Lisboa\. \[1\]/);
   const cited = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   assert.ok(cited.length > 0);
   for (const n of cited) assert.ok([1, 2].includes(n), `cited [${n}]`);
@@ -197,6 +198,32 @@ Deno.test("local model: says plainly when the site does not cover the question",
   assert.match(textOf(pt), /O site não tem informação sobre isso/);
 });
 
+Deno.test("local model: a question whose key term the passages lack is not covered", () => {
+  const passages = [{
+    n: 1,
+    title: "Como funciona a busca",
+    url: "https://example.org/busca",
+    text: "A busca funciona com BM25. O índice funciona sem rede. Tudo funciona offline.",
+    score: 1,
+  }];
+  assert.match(buildExtractiveAnswer("Como funciona o streaming?", passages), /não tem informação/);
+  assert.match(
+    buildExtractiveAnswer("Como funciona a busca?", passages),
+    /^Segundo o site: A busca/,
+  );
+});
+
+Deno.test("local model: bracketed numbers inside quoted text never read as citations", () => {
+  const answer = buildExtractiveAnswer("Como aparecem as citações?", [{
+    n: 2,
+    title: "Citações",
+    url: "https://example.org/citacoes",
+    text: "As citações aparecem como [1] ou [7] depois da frase.",
+    score: 1,
+  }]);
+  assert.equal(answer, "Segundo o site: As citações aparecem como (1) ou (7) depois da frase. [2]");
+});
+
 Deno.test("local model: abort mid-stream errors the stream promptly", async () => {
   const model = createLocalModel({ delayMs: 20 });
   const controller = new AbortController();
@@ -221,6 +248,20 @@ Deno.test("local model: abort mid-stream errors the stream promptly", async () =
   await assert.rejects(async () =>
     await model.doStream({ prompt: userPrompt("oi"), tools: TOOLS, abortSignal: controller.signal })
   );
+});
+
+Deno.test("local model: a failed search is reported as such, not as 'not covered'", async () => {
+  const result = await createLocalModel().doGenerate({
+    prompt: withResult("Onde trabalha a Ana?", {
+      mode: "unavailable",
+      passages: [],
+      note: "The site search is unavailable right now.",
+    }),
+    tools: TOOLS,
+  });
+  const part = result.content[0];
+  assert.ok(part.type === "text");
+  assert.match(part.text, /Não consegui pesquisar o site/);
 });
 
 Deno.test("local model: without the search tool it says it can only quote the site", async () => {

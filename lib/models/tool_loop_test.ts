@@ -22,7 +22,7 @@ const CORPUS: FakePassage[] = [
     title: "Sobre › Quem sou",
     url: "https://example.org/sobre#quem-sou",
     text:
-      "Sou a Marta Reis, designer de interação em Coimbra. Desenho produtos digitais acessíveis há doze anos.",
+      "Sou a Marta Reis e trabalho como designer de interação em Coimbra. Desenho produtos digitais acessíveis há doze anos.",
   },
   {
     title: "Notas internas",
