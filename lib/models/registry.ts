@@ -59,6 +59,11 @@ export interface ModelRegistryOptions {
  * CLOUDFLARE_BASE_URL, LOCAL_OPENAI_BASE_URL, LOCAL_OPENAI_API_KEY, LOCAL_OPENAI_MODEL,
  * AI_GATEWAY_URL, AI_GATEWAY_TOKEN.
  *
+ * AI_GATEWAY_URL is a Cloudflare AI Gateway base, `https://gateway.ai.cloudflare.com/v1/<account>/<gateway>`;
+ * calls then go to `<gateway>/openai`, `/google-ai-studio/v1beta`, `/cerebras`, `/openrouter` and
+ * `/workers-ai/v1` (the local endpoint always goes direct). AI_GATEWAY_TOKEN, for an
+ * authenticated gateway, is sent as `cf-aig-authorization` to the gateway only.
+ *
  * @example
  * ```ts
  * const registry = createModelRegistry({ env: Deno.env.toObject(), recorder });
