@@ -5,9 +5,14 @@ import * as $0 from "./routes/_404.tsx";
 import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
-import * as $4 from "./routes/api/health.ts";
-import * as $5 from "./routes/lang/[code].ts";
-import * as $6 from "./routes/index.tsx";
+import * as $4 from "./routes/api/chat.ts";
+import * as $5 from "./routes/api/health.ts";
+import * as $6 from "./routes/api/models.ts";
+import * as $7 from "./routes/api/title.ts";
+import * as $8 from "./routes/api/usage.ts";
+import * as $9 from "./routes/c/[id].tsx";
+import * as $10 from "./routes/lang/[code].ts";
+import * as $11 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import type { Manifest } from "./lib/http/types.ts";
 
@@ -17,9 +22,14 @@ const manifest: Manifest = {
     "_500.tsx": $1,
     "_app.tsx": $2,
     "_middleware.ts": $3,
-    "api/health.ts": $4,
-    "lang/[code].ts": $5,
-    "index.tsx": $6,
+    "api/chat.ts": $4,
+    "api/health.ts": $5,
+    "api/models.ts": $6,
+    "api/title.ts": $7,
+    "api/usage.ts": $8,
+    "c/[id].tsx": $9,
+    "lang/[code].ts": $10,
+    "index.tsx": $11,
   },
   islands: {
     ChatMessages: $$0,

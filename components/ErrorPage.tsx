@@ -1,6 +1,12 @@
 /** A full-page error with a way back to the chat. */
 export function ErrorPage(
-  { status, title, body, back, detail }: { status: number; title: string; body: string; back: string; detail?: string },
+  { status, title, body, back, detail }: {
+    status: number;
+    title: string;
+    body: string;
+    back: string;
+    detail?: string;
+  },
 ) {
   return (
     <main class="error-page">

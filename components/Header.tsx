@@ -1,7 +1,9 @@
 import type { Messages } from "@/lib/i18n/mod.ts";
 
 /** The top bar: the site's name and the language switch. */
-export function Header({ siteName, t, otherLang }: { siteName: string; t: Messages; otherLang: string }) {
+export function Header(
+  { siteName, t, otherLang }: { siteName: string; t: Messages; otherLang: string },
+) {
   return (
     <header class="topbar">
       <a class="brand" href="/">
@@ -23,7 +25,12 @@ export function Header({ siteName, t, otherLang }: { siteName: string; t: Messag
         </span>
       </a>
       <nav class="topbar-actions">
-        <a class="lang-switch" href={`/lang/${otherLang}`} hreflang={otherLang} aria-label={t.switchLanguageLabel}>
+        <a
+          class="lang-switch"
+          href={`/lang/${otherLang}`}
+          hreflang={otherLang}
+          aria-label={t.switchLanguageLabel}
+        >
           {t.switchLanguage}
         </a>
       </nav>

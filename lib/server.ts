@@ -1,31 +1,98 @@
 /**
- * Assembles the app: configuration, services and the generated manifest.
- * Shared by main.ts (production), dev.ts and the integration tests.
+ * Assembles the app: configuration, KV, search, models and the generated
+ * manifest. Shared by main.ts (production), dev.ts and the integration tests.
  */
 import manifest from "@/fresh.gen.ts";
-import config from "@/fresh.config.ts";
+import defaultConfig from "@/fresh.config.ts";
+import type { AppConfig } from "@/lib/config.ts";
 import { type App, createApp } from "@/lib/http/app.ts";
-import { readIslandAssets } from "@/lib/islands/build.ts";
 import type { IslandAssets } from "@/lib/http/types.ts";
+import { createVisitorSigner, loadSessionSecret } from "@/lib/http/visitor.ts";
+import { readIslandAssets } from "@/lib/islands/build.ts";
+import { createModelRegistry } from "@/lib/models/registry.ts";
+import type { Env } from "@/lib/models/types.ts";
+import { createEmbedderFromEnv, loadSiteSearch } from "@/lib/search/mod.ts";
+import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
+import { createKvChatStore } from "@/lib/store/chats.ts";
+import { openKv } from "@/lib/store/kv.ts";
+import { createRateLimiter } from "@/lib/store/limits.ts";
+import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
   root?: URL;
   dev?: boolean;
+  /** Environment (default: the process's). */
+  env?: Env;
+  config?: AppConfig;
+  /** An open KV; default opens DENO_KV_PATH. */
+  kv?: Deno.Kv;
+  /** The fetch providers use (tests point it at a replay server). */
+  fetch?: typeof fetch;
+  search?: SiteSearch;
   /** Island assets; read from static/_islands/manifest.json when omitted. */
   islandAssets?: IslandAssets | null;
   /** Overrides of individual services (tests). */
   services?: Partial<AppServices>;
 }
 
+/** The query embedder; a misconfiguration is logged and search stays lexical, so pages keep serving. */
+function embedderOrNull(env: Env) {
+  try {
+    return createEmbedderFromEnv(env);
+  } catch (error) {
+    console.error(
+      `EMBEDDING_MODEL is misconfigured, searching lexically: ${(error as Error).message}`,
+    );
+    return null;
+  }
+}
+
 /** Builds the request handler of the whole app. */
-export async function createServerApp(options: ServerOptions = {}): Promise<{ app: App; services: AppServices }> {
+export async function createServerApp(
+  options: ServerOptions = {},
+): Promise<{ app: App; services: AppServices }> {
   const root = options.root ?? new URL("../", import.meta.url);
   const dev = options.dev ?? false;
-  const islandAssets = options.islandAssets !== undefined ? options.islandAssets : await readIslandAssets(root);
-  if (!islandAssets) console.warn("static/_islands/manifest.json is missing: run `deno task build` first.");
-  const services: AppServices = { config, version: VERSION, dev, ...options.services };
-  const app = createApp({ manifest, services, staticDir: new URL("static/", root), islandAssets, dev });
+  const env = options.env ?? Deno.env.toObject();
+  const config = options.config ?? defaultConfig;
+  const islandAssets = options.islandAssets !== undefined
+    ? options.islandAssets
+    : await readIslandAssets(root);
+  if (!islandAssets) {
+    console.warn("static/_islands/manifest.json is missing: run `deno task build` first.");
+  }
+  const kv = options.kv ?? await openKv(env.DENO_KV_PATH);
+  const clock = Date.now;
+  const usage = createKvUsageRecorder(kv);
+  const search = options.search ??
+    loadSiteSearch({
+      assetPath: new URL("static/search/index.bin", root),
+      embedder: embedderOrNull(env),
+    });
+  const services: AppServices = {
+    config,
+    version: VERSION,
+    dev,
+    kv,
+    store: createKvChatStore(kv, { retentionDays: config.retentionDays }),
+    search,
+    models: createModelRegistry({ env, fetch: options.fetch, recorder: usage, clock }),
+    signer: await createVisitorSigner(await loadSessionSecret(kv, env)),
+    limits: createRateLimiter(kv, config.limits, clock),
+    usage,
+    adminToken: env.ADMIN_TOKEN || null,
+    clock,
+    heartbeatMs: 15_000,
+    ...options.services,
+  };
+  const app = createApp({
+    manifest,
+    services,
+    staticDir: new URL("static/", root),
+    islandAssets,
+    dev,
+  });
   return { app, services };
 }

@@ -3,6 +3,12 @@
  * lib/server.ts; tests build their own with in-memory parts.
  */
 import type { AppConfig } from "@/lib/config.ts";
+import type { VisitorSigner } from "@/lib/http/visitor.ts";
+import type { ModelRegistry } from "@/lib/models/types.ts";
+import type { SiteSearch } from "@/lib/search/types.ts";
+import type { ChatStore } from "@/lib/store/chats.ts";
+import type { RateLimiter } from "@/lib/store/limits.ts";
+import type { UsageTotal } from "@/lib/store/usage.ts";
 
 /** Application version, reported by /api/health. */
 export const VERSION = "0.1.0";
@@ -13,4 +19,16 @@ export interface AppServices {
   version: string;
   /** Development mode (dev.ts): detailed error pages, no static caching. */
   dev: boolean;
+  kv: Deno.Kv;
+  store: ChatStore;
+  search: SiteSearch;
+  models: ModelRegistry;
+  signer: VisitorSigner;
+  limits: RateLimiter;
+  usage: { totals(options?: { days?: number }): Promise<UsageTotal[]> };
+  /** Bearer token for admin endpoints; null disables them. */
+  adminToken: string | null;
+  clock: () => number;
+  /** Silence after which the chat stream sends a heartbeat comment. */
+  heartbeatMs: number;
 }

@@ -122,21 +122,42 @@ export function createApp<S>(options: AppOptions<S>): App {
       app: options.services,
       next,
       render(data?: unknown, init?: ResponseInit) {
-        if (!component) throw new Error(`Route for "${url.pathname}" has no page component to render.`);
+        if (!component) {
+          throw new Error(`Route for "${url.pathname}" has no page component to render.`);
+        }
         return page(component, { data, url, params, state, app: options.services }, init);
       },
     };
   }
 
-  function errorPage(status: number, url: URL, state: Record<string, unknown>, error?: unknown): Response {
+  function errorPage(
+    status: number,
+    url: URL,
+    state: Record<string, unknown>,
+    error?: unknown,
+  ): Response {
     const module = status === 404 ? special.notFound : special.error;
     const component = module?.default as ComponentType<Record<string, unknown>> | undefined;
-    if (!component) return new Response(status === 404 ? "Not found" : "Internal error", { status });
-    const message = options.dev && error instanceof Error ? error.stack ?? error.message : undefined;
-    return page(component, { data: { status, message }, url, params: {}, state, app: options.services }, { status });
+    if (!component) {
+      return new Response(status === 404 ? "Not found" : "Internal error", { status });
+    }
+    const message = options.dev && error instanceof Error
+      ? error.stack ?? error.message
+      : undefined;
+    return page(component, {
+      data: { status, message },
+      url,
+      params: {},
+      state,
+      app: options.services,
+    }, { status });
   }
 
-  async function dispatch(req: Request, url: URL, state: Record<string, unknown>): Promise<Response> {
+  async function dispatch(
+    req: Request,
+    url: URL,
+    state: Record<string, unknown>,
+  ): Promise<Response> {
     const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
     let route: CompiledRoute | undefined;
     let params: Record<string, string> | null = null;
@@ -153,7 +174,9 @@ export function createApp<S>(options: AppOptions<S>): App {
     const final = (): Promise<Response> => {
       if (!route) {
         return Promise.resolve(
-          isApi ? errorResponse("not_found", `No API route matches "${url.pathname}".`) : errorPage(404, url, state),
+          isApi
+            ? errorResponse("not_found", `No API route matches "${url.pathname}".`)
+            : errorPage(404, url, state),
         );
       }
       const ctx = makeContext(req, url, params!, state, component, final);
@@ -177,7 +200,9 @@ export function createApp<S>(options: AppOptions<S>): App {
       const m = chain[i++];
       if (!m) return final();
       const mwParams = matchesPrefix(m.segments, url.pathname) ?? {};
-      return Promise.resolve(m.fn(makeContext(req, url, mwParams, state, component, next) as Context<unknown>));
+      return Promise.resolve(
+        m.fn(makeContext(req, url, mwParams, state, component, next) as Context<unknown>),
+      );
     };
     return await next();
   }
@@ -205,7 +230,9 @@ export function createApp<S>(options: AppOptions<S>): App {
         return new Response(error.message, { status: error.status, headers: error.headers });
       }
       console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
-      if (isApi) return errorResponse("internal_error", "Something went wrong on our side. Try again.");
+      if (isApi) {
+        return errorResponse("internal_error", "Something went wrong on our side. Try again.");
+      }
       try {
         return errorPage(500, url, state, error);
       } catch (pageError) {

@@ -19,8 +19,11 @@ async function listFiles(dir: URL, prefix = ""): Promise<string[]> {
   }
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const entry of entries) {
-    if (entry.isDirectory) out.push(...await listFiles(new URL(entry.name + "/", dir), prefix + entry.name + "/"));
-    else if (entry.isFile && SOURCE.test(entry.name) && !TEST.test(entry.name)) out.push(prefix + entry.name);
+    if (entry.isDirectory) {
+      out.push(...await listFiles(new URL(entry.name + "/", dir), prefix + entry.name + "/"));
+    } else if (entry.isFile && SOURCE.test(entry.name) && !TEST.test(entry.name)) {
+      out.push(prefix + entry.name);
+    }
   }
   return out;
 }
@@ -61,16 +64,25 @@ export async function generateManifest(root: URL): Promise<string> {
   const islandNames: string[] = [];
   islandFiles.forEach((file, i) => {
     if (file.includes("/")) {
-      throw new RouteNameError(`Island "islands/${file}" must sit directly in islands/, not in a subfolder.`);
+      throw new RouteNameError(
+        `Island "islands/${file}" must sit directly in islands/, not in a subfolder.`,
+      );
     }
     const name = file.replace(SOURCE, "");
     if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
-      throw new RouteNameError(`Island "islands/${file}" must be named in PascalCase, e.g. "ChatMessages.tsx".`);
+      throw new RouteNameError(
+        `Island "islands/${file}" must be named in PascalCase, e.g. "ChatMessages.tsx".`,
+      );
     }
     islandNames.push(name);
     lines.push(`import $$${i} from "./islands/${file}";`);
   });
-  lines.push(`import type { Manifest } from "./lib/http/types.ts";`, "", "const manifest: Manifest = {", "  routes: {");
+  lines.push(
+    `import type { Manifest } from "./lib/http/types.ts";`,
+    "",
+    "const manifest: Manifest = {",
+    "  routes: {",
+  );
   parsed.forEach(({ file }, i) => lines.push(`    ${JSON.stringify(file)}: $${i},`));
   lines.push("  },", "  islands: {");
   islandNames.forEach((name, i) => lines.push(`    ${name}: $$${i},`));
@@ -81,6 +93,8 @@ export async function generateManifest(root: URL): Promise<string> {
 /** Island entry files relative to the project root, for the bundler. */
 export async function islandEntries(root: URL): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const file of await listFiles(new URL("islands/", root))) out[file.replace(SOURCE, "")] = `islands/${file}`;
+  for (const file of await listFiles(new URL("islands/", root))) {
+    out[file.replace(SOURCE, "")] = `islands/${file}`;
+  }
   return out;
 }

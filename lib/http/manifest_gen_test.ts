@@ -26,7 +26,13 @@ Deno.test("manifest: lists routes by specificity and islands, skipping tests", a
   assert.match(text, /import \* as \$0 from "\.\/routes\/_app\.tsx";/);
   const order = [...text.matchAll(/"(\S+\.tsx)": \$/g)].map((m) => m[1]);
   // Specific before general; the catch-all last (it also matches "/").
-  assert.deepEqual(order, ["_app.tsx", "blog/new.tsx", "blog/[slug].tsx", "index.tsx", "[...rest].tsx"]);
+  assert.deepEqual(order, [
+    "_app.tsx",
+    "blog/new.tsx",
+    "blog/[slug].tsx",
+    "index.tsx",
+    "[...rest].tsx",
+  ]);
   assert.match(text, /import \$\$0 from "\.\/islands\/Counter\.tsx";/);
   assert.match(text, /Counter: \$\$0,/);
   assert.ok(!text.includes("new_test"));
@@ -35,12 +41,18 @@ Deno.test("manifest: lists routes by specificity and islands, skipping tests", a
 
 Deno.test("manifest: ambiguous routes and bad island names fail with the file named", async () => {
   const ambiguous = await project({ "routes/[a].tsx": "", "routes/[b].tsx": "" });
-  await assert.rejects(generateManifest(ambiguous), (e: unknown) => e instanceof RouteNameError && /\[a\]\.tsx/.test(e.message));
+  await assert.rejects(
+    generateManifest(ambiguous),
+    (e: unknown) => e instanceof RouteNameError && /\[a\]\.tsx/.test(e.message),
+  );
   const lower = await project({ "islands/counter.tsx": "" });
   await assert.rejects(generateManifest(lower), /PascalCase/);
 });
 
 Deno.test("manifest: the committed fresh.gen.ts is current", async () => {
   const root = new URL("../../", import.meta.url);
-  assert.equal(await Deno.readTextFile(new URL("fresh.gen.ts", root)), await generateManifest(root));
+  assert.equal(
+    await Deno.readTextFile(new URL("fresh.gen.ts", root)),
+    await generateManifest(root),
+  );
 });

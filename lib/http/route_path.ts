@@ -49,7 +49,9 @@ export function parseRoutePath(relPath: string): RouteFile {
     folders.push(parseSegment(part, path));
   }
   if (folders.some((s) => s.kind === "rest")) {
-    throw new RouteNameError(`Route file "${path}": a catch-all "[...name]" must be the last segment.`);
+    throw new RouteNameError(
+      `Route file "${path}": a catch-all "[...name]" must be the last segment.`,
+    );
   }
   if (file === "_app" || file === "_404" || file === "_500") {
     if (folders.length > 0) {
@@ -100,9 +102,10 @@ function checkDuplicateParams(segments: Segment[], path: string): void {
 /** The pattern written in URL style: `/blog/:slug`, `/docs/:rest*`. */
 export function toPattern(segments: Segment[]): string {
   if (segments.length === 0) return "/";
-  return "/" + segments.map((s) =>
-    s.kind === "static" ? s.value : s.kind === "param" ? `:${s.name}` : `:${s.name}*`
-  ).join("/");
+  return "/" +
+    segments.map((s) =>
+      s.kind === "static" ? s.value : s.kind === "param" ? `:${s.name}` : `:${s.name}*`
+    ).join("/");
 }
 
 /**
@@ -110,9 +113,10 @@ export function toPattern(segments: Segment[]): string {
  * shape would match the same URLs, which is ambiguous.
  */
 export function patternShape(segments: Segment[]): string {
-  return "/" + segments.map((s) => s.kind === "static" ? s.value : s.kind === "param" ? "[]" : "[...]").join(
-    "/",
-  );
+  return "/" +
+    segments.map((s) => s.kind === "static" ? s.value : s.kind === "param" ? "[]" : "[...]").join(
+      "/",
+    );
 }
 
 /**
@@ -120,7 +124,8 @@ export function patternShape(segments: Segment[]): string {
  * segment beats a parameter, which beats a catch-all; longer beats shorter.
  */
 export function compareSpecificity(a: Segment[], b: Segment[]): number {
-  const rank = (s: Segment | undefined) => s === undefined ? 3 : s.kind === "static" ? 0 : s.kind === "param" ? 1 : 2;
+  const rank = (s: Segment | undefined) =>
+    s === undefined ? 3 : s.kind === "static" ? 0 : s.kind === "param" ? 1 : 2;
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const d = rank(a[i]) - rank(b[i]);
     if (d !== 0) {
@@ -137,7 +142,10 @@ export function compareSpecificity(a: Segment[], b: Segment[]): number {
  * Matches a URL pathname against segments; returns decoded params or null.
  * A catch-all also matches zero segments.
  */
-export function matchSegments(segments: Segment[], pathname: string): Record<string, string> | null {
+export function matchSegments(
+  segments: Segment[],
+  pathname: string,
+): Record<string, string> | null {
   const parts = pathname === "/" ? [] : pathname.replace(/^\//, "").replace(/\/$/, "").split("/");
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
@@ -158,7 +166,10 @@ export function matchSegments(segments: Segment[], pathname: string): Record<str
 }
 
 /** Whether `pathname` lies under a middleware's folder. */
-export function matchesPrefix(segments: Segment[], pathname: string): Record<string, string> | null {
+export function matchesPrefix(
+  segments: Segment[],
+  pathname: string,
+): Record<string, string> | null {
   const parts = pathname === "/" ? [] : pathname.replace(/^\//, "").split("/");
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { compareSpecificity, matchSegments, parseRoutePath, RouteNameError, type Segment } from "./route_path.ts";
+import {
+  compareSpecificity,
+  matchSegments,
+  parseRoutePath,
+  RouteNameError,
+  type Segment,
+} from "./route_path.ts";
 import { compileRoutes } from "./app.ts";
 import type { Manifest } from "./types.ts";
 
@@ -44,21 +50,36 @@ Deno.test("route path: invalid names are rejected with the file named", () => {
       "[1x].tsx",
     ]
   ) {
-    assert.throws(() => parseRoutePath(bad), (e: unknown) => e instanceof RouteNameError && e.message.includes(bad), bad);
+    assert.throws(
+      () => parseRoutePath(bad),
+      (e: unknown) => e instanceof RouteNameError && e.message.includes(bad),
+      bad,
+    );
   }
 });
 
 Deno.test("route path: ambiguous routes are refused", () => {
-  const m = (files: string[]): Manifest => ({ routes: Object.fromEntries(files.map((f) => [f, {}])), islands: {} });
-  assert.throws(() => compileRoutes(m(["blog/[slug].tsx", "blog/[id].tsx"])), /match the same URLs/);
+  const m = (files: string[]): Manifest => ({
+    routes: Object.fromEntries(files.map((f) => [f, {}])),
+    islands: {},
+  });
+  assert.throws(
+    () => compileRoutes(m(["blog/[slug].tsx", "blog/[id].tsx"])),
+    /match the same URLs/,
+  );
   assert.throws(() => compileRoutes(m(["about.tsx", "about/index.tsx"])), /match the same URLs/);
   assert.throws(() => compileRoutes(m(["(a)/x.tsx", "(b)/x.tsx"])), /match the same URLs/);
-  assert.doesNotThrow(() => compileRoutes(m(["blog/[slug].tsx", "blog/new.tsx", "blog/[...rest].tsx"])));
+  assert.doesNotThrow(() =>
+    compileRoutes(m(["blog/[slug].tsx", "blog/new.tsx", "blog/[...rest].tsx"]))
+  );
 });
 
 Deno.test("route matching: specificity and decoding", () => {
   const seg = (p: string) => (parseRoutePath(p) as { segments: Segment[] }).segments;
-  const routes = ["[...rest].tsx", "blog/[slug].tsx", "blog/new.tsx", "index.tsx"].map((f) => ({ f, s: seg(f) }));
+  const routes = ["[...rest].tsx", "blog/[slug].tsx", "blog/new.tsx", "index.tsx"].map((f) => ({
+    f,
+    s: seg(f),
+  }));
   routes.sort((a, b) => compareSpecificity(a.s, b.s));
   const match = (path: string) => routes.find((r) => matchSegments(r.s, path))?.f;
   assert.equal(match("/"), "index.tsx");

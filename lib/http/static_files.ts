@@ -37,11 +37,15 @@ export function createStaticHandler(
     try {
       const body = await Deno.readFile(new URL("." + pathname, root));
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-      const etag = `"${[...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+      const etag = `"${
+        [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")
+      }"`;
       const ext = pathname.slice(pathname.lastIndexOf("."));
       file = { body, etag, type: TYPES[ext] ?? "application/octet-stream" };
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory)) throw error;
+      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory)) {
+        throw error;
+      }
     }
     // Misses are not cached: a later build may add the file.
     if (file && !dev) cache.set(pathname, file);

@@ -11,6 +11,8 @@ import type { IslandAssets } from "@/lib/http/types.ts";
 import { islandEntries } from "@/lib/http/manifest_gen.ts";
 
 const BOOT_ENTRY = "lib/islands/client/boot.ts";
+/** A flattened import between bundle files: "./name-HASH.js". */
+const LOCAL_REF = /"\.\/([\w.-]+-[A-Za-z0-9]{8}\.js)"/g;
 
 async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
   const d = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
@@ -20,7 +22,10 @@ async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
 /** Builds the bundles and returns what the server needs to link them. */
 export async function buildIslands(
   root: URL,
-  { minify = true, outDir = new URL("static/_islands/", root) }: { minify?: boolean; outDir?: URL } = {},
+  { minify = true, outDir = new URL("static/_islands/", root) }: {
+    minify?: boolean;
+    outDir?: URL;
+  } = {},
 ): Promise<IslandAssets> {
   const entries = await islandEntries(root);
   const tmpDir = new URL(`.tmp-${crypto.randomUUID()}/`, outDir);
@@ -44,18 +49,31 @@ export async function buildIslands(
       BOOT_ENTRY,
       ...Object.values(entries),
     ];
-    const out = await new Deno.Command(Deno.execPath(), { args, cwd: root, stdout: "piped", stderr: "piped" }).output();
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
     if (!out.success) {
       throw new Error(`Island bundling failed:\n${new TextDecoder().decode(out.stderr)}`);
     }
     const assets: IslandAssets = { boot: "", islands: {}, preload: {} };
-    const chunkRef = /(["'])(?:\.\.?\/)+(chunk-[A-Za-z0-9_-]+\.js)\1/g;
-    async function place(source: string, name: string): Promise<{ file: string; chunks: string[] }> {
+    // Shared and lazy chunks (esbuild names them name-HASH.js) may land in subfolders
+    // mirroring the sources; everything is flattened into outDir and imports rewritten.
+    const chunkRef = /(["'])(?:\.\.?\/)+(?:[\w.-]+\/)*([\w.-]+-[A-Z0-9]{8}\.js)\1/g;
+    const entryOutputs = new Set(
+      [BOOT_ENTRY, ...Object.values(entries)].map((p) => p.replace(/\.tsx?$/, ".js")),
+    );
+    async function place(
+      source: string,
+      name: string | null,
+    ): Promise<{ file: string; chunks: string[] }> {
       let text = await Deno.readTextFile(new URL(source, tmpDir));
       const chunks = [...new Set([...text.matchAll(chunkRef)].map((m) => m[2]))];
       text = text.replace(chunkRef, `"./$2"`);
       const bytes = new TextEncoder().encode(text);
-      const file = `${name}-${await sha256Hex(bytes)}.js`;
+      const file = name ? `${name}-${await sha256Hex(bytes)}.js` : source.split("/").pop()!;
       await Deno.writeFile(new URL(file, outDir), bytes);
       return { file, chunks };
     }
@@ -65,14 +83,16 @@ export async function buildIslands(
     for (const [name, path] of Object.entries(entries)) {
       const placed = await place(path.replace(/\.tsx?$/, ".js"), name);
       assets.islands[name] = placed.file;
-      assets.preload[name] = placed.chunks;
+      // Only static imports are preloaded; lazy chunks load when asked for.
+      assets.preload[name] = placed.chunks.filter((c) => c.startsWith("chunk-"));
     }
-    for (const entry of Deno.readDirSync(tmpDir)) {
-      if (entry.isFile && entry.name.startsWith("chunk-")) {
-        await Deno.rename(new URL(entry.name, tmpDir), new URL(entry.name, outDir));
-      }
+    for (const rel of await listJs(tmpDir)) {
+      if (!entryOutputs.has(rel)) await place(rel, null);
     }
-    await Deno.writeTextFile(new URL("manifest.json", outDir), JSON.stringify(assets, null, 2) + "\n");
+    await Deno.writeTextFile(
+      new URL("manifest.json", outDir),
+      JSON.stringify(assets, null, 2) + "\n",
+    );
     await pruneOld(outDir, assets);
     return assets;
   } finally {
@@ -81,21 +101,31 @@ export async function buildIslands(
   }
 }
 
+async function listJs(dir: URL, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory) {
+      out.push(...await listJs(new URL(entry.name + "/", dir), prefix + entry.name + "/"));
+    } else if (entry.name.endsWith(".js")) out.push(prefix + entry.name);
+  }
+  return out;
+}
+
 /** Removes bundles no longer referenced, keeping the folder from growing with every rebuild. */
 async function pruneOld(outDir: URL, assets: IslandAssets): Promise<void> {
   const keep = new Set<string>(["manifest.json", assets.boot, ...Object.values(assets.islands)]);
   for (const file of [assets.boot, ...Object.values(assets.islands)]) {
     const text = await Deno.readTextFile(new URL(file, outDir));
-    for (const m of text.matchAll(/\.\/(chunk-[A-Za-z0-9_-]+\.js)/g)) keep.add(m[1]);
+    for (const m of text.matchAll(LOCAL_REF)) keep.add(m[1]);
   }
   // Chunks import other chunks.
   let grew = true;
   while (grew) {
     grew = false;
     for (const file of [...keep]) {
-      if (!file.startsWith("chunk-")) continue;
+      if (!file.endsWith(".js")) continue;
       const text = await Deno.readTextFile(new URL(file, outDir)).catch(() => "");
-      for (const m of text.matchAll(/\.\/(chunk-[A-Za-z0-9_-]+\.js)/g)) {
+      for (const m of text.matchAll(LOCAL_REF)) {
         if (!keep.has(m[1])) {
           keep.add(m[1]);
           grew = true;

@@ -11,7 +11,6 @@ import type { IslandAssets } from "@/lib/http/types.ts";
 import { stringify } from "./serialize.ts";
 import { ISLAND_ATTR, ISLAND_INDEX_ATTR, PROPS_SCRIPT_ID } from "./markers.ts";
 
-
 interface RenderState {
   islands: Map<ComponentType<unknown>, string>;
   used: Set<string>;
@@ -24,7 +23,10 @@ let current: RenderState | null = null;
 let bypass = false;
 const wrappers = new Map<ComponentType<unknown>, ComponentType<Record<string, unknown>>>();
 
-function wrapperFor(component: ComponentType<unknown>, name: string): ComponentType<Record<string, unknown>> {
+function wrapperFor(
+  component: ComponentType<unknown>,
+  name: string,
+): ComponentType<Record<string, unknown>> {
   let wrapper = wrappers.get(component);
   if (!wrapper) {
     wrapper = function IslandMarker(props: Record<string, unknown>) {
@@ -40,7 +42,11 @@ function wrapperFor(component: ComponentType<unknown>, name: string): ComponentT
       } finally {
         bypass = false;
       }
-      return h("div", { [ISLAND_ATTR]: name, [ISLAND_INDEX_ATTR]: index, style: "display:contents" }, inner);
+      return h("div", {
+        [ISLAND_ATTR]: name,
+        [ISLAND_INDEX_ATTR]: index,
+        style: "display:contents",
+      }, inner);
     };
     wrappers.set(component, wrapper);
   }
@@ -51,7 +57,9 @@ const previousVnodeHook = options.vnode;
 options.vnode = (vnode: VNode) => {
   if (current && !bypass && typeof vnode.type === "function") {
     const name = current.islands.get(vnode.type as ComponentType<unknown>);
-    if (name) vnode.type = wrapperFor(vnode.type as ComponentType<unknown>, name) as typeof vnode.type;
+    if (name) {
+      vnode.type = wrapperFor(vnode.type as ComponentType<unknown>, name) as typeof vnode.type;
+    }
   }
   previousVnodeHook?.(vnode);
 };
@@ -93,9 +101,12 @@ export function renderDocument(
       return `island "${state.names[Number(index)]}", prop "${rest.join(".") || "(props)"}"`;
     });
     if (assets) scripts = bootScript(json, [...state.used], assets);
-    else console.warn("Island bundles are not built: run `deno task build`. Pages render without JS.");
+    else {console.warn(
+        "Island bundles are not built: run `deno task build`. Pages render without JS.",
+      );}
   }
-  const html = "<!DOCTYPE html>" + (scripts ? body.replace(/<\/body>(?![\s\S]*<\/body>)/, `${scripts}</body>`) : body);
+  const html = "<!DOCTYPE html>" +
+    (scripts ? body.replace(/<\/body>(?![\s\S]*<\/body>)/, `${scripts}</body>`) : body);
   return { html, islandsUsed: [...state.used] };
 }
 
@@ -111,9 +122,11 @@ function bootScript(propsJson: string, used: string[], assets: IslandAssets): st
     imports.push(`import i${i} from "/_islands/${file}";`);
     entries.push(`${JSON.stringify(name)}:i${i}`);
   });
-  const links = [...preload].map((f) => `<link rel="modulepreload" href="/_islands/${f}">`).join("");
+  const links = [...preload].map((f) => `<link rel="modulepreload" href="/_islands/${f}">`).join(
+    "",
+  );
   return `${links}<script id="${PROPS_SCRIPT_ID}" type="application/json">${propsJson}</script>` +
-    `<script type="module">import { boot } from "/_islands/${assets.boot}";${imports.join("")}boot({${
-      entries.join(",")
-    }});</script>`;
+    `<script type="module">import { boot } from "/_islands/${assets.boot}";${
+      imports.join("")
+    }boot({${entries.join(",")}});</script>`;
 }

@@ -35,7 +35,8 @@ export class SerializeError extends Error {
 const SIGNAL_BRAND = Symbol.for("preact-signals");
 
 function isSignal(value: object): value is SignalLike {
-  return (value as SignalLike).brand === SIGNAL_BRAND && typeof (value as SignalLike).peek === "function";
+  return (value as SignalLike).brand === SIGNAL_BRAND &&
+    typeof (value as SignalLike).peek === "function";
 }
 
 /**
@@ -43,7 +44,10 @@ function isSignal(value: object): value is SignalLike {
  * (`<` is escaped, so neither `</script` nor `<!--` can appear).
  * `describe(path)` names the failing prop in errors, e.g. `Island "Chat", prop "onSend"`.
  */
-export function stringify(value: unknown, describe: (path: string) => string = (p) => `"${p}"`): string {
+export function stringify(
+  value: unknown,
+  describe: (path: string) => string = (p) => `"${p}"`,
+): string {
   const slots: unknown[] = [];
   const seen = new Map<object, number>();
 
@@ -64,7 +68,9 @@ export function stringify(value: unknown, describe: (path: string) => string = (
         return push(["B", v.toString()]);
       case "function":
         throw new SerializeError(
-          `Cannot serialise a function at ${describe(path)}: island props must be data. Move the function into the island.`,
+          `Cannot serialise a function at ${
+            describe(path)
+          }: island props must be data. Move the function into the island.`,
         );
       case "symbol":
         throw new SerializeError(`Cannot serialise a symbol at ${describe(path)}.`);
@@ -78,17 +84,30 @@ export function stringify(value: unknown, describe: (path: string) => string = (
     seen.set(obj, index);
     let slot: unknown;
     if (isSignal(obj)) slot = ["S", encode(obj.peek(), `${path}.value`)];
-    else if (obj instanceof Date) slot = ["D", Number.isNaN(obj.getTime()) ? null : obj.toISOString()];
-    else if (obj instanceof URL) slot = ["U", obj.href];
+    else if (obj instanceof Date) {
+      slot = ["D", Number.isNaN(obj.getTime()) ? null : obj.toISOString()];
+    } else if (obj instanceof URL) slot = ["U", obj.href];
     else if (obj instanceof Map) {
-      slot = ["M", [...obj].map(([k, val], i) => [encode(k, `${path}.<key ${i}>`), encode(val, `${path}.<value ${i}>`)])];
-    } else if (obj instanceof Set) slot = ["T", [...obj].map((item, i) => encode(item, `${path}[${i}]`))];
-    else if (Array.isArray(obj)) slot = obj.map((item, i) => encode(item, `${path}[${i}]`));
+      slot = [
+        "M",
+        [...obj].map((
+          [k, val],
+          i,
+        ) => [encode(k, `${path}.<key ${i}>`), encode(val, `${path}.<value ${i}>`)]),
+      ];
+    } else if (obj instanceof Set) {
+      slot = [
+        "T",
+        [...obj].map((item, i) => encode(item, `${path}[${i}]`)),
+      ];
+    } else if (Array.isArray(obj)) slot = obj.map((item, i) => encode(item, `${path}[${i}]`));
     else {
       const proto = Object.getPrototypeOf(obj);
       if (proto !== Object.prototype && proto !== null) {
         throw new SerializeError(
-          `Cannot serialise an instance of "${proto?.constructor?.name ?? "unknown"}" at ${describe(path)}: pass plain data.`,
+          `Cannot serialise an instance of "${proto?.constructor?.name ?? "unknown"}" at ${
+            describe(path)
+          }: pass plain data.`,
         );
       }
       const out: Record<string, number> = {};
@@ -106,10 +125,11 @@ export function stringify(value: unknown, describe: (path: string) => string = (
 
   const root = encode(value, "");
   if (root < 0) return JSON.stringify([["C", root]]).replaceAll("<", "\\u003c");
-  return JSON.stringify(slots).replaceAll("<", "\\u003c").replaceAll("\u2028", "\\u2028").replaceAll(
-    "\u2029",
-    "\\u2029",
-  );
+  return JSON.stringify(slots).replaceAll("<", "\\u003c").replaceAll("\u2028", "\\u2028")
+    .replaceAll(
+      "\u2029",
+      "\\u2029",
+    );
 }
 
 /** How `parse` builds signals: the browser passes `@preact/signals`' `signal`. */

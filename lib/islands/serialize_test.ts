@@ -5,7 +5,18 @@ import { parse, SerializeError, stringify } from "./serialize.ts";
 const revive = { signal: (v: unknown) => signal(v) };
 
 Deno.test("serialize: primitives and special numbers round trip", () => {
-  const value = { a: 1, b: "x", c: true, d: null, e: undefined, f: NaN, g: Infinity, h: -Infinity, i: -0, j: 10n };
+  const value = {
+    a: 1,
+    b: "x",
+    c: true,
+    d: null,
+    e: undefined,
+    f: NaN,
+    g: Infinity,
+    h: -Infinity,
+    i: -0,
+    j: 10n,
+  };
   const back = parse(stringify(value)) as typeof value;
   assert.deepEqual(Object.keys(back), Object.keys(value));
   assert.equal(back.e, undefined);
@@ -20,7 +31,9 @@ Deno.test("serialize: primitives and special numbers round trip", () => {
 
 Deno.test("serialize: Date, URL, Map, Set", () => {
   const d = new Date("2026-01-02T03:04:05.678Z");
-  const back = parse(stringify({ d, u: new URL("https://x.test/a?b"), m: new Map([["k", 1]]), s: new Set([1, 2]) })) as {
+  const back = parse(
+    stringify({ d, u: new URL("https://x.test/a?b"), m: new Map([["k", 1]]), s: new Set([1, 2]) }),
+  ) as {
     d: Date;
     u: URL;
     m: Map<string, number>;
@@ -35,7 +48,10 @@ Deno.test("serialize: Date, URL, Map, Set", () => {
 Deno.test("serialize: signals become signals again, with their value", () => {
   const s = signal({ count: 3 });
   const c = computed(() => s.value.count * 2);
-  const back = parse(stringify({ s, c }), revive) as { s: { value: { count: number } }; c: { value: number } };
+  const back = parse(stringify({ s, c }), revive) as {
+    s: { value: { count: number } };
+    c: { value: number };
+  };
   assert.equal(back.s.value.count, 3);
   assert.equal(back.c.value, 6);
   back.s.value = { count: 4 };
@@ -53,16 +69,25 @@ Deno.test("serialize: shared references and cycles survive", () => {
 });
 
 Deno.test("serialize: output is safe inside a script element", () => {
-  const text = stringify({ x: "</script><script>alert(1)</script>", y: "<!-- c -->", z: "\u2028\u2029" });
+  const text = stringify({
+    x: "</script><script>alert(1)</script>",
+    y: "<!-- c -->",
+    z: "\u2028\u2029",
+  });
   assert.ok(!text.includes("<"), text);
   assert.ok(!text.includes("\u2028"));
-  assert.deepEqual(parse(text), { x: "</script><script>alert(1)</script>", y: "<!-- c -->", z: "\u2028\u2029" });
+  assert.deepEqual(parse(text), {
+    x: "</script><script>alert(1)</script>",
+    y: "<!-- c -->",
+    z: "\u2028\u2029",
+  });
 });
 
 Deno.test("serialize: a function prop fails naming where it is", () => {
   assert.throws(
     () => stringify([{ onSend: () => {} }], (p) => `island "Chat", prop "${p}"`),
-    (e: unknown) => e instanceof SerializeError && /island "Chat", prop "\[0\]\.onSend"/.test(e.message),
+    (e: unknown) =>
+      e instanceof SerializeError && /island "Chat", prop "\[0\]\.onSend"/.test(e.message),
   );
   class Custom {}
   assert.throws(() => stringify({ c: new Custom() }), /instance of "Custom"/);

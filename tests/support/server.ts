@@ -1,23 +1,30 @@
 /**
- * Starts the real app on a random loopback port for integration tests.
+ * Starts the real app on a random loopback port for integration and e2e
+ * tests: in-memory KV and an environment without provider keys unless given.
  */
 import { createServerApp, type ServerOptions } from "@/lib/server.ts";
+import type { AppServices } from "@/lib/services.ts";
 
 /** A running test server. */
 export interface TestServer {
   url: string;
+  services: AppServices;
   close(): Promise<void>;
 }
 
 /** Serves the app with `options` on 127.0.0.1 and an OS-chosen port. */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const { app } = await createServerApp(options);
+  const ownKv = !options.kv;
+  const kv = options.kv ?? await Deno.openKv(":memory:");
+  const { app, services } = await createServerApp({ env: {}, ...options, kv });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app);
   const { port } = server.addr as Deno.NetAddr;
   return {
     url: `http://127.0.0.1:${port}`,
+    services,
     async close() {
       await server.shutdown();
+      if (ownKv) kv.close();
     },
   };
 }

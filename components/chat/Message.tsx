@@ -1,0 +1,202 @@
+import type { ComponentChildren } from "preact";
+import type { ChatMessage, SearchToolPart } from "@/lib/chat/types.ts";
+import type { RenderMarkdown } from "@/lib/client/markdown.ts";
+import { format, type Messages } from "@/lib/i18n/mod.ts";
+import { type Source, sourcesOf } from "./sources.ts";
+
+/** Strips deployment suffixes (dates, versions) from an agent id for its label. */
+export function agentLabel(agentId: string | undefined): string | null {
+  if (!agentId) return null;
+  const name = agentId.split("/").pop() ?? agentId;
+  return name.replace(/[-@](\d{4}-?\d{2}-?\d{2}|\d{8}|v\d+(\.\d+)*|latest|fp8-fast)$/i, "");
+}
+
+interface MessageProps {
+  message: ChatMessage;
+  t: Messages;
+  /** Markdown renderer; null until it has loaded (text shows as plain text meanwhile). */
+  render: RenderMarkdown | null;
+  /** True while this message is the one streaming. */
+  streaming?: boolean;
+  /** Buttons under an answer (island only). */
+  actions?: ComponentChildren;
+}
+
+/** One message: the visitor's question or an answer with its tools, sources and receipt. */
+export function Message({ message, t, render, streaming = false, actions }: MessageProps) {
+  if (message.role === "user") {
+    const text = message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
+    return (
+      <article class="msg msg-user" id={`m-${message.id}`} aria-label={t.you}>
+        <div class="bubble">{text}</div>
+      </article>
+    );
+  }
+  const sources = sourcesOf(message);
+  const byN = new Map(sources.map((s) => [s.n, s]));
+  const citeHref = (n: number) => byN.has(n) ? `#src-${message.id}-${n}` : null;
+  const meta = message.metadata ?? {};
+  const label = agentLabel(meta.agentId);
+  const hasText = message.parts.some((p) => p.type === "text" && p.text.trim());
+  return (
+    <article class="msg msg-assistant" id={`m-${message.id}`} aria-label={t.assistant}>
+      <header class="msg-head">
+        <span class="msg-author">{t.assistant}</span>
+        {label && <span class="agent-label">{label}</span>}
+      </header>
+      {message.parts.map((part, i) => {
+        if (part.type === "text") {
+          if (!part.text) return null;
+          return render
+            ? (
+              <div
+                key={i}
+                class="md"
+                dangerouslySetInnerHTML={{ __html: render(part.text, citeHref) }}
+              />
+            )
+            : <div key={i} class="md md-plain">{part.text}</div>;
+        }
+        if (part.type === "reasoning") {
+          const active = streaming && part.state === "streaming";
+          return (
+            <details key={i} class="reasoning">
+              <summary>{active ? t.thinking : t.reasoning}</summary>
+              <p>{part.text}</p>
+            </details>
+          );
+        }
+        if (part.type === "tool-search_site") {
+          return <SearchCard key={i} part={part as unknown as SearchToolPart} t={t} />;
+        }
+        if (part.type.startsWith("tool-") && "state" in part) {
+          const p = part as { state: string; errorText?: string; toolCallId: string };
+          return (
+            <div key={i} class="tool-card">
+              <span class="tool-name">{part.type.slice(5)}</span>
+              {p.state === "output-error" && (
+                <pre class="tool-error"><code>{p.errorText}</code></pre>
+              )}
+            </div>
+          );
+        }
+        return null;
+      })}
+      {streaming && !hasText && (
+        <p class="typing" aria-hidden="true">
+          <span></span>
+          <span></span>
+          <span></span>
+        </p>
+      )}
+      {sources.length > 0 && <SourceChips sources={sources} messageId={message.id} t={t} />}
+      {meta.finishReason === "aborted" && <p class="interrupted">{t.interrupted}</p>}
+      {!streaming && meta.model && <Receipt meta={meta} t={t} />}
+      {actions}
+    </article>
+  );
+}
+
+function SearchCard(
+  { part, t }: { part: SearchToolPart; t: Messages },
+) {
+  const query = part.input?.query ?? "";
+  if (part.state === "output-error") {
+    return (
+      <div class="tool-card tool-card-error">
+        <span>{format(t.searchFailed, { query })}</span>
+        <pre class="tool-error"><code>{part.errorText}</code></pre>
+      </div>
+    );
+  }
+  if (part.state === "output-available") {
+    const out = part.output;
+    const numbered = out.passages.filter((p) => p.n !== undefined).length;
+    return (
+      <div class="tool-card tool-card-done">
+        <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+          <circle cx="11" cy="11" r="6.5" fill="none" stroke="currentColor" stroke-width="2" />
+          <path d="m16 16 4.5 4.5" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+        </svg>
+        <span>
+          {format(t.searched, { query })} · {out.mode === "unavailable"
+            ? t.searchUnavailable
+            : numbered === 0
+            ? t.noResults
+            : format(numbered === 1 ? t.resultsOne : t.resultsMany, { n: numbered })}
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div class="tool-card tool-card-busy" role="status">
+      <span class="spinner" aria-hidden="true"></span>
+      <span>{format(t.searching, { query })}</span>
+    </div>
+  );
+}
+
+function SourceChips(
+  { sources, messageId, t }: { sources: Source[]; messageId: string; t: Messages },
+) {
+  return (
+    <nav class="sources" aria-label={t.sources}>
+      <ol>
+        {sources.map((s) => (
+          <li key={s.n} id={`src-${messageId}-${s.n}`}>
+            <a
+              class="chip"
+              href={s.href}
+              target="_blank"
+              rel="noopener"
+              aria-describedby={`srcd-${messageId}-${s.n}`}
+            >
+              <span class="chip-n">{s.n}</span>
+              <span class="chip-title">{s.title.split(" › ").pop()}</span>
+            </a>
+            <span class="chip-preview" role="tooltip" id={`srcd-${messageId}-${s.n}`}>
+              <strong>{s.title}</strong>
+              {s.snippet && <span>{s.snippet}</span>}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function Receipt({ meta, t }: { meta: NonNullable<ChatMessage["metadata"]>; t: Messages }) {
+  const ms = (v: number | undefined) =>
+    v === undefined ? "—" : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`;
+  return (
+    <details class="receipt">
+      <summary>{t.receipt}</summary>
+      <dl>
+        <dt>{t.modelLabel}</dt>
+        <dd>{meta.model}</dd>
+        {meta.routes && meta.routes.length > 0 && (
+          <>
+            <dt>{t.route}</dt>
+            <dd>{meta.routes.join(" → ")}</dd>
+          </>
+        )}
+        <dt>{t.tokens}</dt>
+        <dd>
+          {meta.usage
+            ? `${meta.usage.inputTokens ?? "—"} → ${meta.usage.outputTokens ?? "—"}`
+            : "—"}
+        </dd>
+        <dt>{t.cost}</dt>
+        <dd>
+          {meta.costUsd === null || meta.costUsd === undefined
+            ? "—"
+            : `US$ ${meta.costUsd.toFixed(5)}`}
+        </dd>
+        <dt>{t.firstToken}</dt>
+        <dd>{ms(meta.ttftMs)}</dd>
+        <dt>{t.totalTime}</dt>
+        <dd>{ms(meta.latencyMs)}</dd>
+      </dl>
+    </details>
+  );
+}

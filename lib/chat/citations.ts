@@ -1,0 +1,60 @@
+/**
+ * Keeps citations honest while they stream: a `[N]` that names no numbered
+ * passage of this turn is removed before it reaches the client (and so the
+ * saved message), and valid/invalid counts go into the message metadata.
+ */
+import type { UIMessageChunk } from "ai";
+
+/** Counts of checked citations. */
+export interface CitationCounts {
+  valid: number;
+  invalid: number;
+}
+
+const CITATION = /\[(\d{1,3})\]/g;
+// A suffix that may still become a citation once the next delta arrives.
+const PARTIAL = /\[\d{0,3}$/;
+
+/**
+ * A transform over UI message chunks. Valid numbers are learned from
+ * `source-url` chunks (sourceId is the number), which precede the text that
+ * cites them.
+ */
+export function citationFilter(
+  counts: CitationCounts,
+): TransformStream<UIMessageChunk, UIMessageChunk> {
+  const valid = new Set<string>();
+  const pending = new Map<string, string>();
+
+  function clean(text: string): string {
+    return text.replace(CITATION, (m, n: string) => {
+      if (valid.has(n)) {
+        counts.valid++;
+        return m;
+      }
+      counts.invalid++;
+      return "";
+    });
+  }
+
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (chunk.type === "source-url") valid.add(chunk.sourceId);
+      if (chunk.type === "text-delta") {
+        const text = (pending.get(chunk.id) ?? "") + chunk.delta;
+        const hold = PARTIAL.exec(text);
+        const ready = hold ? text.slice(0, hold.index) : text;
+        pending.set(chunk.id, hold ? hold[0] : "");
+        const out = clean(ready);
+        if (out) controller.enqueue({ ...chunk, delta: out });
+        return;
+      }
+      if (chunk.type === "text-end") {
+        const rest = pending.get(chunk.id);
+        pending.delete(chunk.id);
+        if (rest) controller.enqueue({ type: "text-delta", id: chunk.id, delta: clean(rest) });
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

@@ -1,0 +1,360 @@
+/**
+ * One chat turn: POST /api/chat. Validates everything before the stream
+ * starts (each failure a JSON error), runs `streamText` with the site search,
+ * streams the UI message protocol, and saves the finished (or stopped) turn in
+ * one atomic write after the stream, without delaying it.
+ */
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  isStepCount,
+  readUIMessageStream,
+  streamText,
+  type UIMessageChunk,
+  validateUIMessages,
+} from "ai";
+import type { Ctx } from "@/lib/http/define.ts";
+import { errorResponse, HttpError } from "@/lib/http/errors.ts";
+import { readJsonBody } from "@/lib/http/body.ts";
+import { corsHeaders, originAllowed } from "@/lib/http/origin.ts";
+import { resolveVisitor } from "@/lib/http/visitor.ts";
+import { ModelUnavailableError } from "@/lib/models/registry.ts";
+import { findModel } from "@/lib/models/catalog.ts";
+import { StoreUnavailableError } from "@/lib/store/chats.ts";
+import { type CitationCounts, citationFilter } from "./citations.ts";
+import { parseChatRequest } from "./request.ts";
+import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
+import { SSE_HEADERS, toSseBytes } from "./sse.ts";
+import { systemPrompt } from "./system_prompt.ts";
+import { fallbackTitle } from "./title.ts";
+import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
+
+/** What the visitor sees when something fails inside the stream; details go to the log. */
+const GENERIC_STREAM_ERROR = "The answer could not be completed. Please try again.";
+
+/** Chunk types that carry no content: the first token is the first chunk after them. */
+const PREAMBLE = new Set(["start", "start-step", "message-metadata"]);
+
+/** Handles POST /api/chat. */
+export async function chatTurn(ctx: Ctx): Promise<Response> {
+  const { req, url, app } = ctx;
+  const startedAt = app.clock();
+  const cors = corsHeaders(req, url, app.config.allowedOrigins);
+  const fail = (e: HttpError) => {
+    const res = errorResponse(e.code, e.message, e.headers);
+    for (const [k, v] of Object.entries(cors)) res.headers.set(k, v);
+    return res;
+  };
+  try {
+    if (!originAllowed(req, url, app.config.allowedOrigins)) {
+      throw new HttpError(
+        "origin_not_allowed",
+        `Origin "${req.headers.get("origin")}" may not call this API.`,
+      );
+    }
+    const request = parseChatRequest(await readJsonBody(req, app.config.maxBodyBytes));
+    const visitor = await resolveVisitor(req, app.signer);
+    const limited = await app.limits.check(visitor.id, clientIp(ctx));
+    if (limited) {
+      throw new HttpError("rate_limited", "Too many requests. Please wait a moment.", {
+        "Retry-After": String(limited.retryAfterSeconds),
+      });
+    }
+
+    const modelId = request.model ?? app.models.defaultModelId();
+    let model;
+    try {
+      model = app.models.get(modelId);
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) {
+        throw new HttpError("invalid_request", error.message);
+      }
+      throw error;
+    }
+
+    const chat = await app.store.getChat(request.id);
+    // Another visitor's chat answers exactly like a missing one.
+    if (chat && chat.visitorId !== visitor.id) {
+      throw new HttpError("not_found", `Chat "${request.id}" not found.`);
+    }
+    const history = chat ? await app.store.loadMessages(request.id) as ChatMessage[] : [];
+
+    let messages: ChatMessage[];
+    let truncateTo: number;
+    let newUser: ChatMessage | null = null;
+    if (request.trigger === "regenerate-message") {
+      const idx = request.messageId
+        ? history.findIndex((m) => m.id === request.messageId)
+        : history.findLastIndex((m) => m.role === "assistant");
+      if (idx < 0 || history[idx].role !== "assistant") {
+        throw new HttpError("invalid_request", "There is no assistant answer to regenerate.");
+      }
+      messages = history.slice(0, idx);
+      truncateTo = idx;
+    } else {
+      const message = request.message as unknown as ChatMessage;
+      const last = history.at(-1);
+      if (last && last.id === message.id) {
+        // A continuation of the last message (e.g. approval responses) replaces it.
+        messages = [...history.slice(0, -1), message];
+        truncateTo = history.length - 1;
+      } else {
+        if (message.role !== "user") {
+          throw new HttpError("invalid_request", 'A new message must have role "user".');
+        }
+        messages = [...history, message];
+        truncateTo = history.length;
+        newUser = message;
+      }
+    }
+    if (messages.length === 0) {
+      throw new HttpError("invalid_request", "There is nothing to answer.");
+    }
+
+    const sources: Array<{ n: number; url: string; title: string }> = [];
+    let writeSource: (s: { n: number; url: string; title: string }) => void = (s) =>
+      sources.push(s);
+    const tools = {
+      [SEARCH_TOOL]: createSearchTool(app.search, {
+        origin: app.config.site.url ?? url.origin,
+        onSource: (s) => writeSource(s),
+      }),
+    };
+    try {
+      messages = await validateUIMessages<ChatMessage>({ messages, tools });
+    } catch (error) {
+      throw new HttpError(
+        "invalid_request",
+        `Invalid "message": ${(error as Error).message.split("\n")[0]}`,
+      );
+    }
+    const modelMessages = await convertToModelMessages(messages, { tools });
+
+    // Deno 2.9 also fires request.signal after a response was fully sent: only an abort
+    // before our stream finished is a real client disconnect.
+    const abort = new AbortController();
+    let delivered = false;
+    req.signal.addEventListener("abort", () => {
+      if (!delivered) {
+        abort.abort(new DOMException("The visitor stopped the answer.", "AbortError"));
+      }
+    }, { once: true });
+
+    const counts: CitationCounts = { valid: 0, invalid: 0 };
+    let ttftMs: number | undefined;
+    const info = findModel(modelId);
+    const continuation = truncateTo < history.length && request.trigger !== "regenerate-message"
+      ? messages.at(-1)
+      : undefined;
+
+    const uiStream = createUIMessageStream<ChatMessage>({
+      originalMessages: messages,
+      generateId: () => `msg_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+      onError: (error) => {
+        console.error(`Chat ${request.id}: stream error:`, error);
+        return GENERIC_STREAM_ERROR;
+      },
+      execute: ({ writer }) => {
+        writeSource = (s) =>
+          writer.write({ type: "source-url", sourceId: String(s.n), url: s.url, title: s.title });
+        const result = streamText({
+          model,
+          instructions: systemPrompt(app.config, new Date(startedAt)),
+          messages: modelMessages,
+          tools,
+          stopWhen: isStepCount(app.config.maxSteps),
+          abortSignal: abort.signal,
+          maxRetries: 0,
+        });
+        writer.merge(
+          result.toUIMessageStream({
+            sendSources: true,
+            onError: (error) => {
+              console.error(`Chat ${request.id}: model error:`, error);
+              return GENERIC_STREAM_ERROR;
+            },
+            messageMetadata: ({ part }): ChatMessageMetadata | undefined => {
+              if (part.type === "start") {
+                return { agentId: modelId, model: modelId, createdAt: startedAt };
+              }
+              if (part.type === "finish") {
+                const usage = part.totalUsage;
+                const cost =
+                  info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
+                    ? (usage.inputTokens * info.pricing.inputPerMTok +
+                      usage.outputTokens * info.pricing.outputPerMTok) / 1e6
+                    : null;
+                return {
+                  usage: {
+                    inputTokens: usage.inputTokens,
+                    outputTokens: usage.outputTokens,
+                    totalTokens: usage.totalTokens,
+                  },
+                  costUsd: cost,
+                  finishReason: part.finishReason,
+                  latencyMs: app.clock() - startedAt,
+                  ttftMs,
+                  citations: { ...counts },
+                };
+              }
+              return undefined;
+            },
+          }),
+        );
+      },
+    });
+
+    const tap = new TransformStream<UIMessageChunk, UIMessageChunk>({
+      transform(chunk, controller) {
+        if (
+          ttftMs === undefined && (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
+        ) {
+          ttftMs = app.clock() - startedAt;
+        }
+        if (chunk.type === "abort") {
+          controller.enqueue({
+            type: "message-metadata",
+            messageMetadata: {
+              finishReason: "aborted",
+              latencyMs: app.clock() - startedAt,
+              citations: { ...counts },
+            },
+          });
+        }
+        controller.enqueue(chunk);
+      },
+    });
+    const chunks = uiStream.pipeThrough(citationFilter(counts)).pipeThrough(tap);
+
+    // Hold the response until the first content chunk: an upstream failure before the
+    // first token is a plain JSON 502, not a stream.
+    const reader = chunks.getReader();
+    const head: UIMessageChunk[] = [];
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      head.push(value);
+      if (PREAMBLE.has(value.type)) continue;
+      if (value.type === "error") {
+        await reader.cancel();
+        abort.abort();
+        throw new HttpError(
+          "upstream_error",
+          "The model provider failed before answering. Please try again.",
+        );
+      }
+      break;
+    }
+    const replay = new ReadableStream<UIMessageChunk>({
+      start(controller) {
+        for (const c of head) controller.enqueue(c);
+      },
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+
+    const [toClient, toSave] = replay.tee();
+    const saved = saveWhenDone(ctx, {
+      stream: toSave,
+      chatId: request.id,
+      visitorId: visitor.id,
+      truncateTo,
+      newUser,
+      continuation,
+      aborted: () => abort.signal.aborted,
+    });
+    const clientStream = toClient.pipeThrough(
+      new TransformStream<UIMessageChunk, UIMessageChunk>({
+        async flush(controller) {
+          delivered = true;
+          const ok = await saved;
+          if (!ok) {
+            controller.enqueue({
+              type: "data-notice",
+              data: { code: "save_failed" },
+              transient: true,
+            });
+          }
+        },
+      }),
+    );
+    const headers = new Headers({ ...SSE_HEADERS, ...cors });
+    if (visitor.setCookie) headers.set("Set-Cookie", visitor.setCookie);
+    return new Response(toSseBytes(clientStream, { heartbeatMs: app.heartbeatMs }), { headers });
+  } catch (error) {
+    if (error instanceof HttpError) return fail(error);
+    if (error instanceof StoreUnavailableError) {
+      console.error("KV unavailable before the stream:", error.cause ?? error);
+      return fail(
+        new HttpError("unavailable", "Storage is unavailable right now. Please try again shortly."),
+      );
+    }
+    throw error;
+  }
+}
+
+function clientIp(ctx: Ctx): string {
+  return ctx.req.headers.get("x-forwarded-for")?.split(",")[0].trim() ??
+    (ctx.state.remoteAddr as string) ??
+    "unknown";
+}
+
+interface SaveJob {
+  stream: ReadableStream<UIMessageChunk>;
+  chatId: string;
+  visitorId: string;
+  truncateTo: number;
+  newUser: ChatMessage | null;
+  continuation: ChatMessage | undefined;
+  aborted: () => boolean;
+}
+
+/** Rebuilds the answer from the stream and saves the turn, retrying with backoff; resolves to success. */
+async function saveWhenDone(ctx: Ctx, job: SaveJob): Promise<boolean> {
+  const { app } = ctx;
+  let answer: ChatMessage | undefined;
+  try {
+    for await (
+      const m of readUIMessageStream<ChatMessage>({
+        stream: job.stream,
+        message: job.continuation,
+        terminateOnError: false,
+        onError: () => {},
+      })
+    ) answer = m;
+  } catch (error) {
+    console.error(`Chat ${job.chatId}: could not rebuild the answer:`, error);
+  }
+  const append: ChatMessage[] = [];
+  if (job.newUser) append.push(job.newUser);
+  if (answer) {
+    if (job.aborted()) {
+      answer = { ...answer, metadata: { ...answer.metadata, finishReason: "aborted" } };
+    }
+    append.push(answer);
+  }
+  if (append.length === 0) return true;
+  const title = job.newUser ? fallbackTitle(job.newUser) : undefined;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      await app.store.saveTurn({
+        chatId: job.chatId,
+        visitorId: job.visitorId,
+        truncateTo: job.truncateTo,
+        append,
+        title,
+      });
+      return true;
+    } catch (error) {
+      console.error(`Chat ${job.chatId}: saving the turn failed (attempt ${attempt + 1}):`, error);
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+  }
+  return false;
+}

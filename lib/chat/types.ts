@@ -1,0 +1,40 @@
+/**
+ * The UI message type of this app: the AI SDK's UIMessage with our metadata.
+ * Client-safe (type-only imports).
+ */
+import type { ToolUIPart, UIMessage } from "ai";
+
+/** Metadata the server attaches to every assistant message. */
+export interface ChatMessageMetadata {
+  /** Which assistant answered (a model id, or an OpenAPI agent later). */
+  agentId?: string;
+  model?: string;
+  createdAt?: number;
+  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  costUsd?: number | null;
+  /** Time from the request to the end of the answer. */
+  latencyMs?: number;
+  /** Time from the request to the first streamed token. */
+  ttftMs?: number;
+  finishReason?: string;
+  citations?: { valid: number; invalid: number };
+  /** How the upstream calls went (gateway, direct, retry). */
+  routes?: string[];
+  /** The visitor's rating of the answer. */
+  feedback?: { rating: "up" | "down"; comment?: string };
+}
+
+/** A message of this app. */
+export type ChatMessage = UIMessage<ChatMessageMetadata>;
+
+/** The `search_site` tool's output, as the model and the UI see it. */
+export interface SearchToolOutput {
+  mode: "hybrid" | "lexical" | "unavailable";
+  passages: Array<{ n?: number; title: string; url: string | null; text: string; score: number }>;
+  note?: string;
+}
+
+/** A `search_site` tool part of a message, in any state. */
+export type SearchToolPart = ToolUIPart<
+  { search_site: { input: { query: string }; output: SearchToolOutput } }
+>;

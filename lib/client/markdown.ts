@@ -1,0 +1,65 @@
+/**
+ * Markdown for answers (markdown-it): raw HTML disabled, links open in a new
+ * tab with rel="noopener noreferrer nofollow", images never load by themselves
+ * (retrieved content must not leak the conversation through an image URL —
+ * they render as links), and `[N]` citations link to the answer's source chips.
+ * Isomorphic: the server renders saved chats with it, the island answers.
+ */
+import MarkdownIt from "markdown-it";
+
+/** Renders markdown for one message; `citeHref(n)` links a citation or returns null for an unknown one. */
+export type RenderMarkdown = (text: string, citeHref: (n: number) => string | null) => string;
+
+/** Builds the renderer; `sourceLabel` names citations for screen readers ("Fonte", "Source"). */
+export function createMarkdown(sourceLabel = "Fonte"): RenderMarkdown {
+  const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+  let currentCite: (n: number) => string | null = () => null;
+
+  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx];
+    token.attrSet("target", "_blank");
+    token.attrSet("rel", "noopener noreferrer nofollow");
+    return self.renderToken(tokens, idx, options);
+  };
+
+  md.renderer.rules.image = (tokens, idx) => {
+    const token = tokens[idx];
+    const src = String(token.attrGet("src") ?? "");
+    const alt = String(token.children?.map((c) => c.content).join("") || src);
+    return `<a class="image-link" href="${
+      md.utils.escapeHtml(src)
+    }" target="_blank" rel="noopener noreferrer nofollow">🖼 ${md.utils.escapeHtml(alt)}</a>`;
+  };
+
+  // [N] right after text: a citation. Not a link reference: markdown-it tries links first.
+  md.inline.ruler.after("link", "citation", (state, silent) => {
+    const src = state.src;
+    const pos = state.pos;
+    if (src.charCodeAt(pos) !== 0x5b /* [ */) return false;
+    const m = /^\[(\d{1,3})\]/.exec(src.slice(pos));
+    if (!m) return false;
+    if (!silent) {
+      const token = state.push("citation", "", 0);
+      token.meta = { n: Number(m[1]) };
+    }
+    state.pos += m[0].length;
+    return true;
+  });
+  md.renderer.rules.citation = (tokens, idx) => {
+    const n = (tokens[idx].meta as { n: number }).n;
+    const href = currentCite(n);
+    if (!href) return "";
+    return `<a class="cite" href="${md.utils.escapeHtml(href)}" data-cite="${n}" aria-label="${
+      md.utils.escapeHtml(sourceLabel)
+    } ${n}">${n}</a>`;
+  };
+
+  return (text, citeHref) => {
+    currentCite = citeHref;
+    try {
+      return md.render(text);
+    } finally {
+      currentCite = () => null;
+    }
+  };
+}

@@ -1,0 +1,47 @@
+import { generateText } from "ai";
+import { define } from "@/lib/http/define.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { readJsonBody } from "@/lib/http/body.ts";
+import { resolveVisitor } from "@/lib/http/visitor.ts";
+import { CHAT_ID } from "@/lib/chat/request.ts";
+import { clampTitle, fallbackTitle, messageText } from "@/lib/chat/title.ts";
+import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
+
+/** `{ id }` → `{ title }`: a short title in the chat's language, saved on the chat. */
+export const handler = define.handlers({
+  async POST(ctx) {
+    const { app } = ctx;
+    const body = await readJsonBody(ctx.req, 4096) as { id?: unknown };
+    if (typeof body?.id !== "string" || !CHAT_ID.test(body.id)) {
+      throw new HttpError("invalid_request", 'Invalid "id": send { "id": "<chat id>" }.');
+    }
+    const visitor = await resolveVisitor(ctx.req, app.signer);
+    const chat = await app.store.getChat(body.id);
+    if (!chat || chat.visitorId !== visitor.id) {
+      throw new HttpError("not_found", `Chat "${body.id}" not found.`);
+    }
+    const messages = await app.store.loadMessages(body.id, { consistency: "eventual" });
+    const first = messages.find((m) => m.role === "user");
+    if (!first) throw new HttpError("invalid_request", "The chat has no question to title yet.");
+    let title = fallbackTitle(first);
+    const modelId = app.models.defaultModelId();
+    if (modelId !== OFFLINE_MODEL_ID) {
+      try {
+        const { text } = await generateText({
+          model: app.models.get(modelId),
+          system:
+            "Write a title of at most 6 words for a chat that starts with the visitor's question below, in the question's language. Reply with the title only.",
+          prompt: messageText(first).slice(0, 2000),
+          maxOutputTokens: 30,
+          maxRetries: 0,
+          abortSignal: AbortSignal.timeout(8000),
+        });
+        title = clampTitle(text) || title;
+      } catch (error) {
+        console.warn("Title generation failed; using the question:", error);
+      }
+    }
+    await app.store.renameChat(body.id, title);
+    return Response.json({ title });
+  },
+});
