@@ -1,0 +1,137 @@
+/**
+ * Stopping an answer: the client aborts its fetch mid-stream; the abort reaches the
+ * provider's HTTP connection (the replay server sees it closed within 100 ms), and
+ * the partial answer is saved with finishReason "aborted" and survives a reload.
+ */
+import assert from "node:assert/strict";
+import type { ChatMessage } from "@/lib/chat/types.ts";
+import { startTestServer } from "../support/server.ts";
+import { startReplayServer } from "../support/replay_server.ts";
+import {
+  CookieJar,
+  messageText,
+  newChatId,
+  parseSseText,
+  postChat,
+  streamedText,
+  testConfig,
+  userMessage,
+  waitForMessages,
+} from "../support/chat_client.ts";
+
+Deno.test("abort: a stopped answer closes the provider connection and is saved as aborted", async () => {
+  const replay = startReplayServer([{ fixture: "openai-text.chunks.txt", delayMs: 40 }]);
+  const server = await startTestServer({
+    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
+    config: testConfig(),
+  });
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const question = userMessage("Conte uma história longa.");
+    const stop = new AbortController();
+    const res = await postChat(server.url, {
+      id,
+      trigger: "submit-message",
+      model: "openai/gpt-4.1-mini",
+      message: question,
+    }, { jar, signal: stop.signal });
+    assert.equal(res.status, 200);
+
+    // Read until a few text deltas arrived, then stop like the UI's stop button.
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let raw = "";
+    while (
+      parseSseText(raw.slice(0, raw.lastIndexOf("\n\n") + 2)).chunks.filter((c) =>
+        c.type === "text-delta"
+      ).length < 5
+    ) {
+      const { done, value } = await reader.read();
+      assert.ok(!done, "the stream is still running");
+      raw += value;
+    }
+    const seen = streamedText(parseSseText(raw.slice(0, raw.lastIndexOf("\n\n") + 2)).chunks);
+    const abortedAt = performance.now();
+    stop.abort();
+    await reader.read().catch(() => {});
+    reader.releaseLock();
+
+    const close = await replay.waitForClose(0, 2000);
+    assert.equal(close.reason, "client-closed", "the provider stream did not run to its end");
+    const lag = close.at - abortedAt;
+    assert.ok(lag < 100, `the provider connection closed ${lag.toFixed(1)} ms after the abort`);
+    assert.ok(close.chunksSent < 100, `only part of the stream was sent (${close.chunksSent})`);
+
+    const saved = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m.length === 2 && m[1].metadata?.finishReason === "aborted",
+    );
+    assert.deepEqual(saved[0], question);
+    const partial = messageText(saved[1]);
+    assert.ok(partial.startsWith(seen), "the saved partial holds what the visitor saw");
+    assert.ok(partial.length > 0);
+    assert.equal(saved[1].metadata?.model, "openai/gpt-4.1-mini");
+
+    // A reload shows the partial answer.
+    const page = await jar.fetch(`${server.url}/c/${id}`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.ok(html.includes(question.parts[0].type === "text" ? question.parts[0].text : ""));
+    // The first words of the answer ("**Holiday Name:**") as rendered text.
+    assert.match(html, /Holiday/);
+
+    // And a second load of the store after a pause still has it (nothing rewrites it later).
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await server.services.store.loadMessages(id) as ChatMessage[];
+    assert.deepEqual(again, saved);
+  } finally {
+    await server.close();
+    await replay.close();
+  }
+});
+
+Deno.test("abort: the next turn after a stopped answer sees it in history", async () => {
+  const replay = startReplayServer([
+    { fixture: "openai-text.chunks.txt", delayMs: 30 },
+    { fixture: "azure-model-router.1.chunks.txt" },
+  ]);
+  const server = await startTestServer({
+    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
+    config: testConfig(),
+  });
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const stop = new AbortController();
+    const res = await postChat(server.url, {
+      id,
+      trigger: "submit-message",
+      model: "openai/gpt-4.1-mini",
+      message: userMessage("primeira"),
+    }, { jar, signal: stop.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    stop.abort();
+    await reader.read().catch(() => {});
+    reader.releaseLock();
+    await waitForMessages(server.services.store, id, (m) => m.length === 2);
+
+    const next = await postChat(server.url, {
+      id,
+      trigger: "submit-message",
+      model: "openai/gpt-4.1-mini",
+      message: userMessage("segunda"),
+    }, { jar });
+    assert.equal(next.status, 200);
+    await next.text();
+    const sent = replay.requests[1].body as { messages: Array<{ role: string; content: unknown }> };
+    assert.deepEqual(sent.messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+    const saved = await server.services.store.loadMessages(id) as ChatMessage[];
+    assert.equal(saved.length, 4);
+    assert.equal(messageText(saved[3]), "Capital of Denmark.");
+  } finally {
+    await server.close();
+    await replay.close();
+  }
+});
