@@ -1,0 +1,117 @@
+/**
+ * The step bound of a turn (config.maxSteps) with a scripted model injected through
+ * a minimal ModelRegistry: a model that always calls search_site is called exactly
+ * maxSteps times and the stream still ends properly.
+ */
+import assert from "node:assert/strict";
+import type { ChatMessage } from "@/lib/chat/types.ts";
+import {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedStep,
+} from "@/lib/models/testing.ts";
+import type { ModelRegistry } from "@/lib/models/types.ts";
+import { ModelUnavailableError } from "@/lib/models/registry.ts";
+import { startTestServer } from "../support/server.ts";
+import {
+  CookieJar,
+  messageText,
+  newChatId,
+  postChat,
+  readSse,
+  testConfig,
+  userMessage,
+} from "../support/chat_client.ts";
+
+/** A registry with one model, "scripted", which is also the default. */
+function scriptedRegistry(model: ScriptedModel): ModelRegistry {
+  return {
+    list: () => [],
+    defaultModelId: () => "scripted",
+    get(id) {
+      if (id !== "scripted") throw new ModelUnavailableError(id, "unknown", `Unknown "${id}"`);
+      return model;
+    },
+    providerStatus: () => ({
+      openai: "missing",
+      google: "missing",
+      cerebras: "missing",
+      openrouter: "missing",
+      cloudflare: "missing",
+      "local-endpoint": "missing",
+      offline: "configured",
+    }),
+  };
+}
+
+async function run(steps: ScriptedStep[], maxSteps: number) {
+  const model = createScriptedModel(steps);
+  const server = await startTestServer({
+    config: testConfig({ maxSteps }),
+    services: { models: scriptedRegistry(model) },
+  });
+  const id = newChatId();
+  try {
+    const res = await postChat(server.url, {
+      id,
+      trigger: "submit-message",
+      message: userMessage("Quais dados vocês guardam?"),
+    }, { jar: new CookieJar() });
+    assert.equal(res.status, 200);
+    const sse = await readSse(res);
+    const saved = await server.services.store.loadMessages(id) as ChatMessage[];
+    return { model, sse, saved };
+  } finally {
+    await server.close();
+  }
+}
+
+const ALWAYS_SEARCH: ScriptedStep[] = [
+  { type: "tool-call", toolName: "search_site", input: { query: "dados guardados" } },
+];
+
+for (const maxSteps of [1, 3, 5]) {
+  Deno.test(`steps: a model that always calls search_site is called exactly maxSteps=${maxSteps} times`, async () => {
+    const { model, sse, saved } = await run(ALWAYS_SEARCH, maxSteps);
+    assert.equal(model.calls.length, maxSteps);
+    assert.ok(sse.done, "the stream ends with [DONE]");
+    assert.equal(sse.chunks.filter((c) => c.type === "start-step").length, maxSteps);
+    assert.equal(sse.chunks.filter((c) => c.type === "tool-output-available").length, maxSteps);
+    const finish = sse.chunks.at(-1);
+    assert.equal(finish?.type, "finish");
+    assert.equal(sse.chunks.filter((c) => c.type === "error").length, 0);
+
+    // Each later call saw the previous tool results.
+    assert.equal(
+      model.calls.at(-1)!.prompt.filter((m) => m.role === "tool").length,
+      maxSteps - 1,
+    );
+    // The saved answer holds every tool call, finished with "tool-calls".
+    assert.equal(saved.length, 2);
+    assert.equal(saved[1].parts.filter((p) => p.type === "tool-search_site").length, maxSteps);
+    assert.equal(saved[1].metadata?.finishReason, "tool-calls");
+  });
+}
+
+Deno.test("steps: a tool call then a text answer stops on its own before the bound", async () => {
+  const { model, sse, saved } = await run([
+    ALWAYS_SEARCH[0],
+    { type: "text", text: "Guardamos conversas por 30 dias [1]." },
+  ], 3);
+  assert.equal(model.calls.length, 2);
+  assert.ok(sse.done);
+  assert.equal(messageText(saved[1]), "Guardamos conversas por 30 dias [1].");
+  assert.equal(saved[1].metadata?.finishReason, "stop");
+  assert.deepEqual(saved[1].metadata?.citations, { valid: 1, invalid: 0 });
+});
+
+Deno.test("steps: a citation the search did not return is removed before the client and KV", async () => {
+  const { sse, saved } = await run([
+    ALWAYS_SEARCH[0],
+    { type: "text", text: "Trinta dias [1], talvez [42]." },
+  ], 3);
+  const text = sse.chunks.flatMap((c) => c.type === "text-delta" ? [c.delta] : []).join("");
+  assert.equal(text, "Trinta dias [1], talvez .");
+  assert.equal(messageText(saved[1]), text);
+  assert.deepEqual(saved[1].metadata?.citations, { valid: 1, invalid: 1 });
+});
