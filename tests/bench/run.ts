@@ -1,0 +1,152 @@
+/**
+ * `deno task bench`: runs every bench under tests/bench/ and writes
+ * BENCHMARKS.md at the repository root (and prints it).
+ *
+ * A bench is a file `tests/bench/<name>_bench.ts` exporting
+ * `run(): Promise<string>` that returns a markdown section; the search bench
+ * exports `runSearchBench` instead. The search bench runs first, the others in
+ * name order. Each runs in its own `deno run --v8-flags=--expose-gc` process, so
+ * heap figures can force a collection and one bench's garbage never weighs on
+ * the next. A bench that fails leaves a note in its section and makes the run
+ * exit with status 1, after BENCHMARKS.md is written.
+ */
+import { cpus, totalmem } from "node:os";
+
+const BENCH_DIR = new URL("./", import.meta.url);
+const ROOT = new URL("../../", import.meta.url);
+const OUT = new URL("BENCHMARKS.md", ROOT);
+
+/** Export that returns the section, per bench file; every other file uses `run`. */
+const ENTRY: Record<string, string> = { "search_bench.ts": "runSearchBench" };
+/** Benches that run before the rest, in this order. */
+const FIRST = ["search_bench.ts"];
+
+/** The bench files, search first, then the others by name. */
+export async function benchFiles(dir: URL = BENCH_DIR): Promise<string[]> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isFile && e.name.endsWith("_bench.ts")) names.push(e.name);
+  }
+  const rank = (n: string) => {
+    const i = FIRST.indexOf(n);
+    return i === -1 ? FIRST.length : i;
+  };
+  return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** The machine the numbers come from, as a markdown list. */
+export function machineSection(now: Date = new Date()): string {
+  let model = cpus()[0]?.model?.trim() || "";
+  try {
+    const info = Deno.readTextFileSync("/proc/cpuinfo");
+    model = /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() || model;
+  } catch {
+    // Not Linux: node:os already gave the model.
+  }
+  const gib = (totalmem() / 1024 ** 3).toFixed(1);
+  return [
+    `- Date: ${now.toISOString().replace(/\.\d+Z$/, "Z")}`,
+    `- CPU: ${model || "unknown"}, ${navigator.hardwareConcurrency} logical cores`,
+    `- Memory: ${gib} GiB`,
+    `- OS: ${Deno.build.os} ${Deno.osRelease()} (${Deno.build.arch})`,
+    `- Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, TypeScript ${Deno.version.typescript}`,
+  ].join("\n");
+}
+
+/** Runs one bench file in a child process; returns its markdown section. */
+async function runBench(name: string): Promise<{ ok: boolean; section: string; ms: number }> {
+  const result = await Deno.makeTempFile({ prefix: "bench-", suffix: ".md" });
+  const t0 = performance.now();
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--v8-flags=--expose-gc",
+        new URL(import.meta.url).pathname,
+        "--one",
+        name,
+        "--result",
+        result,
+      ],
+      cwd: ROOT,
+      // The bench's own progress goes to the terminal; the section comes back in the file.
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    const status = await child.status;
+    const ms = performance.now() - t0;
+    const section = (await Deno.readTextFile(result)).trim();
+    if (!status.success || !section) {
+      return {
+        ok: false,
+        ms,
+        section: `## ${name}\n\n_Failed (exit code ${status.code}); see the run's output._`,
+      };
+    }
+    return { ok: true, ms, section };
+  } finally {
+    await Deno.remove(result).catch(() => {});
+  }
+}
+
+/** Child mode: import one bench, run it, write its section to `resultPath`. */
+async function runOne(name: string, resultPath: string): Promise<void> {
+  const mod = await import(new URL(name, BENCH_DIR).href) as Record<string, unknown>;
+  const entry = ENTRY[name] ?? "run";
+  const fn = mod[entry];
+  if (typeof fn !== "function") {
+    throw new Error(
+      `Bench "tests/bench/${name}" does not export \`${entry}(): Promise<string>\`: add it, or rename the file so it does not end in "_bench.ts".`,
+    );
+  }
+  const section = await (fn as () => Promise<string>)();
+  if (typeof section !== "string") {
+    throw new Error(
+      `Bench "tests/bench/${name}": \`${entry}()\` must resolve to a markdown string.`,
+    );
+  }
+  await Deno.writeTextFile(resultPath, section);
+}
+
+/** Runs every bench and returns BENCHMARKS.md's text, and whether all passed. */
+export async function runAll(): Promise<{ text: string; ok: boolean }> {
+  const started = new Date();
+  const sections: string[] = [];
+  const timings: string[] = [];
+  let ok = true;
+  for (const name of await benchFiles()) {
+    console.error(`Running tests/bench/${name}…`);
+    const r = await runBench(name);
+    ok &&= r.ok;
+    sections.push(r.section);
+    timings.push(`${name} ${(r.ms / 1000).toFixed(0)} s${r.ok ? "" : " (failed)"}`);
+  }
+  const text = [
+    "# Benchmarks",
+    "",
+    "Written by `deno task bench` (tests/bench/run.ts); each bench ran in its own process",
+    "with `--v8-flags=--expose-gc`. Numbers are from one run on the machine below.",
+    "",
+    machineSection(started),
+    "",
+    ...sections.flatMap((s) => [s, ""]),
+    `_Run times: ${timings.join(", ")}._`,
+    "",
+  ].join("\n");
+  return { text, ok };
+}
+
+if (import.meta.main) {
+  const one = Deno.args.indexOf("--one");
+  if (one !== -1) {
+    const resultPath = Deno.args[Deno.args.indexOf("--result") + 1];
+    await runOne(Deno.args[one + 1], resultPath);
+  } else {
+    const { text, ok } = await runAll();
+    await Deno.writeTextFile(OUT, text);
+    console.log(text);
+    console.error(`Wrote ${OUT.pathname}`);
+    if (!ok) Deno.exit(1);
+  }
+}
