@@ -29,12 +29,18 @@ const t0 = performance.now();
 if (await writeManifest()) console.log("fresh.gen.ts regenerated (routes or islands changed).");
 await buildIslands(root, { minify: false });
 if (await indexIsStale()) {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", "index"], cwd: root }).output();
-  if (!out.success) console.error("The search index could not be built; search will report itself unavailable.");
+  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", "index"], cwd: root })
+    .output();
+  if (!out.success) {
+    console.error("The search index could not be built; search will report itself unavailable.");
+  }
 }
 console.log(`Ready in ${Math.round(performance.now() - t0)} ms`);
 
 const { createServerApp } = await import("@/lib/server.ts");
 const { app } = await createServerApp({ dev: true });
 const port = Number(Deno.env.get("PORT") ?? 8000);
-Deno.serve({ port, onListen: () => console.log(`Assistant running on http://localhost:${port}/`) }, app);
+Deno.serve(
+  { port, onListen: () => console.log(`Assistant running on http://localhost:${port}/`) },
+  app,
+);

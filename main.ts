@@ -6,4 +6,7 @@ import { createServerApp } from "@/lib/server.ts";
 
 const { app } = await createServerApp();
 const port = Number(Deno.env.get("PORT") ?? 8000);
-Deno.serve({ port, onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}/`) }, app);
+Deno.serve({
+  port,
+  onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}/`),
+}, app);

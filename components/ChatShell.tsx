@@ -1,6 +1,8 @@
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { Locale, Messages } from "@/lib/i18n/mod.ts";
+import type { ChatSummary } from "@/lib/store/chats.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";
+import { ChatList } from "./ChatList.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
 
@@ -10,7 +12,13 @@ export const HOW_IT_WORKS_URL: Record<Locale, string> = {
   en: "/en/about/how-it-works",
 };
 
-interface ChatShellProps {
+/** What the chat pages load for the shell. */
+export interface ShellData {
+  chats: ChatSummary[];
+  cursor: string | null;
+}
+
+interface ChatShellProps extends ShellData {
   locale: Locale;
   t: Messages;
   siteName: string;
@@ -19,22 +27,21 @@ interface ChatShellProps {
   messages?: ChatMessage[];
 }
 
-/** The page around the conversation: header, the message-list island, footer. */
+/** The page around the conversation: header, chat list, the message-list island, footer. */
 export function ChatShell(
-  { locale, t, siteName, suggestions, chatId = null, messages = [] }: ChatShellProps,
+  { locale, t, siteName, suggestions, chatId = null, messages = [], chats, cursor }: ChatShellProps,
 ) {
   return (
-    <div class="shell">
-      <Header siteName={siteName} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} />
+    <div class="shell with-sidebar">
+      <input type="checkbox" id="drawer-toggle" class="drawer-toggle visually-hidden" />
+      <Header siteName={siteName} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} drawer />
+      <label for="drawer-toggle" class="drawer-backdrop" aria-hidden="true"></label>
+      <ChatList t={t} chats={chats} cursor={cursor} currentId={chatId} />
       <main class="chat" id="main">
-        <ChatMessages
-          locale={locale}
-          suggestions={suggestions}
-          chatId={chatId}
-          initialMessages={messages}
-        />
+        <ChatMessages locale={locale} suggestions={suggestions} chatId={chatId} initialMessages={messages} />
       </main>
       <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
+      <script src="/chat_list.js" defer></script>
     </div>
   );
 }

@@ -2,10 +2,24 @@ import type { Messages } from "@/lib/i18n/mod.ts";
 
 /** The top bar: the site's name and the language switch. */
 export function Header(
-  { siteName, t, otherLang }: { siteName: string; t: Messages; otherLang: string },
+  { siteName, t, otherLang, drawer = false }: {
+    siteName: string;
+    t: Messages;
+    otherLang: string;
+    /** Show the button that opens the chat-list drawer on narrow screens. */
+    drawer?: boolean;
+  },
 ) {
   return (
     <header class="topbar">
+      {drawer && (
+        <label for="drawer-toggle" class="drawer-button" title={t.openChats}>
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+          </svg>
+          <span class="visually-hidden">{t.openChats}</span>
+        </label>
+      )}
       <a class="brand" href="/">
         <svg class="brand-mark" viewBox="0 0 24 24" aria-hidden="true" width="24" height="24">
           <path

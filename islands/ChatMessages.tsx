@@ -64,8 +64,11 @@ export default function ChatMessages(
       },
       onFinish: ({ message, isAbort, isError }) => {
         if (!isError) announcement.value = textOf(message).slice(0, 500) || t.interrupted;
-        if (!isAbort && !isError && chat.messages.length <= 2) void nameChat(chat.id);
         if (location.pathname !== `/c/${chat.id}`) history.replaceState(null, "", `/c/${chat.id}`);
+        const announce = (title?: string) =>
+          document.dispatchEvent(new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }));
+        if (!isAbort && !isError && chat.messages.length <= 2) void nameChat(chat.id).then(announce);
+        else announce();
       },
     });
   }, []);
@@ -274,14 +277,16 @@ function errorText(error: Error, t: ReturnType<typeof catalog>): string {
   return t.errorGeneric;
 }
 
-async function nameChat(id: string): Promise<void> {
+async function nameChat(id: string): Promise<string | undefined> {
   try {
-    await fetch("/api/title", {
+    const res = await fetch("/api/title", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ id }),
     });
+    return res.ok ? (await res.json()).title : undefined;
   } catch {
     // A title is a nicety; the chat works without one.
+    return undefined;
   }
 }

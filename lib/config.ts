@@ -36,14 +36,20 @@ export interface AppConfig {
 export function defineConfig(config: AppConfig): AppConfig {
   if (!config.site.name.trim()) throw new Error('fresh.config.ts: "site.name" must not be empty.');
   if (!Number.isInteger(config.maxSteps) || config.maxSteps < 1 || config.maxSteps > 50) {
-    throw new Error(`fresh.config.ts: "maxSteps" must be an integer from 1 to 50, got ${config.maxSteps}.`);
+    throw new Error(
+      `fresh.config.ts: "maxSteps" must be an integer from 1 to 50, got ${config.maxSteps}.`,
+    );
   }
   if (!(config.retentionDays > 0)) {
-    throw new Error(`fresh.config.ts: "retentionDays" must be positive, got ${config.retentionDays}.`);
+    throw new Error(
+      `fresh.config.ts: "retentionDays" must be positive, got ${config.retentionDays}.`,
+    );
   }
   for (const origin of config.allowedOrigins) {
     if (new URL(origin).origin !== origin) {
-      throw new Error(`fresh.config.ts: allowed origin "${origin}" must be a bare origin like "https://example.com".`);
+      throw new Error(
+        `fresh.config.ts: allowed origin "${origin}" must be a bare origin like "https://example.com".`,
+      );
     }
   }
   return config;

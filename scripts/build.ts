@@ -19,7 +19,8 @@ export async function writeManifest(): Promise<boolean> {
 
 /** Runs a task of deno.json as a child process, failing loudly. */
 async function runTask(name: string): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", name], cwd: root }).output();
+  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", name], cwd: root })
+    .output();
   if (!out.success) throw new Error(`\`deno task ${name}\` failed.`);
 }
 

@@ -121,3 +121,9 @@ export async function loadSessionSecret(
   if (res.ok) return secret;
   return (await kv.get<string>(key)).value!;
 }
+
+/** The verified visitor id of a request, or null (never creates one: for reads). */
+export async function existingVisitor(req: Request, signer: VisitorSigner): Promise<string | null> {
+  const raw = readCookie(req, VISITOR_COOKIE);
+  return raw ? await signer.verify(raw) : null;
+}

@@ -1,13 +1,14 @@
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { localeOf } from "@/lib/http/locale.ts";
-import { readCookie, VISITOR_COOKIE } from "@/lib/http/visitor.ts";
+import { existingVisitor } from "@/lib/http/visitor.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { CHAT_ID } from "@/lib/chat/request.ts";
+import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { ChatShell } from "@/components/ChatShell.tsx";
+import { ChatShell, type ShellData } from "@/components/ChatShell.tsx";
 
-interface Data {
+interface Data extends ShellData {
   id: string;
   messages: ChatMessage[];
 }
@@ -17,18 +18,15 @@ export const handler = define.handlers<Data>({
   async GET(ctx) {
     const { app, params } = ctx;
     if (!CHAT_ID.test(params.id)) throw new HttpError("not_found", "Chat not found.");
-    const raw = readCookie(ctx.req, VISITOR_COOKIE);
-    const visitorId = raw ? await app.signer.verify(raw) : null;
-    const chat = await app.store.getChat(params.id);
-    if (!chat || !visitorId || chat.visitorId !== visitorId) {
-      // A chat id the visitor made but never sent yet also lands here: show an empty chat with that id.
-      if (!chat) return ctx.render({ id: params.id, messages: [] });
-      throw new HttpError("not_found", "Chat not found.");
-    }
-    const list = await app.store.loadMessages(params.id, {
-      consistency: "eventual",
-    }) as ChatMessage[];
-    return ctx.render({ id: params.id, messages: list }, {
+    const [visitorId, chat, shell] = await Promise.all([
+      existingVisitor(ctx.req, app.signer),
+      app.store.getChat(params.id),
+      loadShellData(ctx),
+    ]);
+    if (chat && chat.visitorId !== visitorId) throw new HttpError("not_found", "Chat not found.");
+    // No record yet: a chat whose first answer is still streaming, shown empty with its id.
+    const list = chat ? await app.store.loadMessages(params.id) as ChatMessage[] : [];
+    return ctx.render({ id: params.id, messages: list, ...shell }, {
       headers: { "Cache-Control": "private, no-store" },
     });
   },
@@ -44,6 +42,8 @@ export default define.page<Data>(function ChatPage({ data, state, app }) {
       suggestions={app.config.suggestions[locale]}
       chatId={data.id}
       messages={data.messages}
+      chats={data.chats}
+      cursor={data.cursor}
     />
   );
 });

@@ -33,6 +33,8 @@ Deno.test({
         const chips = answer.locator(".sources a.chip");
         assert.ok(await chips.count() > 0, "source chips are shown");
         assert.match(page.url(), /\/c\/[A-Za-z0-9_-]+$/, "the URL names the chat");
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+        assert.equal(overflow, false, `no horizontal scroll at ${view.width}px`);
         await page.screenshot({ path: `${dir}/chat-answer-${view.width}-${view.scheme}.png` });
 
         if (view.width === 1440 && view.scheme === "light") {

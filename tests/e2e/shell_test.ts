@@ -21,9 +21,15 @@ Deno.test({
         const seen = watchPage(page);
         await page.goto(server.url + "/");
         await page.waitForSelector(".conversation[data-hydrated=true]", { timeout: 10_000 });
-        await page.getByRole("button", { name: "Como o assistente encontra as respostas?" }).click();
-        assert.equal(await page.locator("#composer-input").inputValue(), "Como o assistente encontra as respostas?");
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+        await page.getByRole("button", { name: "Como o assistente encontra as respostas?" })
+          .click();
+        assert.equal(
+          await page.locator("#composer-input").inputValue(),
+          "Como o assistente encontra as respostas?",
+        );
+        const overflow = await page.evaluate(() =>
+          document.documentElement.scrollWidth > window.innerWidth
+        );
         assert.equal(overflow, false, `no horizontal scroll at ${view.width}px`);
         const file = `${dir}/shell-${view.width}-${view.scheme}.png`;
         await page.screenshot({ path: file });

@@ -23,7 +23,9 @@ Deno.test("app over loopback: pages, static files, API errors", async (t) => {
     });
 
     await t.step("English by Accept-Language", async () => {
-      const html = await (await fetch(server.url + "/", { headers: { "Accept-Language": "en-US,en;q=0.9" } })).text();
+      const html =
+        await (await fetch(server.url + "/", { headers: { "Accept-Language": "en-US,en;q=0.9" } }))
+          .text();
       assert.match(html, /<html lang="en">/);
       assert.match(html, /How does the assistant find its answers\?/);
     });
@@ -35,7 +37,9 @@ Deno.test("app over loopback: pages, static files, API errors", async (t) => {
       assert.ok(etag);
       assert.match(first.headers.get("content-type") ?? "", /^text\/css/);
       await first.body?.cancel();
-      const second = await fetch(server.url + "/styles.css", { headers: { "If-None-Match": etag } });
+      const second = await fetch(server.url + "/styles.css", {
+        headers: { "If-None-Match": etag },
+      });
       assert.equal(second.status, 304);
       assert.equal(await second.text(), "");
     });
@@ -58,7 +62,9 @@ Deno.test("app over loopback: pages, static files, API errors", async (t) => {
     await t.step("an unknown /api path is JSON 404", async () => {
       const res = await fetch(server.url + "/api/x");
       assert.equal(res.status, 404);
-      assert.deepEqual(await res.json(), { error: { code: "not_found", message: 'No API route matches "/api/x".' } });
+      assert.deepEqual(await res.json(), {
+        error: { code: "not_found", message: 'No API route matches "/api/x".' },
+      });
     });
 
     await t.step("a wrong method is 405 with Allow", async () => {

@@ -39,8 +39,12 @@ Deno.test("island bundles contain no server-only code and no environment values"
       if (!entry.name.endsWith(".js")) continue;
       files++;
       const text = await Deno.readTextFile(new URL(entry.name, outDir));
-      for (const pattern of SERVER_ONLY) assert.doesNotMatch(text, pattern, `${entry.name} contains ${pattern}`);
-      for (const value of secrets) assert.ok(!text.includes(value), `${entry.name} contains an environment value`);
+      for (const pattern of SERVER_ONLY) {
+        assert.doesNotMatch(text, pattern, `${entry.name} contains ${pattern}`);
+      }
+      for (const value of secrets) {
+        assert.ok(!text.includes(value), `${entry.name} contains an environment value`);
+      }
     }
     assert.ok(files >= 2);
   } finally {

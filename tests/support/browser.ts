@@ -32,7 +32,10 @@ export function watchPage(page: Page): { errors: string[]; failed: string[] } {
     if (msg.type() === "error") errors.push(msg.text());
   });
   page.on("pageerror", (err) => errors.push(String(err)));
-  page.on("requestfailed", (req) => failed.push(`${req.method()} ${req.url()} ${req.failure()?.errorText ?? ""}`));
+  page.on(
+    "requestfailed",
+    (req) => failed.push(`${req.method()} ${req.url()} ${req.failure()?.errorText ?? ""}`),
+  );
   page.on("response", (res) => {
     if (res.status() >= 400) failed.push(`${res.request().method()} ${res.url()} ${res.status()}`);
   });
@@ -41,7 +44,8 @@ export function watchPage(page: Page): { errors: string[]; failed: string[] } {
 
 /** Folder for screenshots: SCREENSHOT_DIR or test-results/screenshots. */
 export async function screenshotDir(): Promise<string> {
-  const dir = Deno.env.get("SCREENSHOT_DIR") ?? new URL("../../test-results/screenshots", import.meta.url).pathname;
+  const dir = Deno.env.get("SCREENSHOT_DIR") ??
+    new URL("../../test-results/screenshots", import.meta.url).pathname;
   await Deno.mkdir(dir, { recursive: true });
   return dir;
 }
