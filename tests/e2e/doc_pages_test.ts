@@ -27,15 +27,14 @@ Deno.test({
         assert.equal(await page.locator("h1").textContent(), "Como funciona o assistente");
         assert.equal(await page.locator("script").count(), 0, "a corpus page ships no JS");
         const layout = await page.evaluate(() => ({
-          overflow: document.documentElement.scrollWidth > window.innerWidth,
+          overflow: document.documentElement.scrollWidth > innerWidth,
           column: document.querySelector(".doc")!.getBoundingClientRect().width,
         }));
         assert.equal(layout.overflow, false, `no horizontal scroll at ${view.width}px`);
         assert.ok(layout.column <= 722, `article column ${layout.column}px is at most ~720px`);
-        await page.screenshot({
-          path: `${dir}/doc-${view.width}-${view.scheme}.png`,
-          fullPage: true,
-        });
+        await page.screenshot({ path: `${dir}/doc-${view.width}-${view.scheme}.png` });
+        await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+        await page.screenshot({ path: `${dir}/doc-end-${view.width}-${view.scheme}.png` });
 
         // Reached through a passage URL: the heading is in view and its section highlighted.
         await page.goto(`${server.url}${PAGE}#${ANCHOR}`);
@@ -45,7 +44,7 @@ Deno.test({
           const top = h.getBoundingClientRect().top;
           return {
             matches: h.matches(":target"),
-            inView: top >= 0 && top < window.innerHeight / 2,
+            inView: top >= 0 && top < innerHeight / 2,
             background: getComputedStyle(section).backgroundColor,
             body: getComputedStyle(document.body).backgroundColor,
           };
