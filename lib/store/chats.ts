@@ -14,7 +14,7 @@
  * and retries, so two tabs appending at once both keep their messages.
  */
 import type { UIMessage } from "ai";
-import { KV_LIMITS } from "./kv.ts";
+import { commitWithRetry, isTransientKvError, KV_LIMITS } from "./kv.ts";
 
 /** A chat's header. */
 export interface ChatRecord {
@@ -126,9 +126,17 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
       if (error instanceof StoreConflictError || error instanceof StoreUnavailableError) {
         throw error;
       }
-      if (error instanceof TypeError && /too large|limit/i.test(error.message)) throw error;
+      if (
+        error instanceof TypeError && /too large|limit/i.test(error.message) &&
+        !isTransientKvError(error)
+      ) throw error;
       throw new StoreUnavailableError(`Deno KV failed while trying to ${what}.`, { cause: error });
     }
+  }
+
+  // KV deletes expired keys lazily (locally, minutes later); a chat past its expiry is gone at once.
+  function live(record: ChatRecord | null): ChatRecord | null {
+    return record && record.expiresAt > now() ? record : null;
   }
 
   async function listMessageKeys(chatId: string, fromSeq: number): Promise<Deno.KvKey[]> {
@@ -143,7 +151,10 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
 
   const store: ChatStore = {
     getChat(chatId) {
-      return wrap("read a chat", async () => (await kv.get<ChatRecord>(["chat", chatId])).value);
+      return wrap(
+        "read a chat",
+        async () => live((await kv.get<ChatRecord>(["chat", chatId])).value),
+      );
     },
 
     loadMessages(chatId, { consistency = "strong" } = {}) {
@@ -175,7 +186,11 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
         for (let attempt = 0; attempt < 8; attempt++) {
           const current = await kv.get<ChatRecord>(["chat", write.chatId]);
           const t = now();
-          const prev = current.value;
+          const prev = live(current.value);
+          if (current.value && !prev) {
+            // An expired chat that KV has not swept yet: start over under the same id.
+            for (const key of await listMessageKeys(write.chatId, 0)) await kv.delete(key);
+          }
           if (prev && prev.visitorId !== write.visitorId) {
             throw new StoreConflictError(`Chat "${write.chatId}" belongs to another visitor.`);
           }
@@ -206,11 +221,18 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
             throw new TypeError(`A turn of ${bytes} bytes is over the KV commit limit.`);
           }
           op.set(["chat", write.chatId], record, { expireIn });
-          if (prev) op.delete(["visitor_chat", write.visitorId, prev.updatedAt, write.chatId]);
+          if (current.value) {
+            op.delete([
+              "visitor_chat",
+              current.value.visitorId,
+              current.value.updatedAt,
+              write.chatId,
+            ]);
+          }
           op.set(["visitor_chat", write.visitorId, record.updatedAt, write.chatId], null, {
             expireIn,
           });
-          const res = await op.commit();
+          const res = await commitWithRetry(op);
           if (res.ok) return record;
           await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
         }
@@ -235,9 +257,10 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
             consistency: "eventual",
           })
           : [];
-        const chats = records.flatMap((r) =>
-          r.value ? [{ id: r.value.id, title: r.value.title, updatedAt: r.value.updatedAt }] : []
-        );
+        const chats = records.flatMap((r) => {
+          const c = live(r.value);
+          return c ? [{ id: c.id, title: c.title, updatedAt: c.updatedAt }] : [];
+        });
         return { chats, cursor: ids.length === limit && iter.cursor ? iter.cursor : null };
       });
     },

@@ -23,3 +23,26 @@ export const KV_LIMITS = {
   /** Total size of one atomic commit's mutations. */
   maxCommitBytes: 800 * 1024,
 } as const;
+
+/**
+ * Whether a KV error is worth retrying: a local SQLite file shared by several
+ * processes answers "database is locked" while another one writes.
+ */
+export function isTransientKvError(error: unknown): boolean {
+  return error instanceof Error && /database is locked|busy/i.test(error.message);
+}
+
+/** Commits `op`, retrying transient lock errors; a lost check still returns `{ ok: false }`. */
+export async function commitWithRetry(
+  op: Deno.AtomicOperation,
+  attempts = 8,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  for (let i = 0;; i++) {
+    try {
+      return await op.commit();
+    } catch (error) {
+      if (!isTransientKvError(error) || i >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, 5 * 2 ** Math.min(i, 5) * Math.random() + 2));
+    }
+  }
+}

@@ -9,6 +9,7 @@
  *   ["rate", "tok", scope, id, day]     → Deno.KvU64 tokens in that UTC day
  */
 import type { RateLimit } from "@/lib/config.ts";
+import { commitWithRetry } from "./kv.ts";
 
 /** A refusal: how long to wait. */
 export interface Limited {
@@ -55,7 +56,7 @@ export function createRateLimiter(
       const next = current.map((e) => (e.value?.value ?? 0n) + n);
       const op = kv.atomic();
       current.forEach((e, i) => op.check(e).set(keys[i], new Deno.KvU64(next[i]), { expireIn }));
-      if ((await op.commit()).ok) return next.map(Number);
+      if ((await commitWithRetry(op)).ok) return next.map(Number);
       await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
     }
     throw new Error(`Rate-limit counters ${JSON.stringify(keys)} are too contended.`);
