@@ -207,14 +207,17 @@ export function createApp<S>(options: AppOptions<S>): App {
     return await next();
   }
 
-  return async (req: Request) => {
+  return async (req: Request, info?: Deno.ServeHandlerInfo) => {
     let url: URL;
     try {
       url = new URL(req.url);
     } catch {
       return errorResponse("invalid_request", "The request URL is not valid.");
     }
-    const state: Record<string, unknown> = {};
+    // The peer address, for per-IP limits. X-Forwarded-For is not trusted: clients could forge it.
+    const state: Record<string, unknown> = {
+      remoteAddr: info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : undefined,
+    };
     const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
     try {
       if (!isApi) {
