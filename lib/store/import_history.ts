@@ -53,7 +53,9 @@
  * `output-available` with the result as `output`, or `output-error` with an
  * `errorText` when the result has `isError: true` or is an error shape
  * (`{ error }` without `data`, or `{ type: "error-text" | "error-json", value }`).
- * A call whose result never came stays `input-available`. Results without a
+ * A call whose result never came stays `input-available` (with `settlePending`,
+ * CLI `--settle-pending`: `output-error`, so the app's turn, which validates
+ * history against its own tools, accepts the chat). Results without a
  * call are dropped and counted. Every chat is then checked with the AI SDK's
  * `validateUIMessages`.
  *
