@@ -26,10 +26,28 @@ const bodySchema = z.object({
 /** A validated chat request. */
 export type ChatRequest = z.infer<typeof bodySchema>;
 
+/** Deepest JSON nesting accepted: saved messages are later rendered and serialised recursively. */
+export const MAX_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `max` (iterative: no stack to overflow). */
+function tooDeep(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Validates the parsed JSON body; a failure is a 400 naming the field. */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new HttpError("invalid_request", "The body must be a JSON object.");
+  }
+  if (tooDeep(body, MAX_DEPTH)) {
+    throw new HttpError("invalid_request", `The body nests deeper than ${MAX_DEPTH} levels.`);
   }
   const result = bodySchema.safeParse(body);
   if (!result.success) {

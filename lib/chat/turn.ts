@@ -102,9 +102,19 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         if (message.role !== "user") {
           throw new HttpError("invalid_request", 'A new message must have role "user".');
         }
-        messages = [...history, message];
+        // A visitor's message is text. Other parts would let a client forge tool results
+        // or make the server download any URL (file parts); metadata belongs to the server.
+        if (!message.parts.every((p) => p.type === "text" && typeof p.text === "string")) {
+          throw new HttpError("invalid_request", 'A new message may only hold "text" parts.');
+        }
+        const user: ChatMessage = {
+          id: message.id,
+          role: "user",
+          parts: message.parts.map((p) => ({ type: "text", text: (p as { text: string }).text })),
+        };
+        messages = [...history, user];
         truncateTo = history.length;
-        newUser = message;
+        newUser = user;
       }
     }
     if (messages.length === 0) {
@@ -300,9 +310,8 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
 }
 
 function clientIp(ctx: Ctx): string {
-  return ctx.req.headers.get("x-forwarded-for")?.split(",")[0].trim() ??
-    (ctx.state.remoteAddr as string) ??
-    "unknown";
+  // The peer address; X-Forwarded-For is not trusted since clients could forge it.
+  return typeof ctx.state.remoteAddr === "string" ? ctx.state.remoteAddr : "unknown";
 }
 
 interface SaveJob {
