@@ -384,7 +384,7 @@ Deno.test("bad input: malformed and hostile bodies get the right JSON error, nev
         const f = jar?.fetch ?? fetch;
         let payload: BodyInit;
         if (typeof c.body === "function") payload = c.body();
-        else if (c.body instanceof Uint8Array) payload = c.body;
+        else if (c.body instanceof Uint8Array) payload = c.body as Uint8Array<ArrayBuffer>;
         else if (c.raw) payload = c.body as string;
         else payload = JSON.stringify(c.body);
         const res = await f(`${server.url}/api/chat`, {
