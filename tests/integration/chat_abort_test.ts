@@ -135,3 +135,57 @@ Deno.test("abort: the next turn after a stopped answer sees it in history", asyn
     await replay.close();
   }
 });
+
+Deno.test("abort: a stop before the first token keeps the question, and the chat goes on", async () => {
+  const replay = startReplayServer([
+    { fixture: "openai-text.chunks.txt", headersDelayMs: 250 },
+    { fixture: "azure-model-router.1.chunks.txt" },
+  ]);
+  const server = await startTestServer({
+    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
+    config: testConfig(),
+  });
+  try {
+    const jar = new CookieJar();
+    // A first answered turn in another chat gives the visitor its cookie.
+    const warm = await postChat(server.url, {
+      id: newChatId(),
+      model: "local",
+      message: userMessage("Quais dados vocês guardam?"),
+    }, { jar });
+    await warm.text();
+    assert.ok(jar.cookies.has("visitor"));
+
+    const id = newChatId();
+    const question = userMessage("Uma pergunta interrompida");
+    const stop = new AbortController();
+    const pending = postChat(server.url, {
+      id,
+      model: "openai/gpt-4.1-mini",
+      message: question,
+    }, { jar, signal: stop.signal });
+    while (replay.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    await assert.rejects(pending, (e: Error) => e.name === "AbortError");
+
+    const saved = await waitForMessages(server.services.store, id, (m) => m.length === 2);
+    assert.deepEqual(saved[0], question);
+    assert.equal(saved[1].role, "assistant");
+    assert.equal(saved[1].metadata?.finishReason, "aborted");
+    assert.equal(messageText(saved[1]), "");
+
+    const next = await postChat(server.url, {
+      id,
+      model: "openai/gpt-4.1-mini",
+      message: userMessage("De novo"),
+    }, { jar });
+    assert.equal(next.status, 200);
+    await next.text();
+    const after = await server.services.store.loadMessages(id) as ChatMessage[];
+    assert.deepEqual(after.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+    assert.equal(messageText(after[3]), "Capital of Denmark.");
+  } finally {
+    await server.close();
+    await replay.close();
+  }
+});

@@ -115,3 +115,49 @@ Deno.test("steps: a citation the search did not return is removed before the cli
   assert.equal(messageText(saved[1]), text);
   assert.deepEqual(saved[1].metadata?.citations, { valid: 1, invalid: 1 });
 });
+
+Deno.test("steps: the model gets the history from KV; regenerate replaces only the last answer", async () => {
+  const model = createScriptedModel([
+    { type: "text", text: "Primeira resposta." },
+    { type: "text", text: "Segunda resposta." },
+    { type: "text", text: "Segunda, de novo." },
+  ]);
+  const server = await startTestServer({
+    config: testConfig(),
+    services: { models: scriptedRegistry(model) },
+  });
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const turn = async (b: Record<string, unknown>) => {
+      const res = await postChat(server.url, { id, ...b }, { jar });
+      assert.equal(res.status, 200);
+      assert.ok((await readSse(res)).done);
+    };
+    await turn({ message: userMessage("Pergunta um", "q1") });
+    await turn({ message: userMessage("Pergunta dois", "q2") });
+    // The second call saw the first exchange, loaded from KV (the client sent only q2).
+    const promptText = (i: number) =>
+      model.calls[i].prompt.filter((m) => m.role !== "system").map((m) =>
+        `${m.role}:${
+          (m.content as Array<{ type: string; text?: string }>).map((p) => p.text ?? "").join("")
+        }`
+      );
+    assert.deepEqual(promptText(1), [
+      "user:Pergunta um",
+      "assistant:Primeira resposta.",
+      "user:Pergunta dois",
+    ]);
+
+    const before = await server.services.store.loadMessages(id) as ChatMessage[];
+    await turn({ trigger: "regenerate-message", messageId: before[3].id });
+    assert.deepEqual(promptText(2), promptText(1), "regenerate sends the same history");
+    const after = await server.services.store.loadMessages(id) as ChatMessage[];
+    assert.deepEqual(after.slice(0, 3), before.slice(0, 3));
+    assert.equal(after.length, 4);
+    assert.equal(messageText(after[3]), "Segunda, de novo.");
+    assert.notEqual(after[3].id, before[3].id);
+  } finally {
+    await server.close();
+  }
+});
