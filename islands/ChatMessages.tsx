@@ -14,6 +14,8 @@ export interface ChatMessagesProps {
   /** The chat shown; null on a new chat (an id is made at the first message). */
   chatId: string | null;
   initialMessages: ChatMessage[];
+  /** Server-rendered markdown of the initial messages (see components/chat/prerender.ts). */
+  prerendered?: Record<string, string>;
 }
 
 interface ModelOption {
@@ -28,7 +30,7 @@ function newChatId(): string {
 
 /** The conversation: welcome, suggested questions, messages, the composer and the model picker. */
 export default function ChatMessages(
-  { locale, suggestions, chatId, initialMessages }: ChatMessagesProps,
+  { locale, suggestions, chatId, initialMessages, prerendered = {} }: ChatMessagesProps,
 ) {
   const t = catalog(locale);
   const root = useRef<HTMLDivElement>(null);
@@ -63,12 +65,26 @@ export default function ChatMessages(
         if (part.type === "data-notice") notice.value = t.saveFailed;
       },
       onFinish: ({ message, isAbort, isError }) => {
+        if (isAbort && message.role === "assistant") {
+          // The server marks the saved answer; mark it here too, since the stream was cut.
+          const list = chat.signals.messagesSignal.peek();
+          const i = list.findIndex((m) => m.id === message.id);
+          if (i >= 0) {
+            chat.signals.replaceMessage(i, {
+              ...list[i],
+              metadata: { ...list[i].metadata, finishReason: "aborted" },
+            });
+          }
+        }
         if (!isError) announcement.value = textOf(message).slice(0, 500) || t.interrupted;
         if (location.pathname !== `/c/${chat.id}`) history.replaceState(null, "", `/c/${chat.id}`);
         const announce = (title?: string) =>
-          document.dispatchEvent(new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }));
-        if (!isAbort && !isError && chat.messages.length <= 2) void nameChat(chat.id).then(announce);
-        else announce();
+          document.dispatchEvent(
+            new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }),
+          );
+        if (!isAbort && !isError && chat.messages.length <= 2) {
+          void nameChat(chat.id).then(announce);
+        } else announce();
       },
     });
   }, []);
@@ -156,6 +172,7 @@ export default function ChatMessages(
                   message={m}
                   t={t}
                   render={render.value}
+                  prerendered={prerendered}
                   streaming={busy.value && m === last && m.role === "assistant"}
                 />
               ))}

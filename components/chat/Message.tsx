@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { ChatMessage, SearchToolPart } from "@/lib/chat/types.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import { format, type Messages } from "@/lib/i18n/mod.ts";
+import { citeHrefFor, partKey } from "./prerender.ts";
 import { type Source, sourcesOf } from "./sources.ts";
 
 /** Strips deployment suffixes (dates, versions) from an agent id for its label. */
@@ -20,10 +21,14 @@ interface MessageProps {
   streaming?: boolean;
   /** Buttons under an answer (island only). */
   actions?: ComponentChildren;
+  /** Server-rendered HTML of text parts, used until `render` is available. */
+  prerendered?: Record<string, string>;
 }
 
 /** One message: the visitor's question or an answer with its tools, sources and receipt. */
-export function Message({ message, t, render, streaming = false, actions }: MessageProps) {
+export function Message(
+  { message, t, render, streaming = false, actions, prerendered }: MessageProps,
+) {
   if (message.role === "user") {
     const text = message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
     return (
@@ -33,8 +38,7 @@ export function Message({ message, t, render, streaming = false, actions }: Mess
     );
   }
   const sources = sourcesOf(message);
-  const byN = new Map(sources.map((s) => [s.n, s]));
-  const citeHref = (n: number) => byN.has(n) ? `#src-${message.id}-${n}` : null;
+  const citeHref = citeHrefFor(message);
   const meta = message.metadata ?? {};
   const label = agentLabel(meta.agentId);
   const hasText = message.parts.some((p) => p.type === "text" && p.text.trim());
@@ -47,14 +51,9 @@ export function Message({ message, t, render, streaming = false, actions }: Mess
       {message.parts.map((part, i) => {
         if (part.type === "text") {
           if (!part.text) return null;
-          return render
-            ? (
-              <div
-                key={i}
-                class="md"
-                dangerouslySetInnerHTML={{ __html: render(part.text, citeHref) }}
-              />
-            )
+          const html = render ? render(part.text, citeHref) : prerendered?.[partKey(message.id, i)];
+          return html !== undefined
+            ? <div key={i} class="md" dangerouslySetInnerHTML={{ __html: html }} />
             : <div key={i} class="md md-plain">{part.text}</div>;
         }
         if (part.type === "reasoning") {

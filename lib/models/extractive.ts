@@ -3,6 +3,8 @@
  * stopwords, and the extractive answer built from search passages.
  */
 
+import { analyze, LANGS } from "@/lib/search/analyzer.ts";
+
 /** Languages the offline model answers in. */
 export type AnswerLang = "pt" | "en";
 
@@ -71,21 +73,41 @@ export function detectLang(text: string): AnswerLang {
   return pt > en ? "pt" : "en";
 }
 
-/** Crude stem shared by both languages: fold, drop a plural "s", keep 6 letters. */
-function stem(word: string): string {
-  let w = word;
-  if (w.length > 4 && w.endsWith("s")) w = w.slice(0, -1);
-  return w.slice(0, 6);
-}
-
-/** Content terms of a text: folded, stopword-filtered, stemmed, at least 3 letters. */
+/**
+ * Content terms of a text: the site search's own analysis (folding, stopwords,
+ * Snowball stemming) in both languages, so "publicar" meets "publicação" and
+ * the answer agrees with what the search matched.
+ */
 export function contentTerms(text: string): Set<string> {
   const terms = new Set<string>();
-  for (const word of words(text)) {
-    if (word.length < 3 && !/^\d+$/.test(word)) continue;
-    if (PT_STOPWORDS.has(word) || EN_STOPWORDS.has(word)) continue;
-    terms.add(stem(word));
+  for (const lang of LANGS) {
+    for (const term of analyze(text, lang)) {
+      if (term.length >= 3 || /^\d+$/.test(term)) terms.add(term);
+    }
   }
+  // A word that is a stopword in either language carries no content.
+  for (const word of words(text)) {
+    if (PT_STOPWORDS.has(word) || EN_STOPWORDS.has(word)) {
+      for (const lang of LANGS) terms.delete(analyze(word, lang, { stopwords: false })[0]);
+    }
+  }
+  return terms;
+}
+
+/**
+ * Verbs that frame a question rather than carry its subject ("como faço para…",
+ * "can you tell me…"); they are not asked about, so they weigh nothing.
+ */
+const QUESTION_FRAME = contentTerms(
+  `faço faz fazer fazem posso pode podem poderia consigo consegue quero queria gostaria saber
+  dizer diga explicar explique existe existem tem têm há
+  do does did can could would should tell know explain want like please there`,
+);
+
+/** The terms a question asks about. */
+function questionTerms(question: string): Set<string> {
+  const terms = contentTerms(question);
+  for (const t of QUESTION_FRAME) terms.delete(t);
   return terms;
 }
 
@@ -152,7 +174,7 @@ export function buildExtractiveAnswer(
   options: ExtractiveOptions = {},
 ): string {
   const lang = detectLang(question);
-  const queryTerms = contentTerms(question);
+  const queryTerms = questionTerms(question);
   const maxPassages = options.maxPassages ?? 3;
   const maxSentences = options.maxSentences ?? 4;
   if (queryTerms.size === 0 || passages.length === 0) return NOT_COVERED[lang];
@@ -177,6 +199,8 @@ export function buildExtractiveAnswer(
     const n = typeof p.n === "number" && p.url !== null ? p.n : undefined;
     const titleTerms = contentTerms(p.title);
     sentences(p.text).forEach((text, position) => {
+      // Questions and heading paths (FAQ entries, "A › B") are not answers.
+      if (/\?$/.test(text) || text.includes(" › ")) return;
       const terms = contentTerms(text);
       let overlap = 0;
       let weight = 0;
@@ -189,7 +213,8 @@ export function buildExtractiveAnswer(
           titleWeight += idf.get(term)!;
         }
       }
-      const coverage = weight / totalWeight;
+      // A term of the passage's heading counts half: the section is about it.
+      const coverage = (weight + 0.5 * titleWeight) / totalWeight;
       candidates.push({
         text,
         n,
@@ -198,7 +223,7 @@ export function buildExtractiveAnswer(
         overlap,
         coverage,
         // Question terms dominate; the passage's title and rank break ties.
-        score: coverage + 0.3 * (titleWeight / totalWeight) + 0.05 / (rank + 1) - 0.001 * position,
+        score: coverage + 0.3 * (titleWeight / totalWeight) + 0.1 / (rank + 1) - 0.002 * position,
       });
     });
   });

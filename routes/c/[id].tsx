@@ -7,10 +7,15 @@ import { CHAT_ID } from "@/lib/chat/request.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { ChatShell, type ShellData } from "@/components/ChatShell.tsx";
+import { prerenderMessages } from "@/components/chat/prerender.ts";
+import { createMarkdown } from "@/lib/client/markdown.ts";
+
+const markdown = { "pt-BR": createMarkdown("Fonte"), en: createMarkdown("Source") };
 
 interface Data extends ShellData {
   id: string;
   messages: ChatMessage[];
+  prerendered: Record<string, string>;
 }
 
 /** A saved conversation, rendered on the server; another visitor's chat is a 404 like a missing one. */
@@ -26,7 +31,8 @@ export const handler = define.handlers<Data>({
     if (chat && chat.visitorId !== visitorId) throw new HttpError("not_found", "Chat not found.");
     // No record yet: a chat whose first answer is still streaming, shown empty with its id.
     const list = chat ? await app.store.loadMessages(params.id) as ChatMessage[] : [];
-    return ctx.render({ id: params.id, messages: list, ...shell }, {
+    const prerendered = prerenderMessages(list, markdown[localeOf(ctx.state)]);
+    return ctx.render({ id: params.id, messages: list, prerendered, ...shell }, {
       headers: { "Cache-Control": "private, no-store" },
     });
   },
@@ -42,6 +48,7 @@ export default define.page<Data>(function ChatPage({ data, state, app }) {
       suggestions={app.config.suggestions[locale]}
       chatId={data.id}
       messages={data.messages}
+      prerendered={data.prerendered}
       chats={data.chats}
       cursor={data.cursor}
     />
