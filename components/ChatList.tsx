@@ -19,34 +19,51 @@ export function ChatList({ t, chats, cursor, currentId }: ChatListProps) {
       <div class="chat-list-head">
         <a class="new-chat" href="/">
           <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-            <path d="M12 5v14M5 12h14" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+            <path
+              d="M12 5v14M5 12h14"
+              stroke="currentColor"
+              stroke-width="2"
+              stroke-linecap="round"
+            />
           </svg>
           {t.newChat}
         </a>
       </div>
-      {chats.length === 0 ? <p class="chat-list-empty">{t.noChats}</p> : (
-        <ul class="chat-items" data-chat-items>
-          {chats.map((c) => (
-            <li key={c.id} class={c.id === currentId ? "current" : undefined} data-chat-id={c.id}>
-              <a href={`/c/${c.id}`} aria-current={c.id === currentId ? "page" : undefined}>
-                {c.title ?? t.untitled}
-              </a>
-              <details class="chat-menu">
-                <summary aria-label={`${t.chatActions}: ${c.title ?? t.untitled}`}>⋯</summary>
-                <div class="chat-menu-body">
-                  <form method="post" action={`/c/${c.id}/rename`} class="rename-form">
-                    <label for={`rename-${c.id}`} class="visually-hidden">{t.renameLabel}</label>
-                    <input id={`rename-${c.id}`} name="title" value={c.title ?? ""} maxLength={60} required />
-                    <button type="submit">{t.rename}</button>
-                  </form>
-                  <a class="danger" href={`/c/${c.id}/delete`} data-confirm={t.deleteConfirm}>{t.delete}</a>
-                </div>
-              </details>
-            </li>
-          ))}
-        </ul>
+      {chats.length === 0
+        ? <p class="chat-list-empty">{t.noChats}</p>
+        : (
+          <ul class="chat-items" data-chat-items>
+            {chats.map((c) => (
+              <li key={c.id} class={c.id === currentId ? "current" : undefined} data-chat-id={c.id}>
+                <a href={`/c/${c.id}`} aria-current={c.id === currentId ? "page" : undefined}>
+                  {c.title ?? t.untitled}
+                </a>
+                <details class="chat-menu">
+                  <summary aria-label={`${t.chatActions}: ${c.title ?? t.untitled}`}>⋯</summary>
+                  <div class="chat-menu-body">
+                    <form method="post" action={`/c/${c.id}/rename`} class="rename-form">
+                      <label for={`rename-${c.id}`} class="visually-hidden">{t.renameLabel}</label>
+                      <input
+                        id={`rename-${c.id}`}
+                        name="title"
+                        value={c.title ?? ""}
+                        maxLength={60}
+                        required
+                      />
+                      <button type="submit">{t.rename}</button>
+                    </form>
+                    <a class="danger" href={`/c/${c.id}/delete`} data-confirm={t.deleteConfirm}>
+                      {t.delete}
+                    </a>
+                  </div>
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      {cursor && (
+        <a class="chat-list-more" href={`?cursor=${encodeURIComponent(cursor)}`}>{t.olderChats}</a>
       )}
-      {cursor && <a class="chat-list-more" href={`?cursor=${encodeURIComponent(cursor)}`}>{t.olderChats}</a>}
       <a class="forget-me" href="/me/delete">{t.deleteAll}</a>
     </aside>
   );

@@ -25,11 +25,13 @@ interface ChatShellProps extends ShellData {
   suggestions: string[];
   chatId?: string | null;
   messages?: ChatMessage[];
+  prerendered?: Record<string, string>;
 }
 
 /** The page around the conversation: header, chat list, the message-list island, footer. */
 export function ChatShell(
-  { locale, t, siteName, suggestions, chatId = null, messages = [], chats, cursor }: ChatShellProps,
+  { locale, t, siteName, suggestions, chatId = null, messages = [], prerendered, chats, cursor }:
+    ChatShellProps,
 ) {
   return (
     <div class="shell with-sidebar">
@@ -38,7 +40,13 @@ export function ChatShell(
       <label for="drawer-toggle" class="drawer-backdrop" aria-hidden="true"></label>
       <ChatList t={t} chats={chats} cursor={cursor} currentId={chatId} />
       <main class="chat" id="main">
-        <ChatMessages locale={locale} suggestions={suggestions} chatId={chatId} initialMessages={messages} />
+        <ChatMessages
+          locale={locale}
+          suggestions={suggestions}
+          chatId={chatId}
+          initialMessages={messages}
+          prerendered={prerendered}
+        />
       </main>
       <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
       <script src="/chat_list.js" defer></script>

@@ -15,7 +15,12 @@ export function Header(
       {drawer && (
         <label for="drawer-toggle" class="drawer-button" title={t.openChats}>
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-            <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+            <path
+              d="M4 7h16M4 12h16M4 17h16"
+              stroke="currentColor"
+              stroke-width="2"
+              stroke-linecap="round"
+            />
           </svg>
           <span class="visually-hidden">{t.openChats}</span>
         </label>

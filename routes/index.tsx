@@ -7,7 +7,9 @@ import { ChatShell, type ShellData } from "@/components/ChatShell.tsx";
 /** A new, empty conversation, with the visitor's chat list. */
 export const handler = define.handlers<ShellData>({
   async GET(ctx) {
-    return ctx.render(await loadShellData(ctx), { headers: { "Cache-Control": "private, no-store" } });
+    return ctx.render(await loadShellData(ctx), {
+      headers: { "Cache-Control": "private, no-store" },
+    });
   },
 });
 

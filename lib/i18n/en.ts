@@ -66,7 +66,8 @@ export const en: typeof ptBR = {
   deleteConfirm: "Delete this chat? This cannot be undone.",
   deleteTitle: "Delete chat",
   deleteAllTitle: "Delete all my data",
-  deleteAllBody: "All your chats will be deleted and this browser forgotten. This cannot be undone.",
+  deleteAllBody:
+    "All your chats will be deleted and this browser forgotten. This cannot be undone.",
   deleteAllConfirm: "Delete everything",
   cancel: "Cancel",
   olderChats: "Older chats",

@@ -63,7 +63,8 @@ export const ptBR = {
   deleteConfirm: "Apagar esta conversa? Isso não pode ser desfeito.",
   deleteTitle: "Apagar conversa",
   deleteAllTitle: "Apagar todos os meus dados",
-  deleteAllBody: "Todas as suas conversas serão apagadas e este navegador será esquecido. Isso não pode ser desfeito.",
+  deleteAllBody:
+    "Todas as suas conversas serão apagadas e este navegador será esquecido. Isso não pode ser desfeito.",
   deleteAllConfirm: "Apagar tudo",
   cancel: "Cancelar",
   olderChats: "Conversas mais antigas",

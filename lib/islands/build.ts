@@ -65,10 +65,10 @@ export async function buildIslands(
     const entryOutputs = new Set(
       [BOOT_ENTRY, ...Object.values(entries)].map((p) => p.replace(/\.tsx?$/, ".js")),
     );
-    async function place(
+    const place = async (
       source: string,
       name: string | null,
-    ): Promise<{ file: string; chunks: string[] }> {
+    ): Promise<{ file: string; chunks: string[] }> => {
       let text = await Deno.readTextFile(new URL(source, tmpDir));
       const chunks = [...new Set([...text.matchAll(chunkRef)].map((m) => m[2]))];
       text = text.replace(chunkRef, `"./$2"`);
@@ -76,7 +76,7 @@ export async function buildIslands(
       const file = name ? `${name}-${await sha256Hex(bytes)}.js` : source.split("/").pop()!;
       await Deno.writeFile(new URL(file, outDir), bytes);
       return { file, chunks };
-    }
+    };
     await Deno.mkdir(outDir, { recursive: true });
     const boot = await place(BOOT_ENTRY.replace(/\.ts$/, ".js"), "boot");
     assets.boot = boot.file;

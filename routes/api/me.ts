@@ -8,7 +8,10 @@ export const handler = define.handlers({
     const visitorId = await existingVisitor(ctx.req, ctx.app.signer);
     const deleted = visitorId ? await ctx.app.store.deleteVisitorChats(visitorId) : 0;
     return Response.json({ deleted }, {
-      headers: { "Set-Cookie": clearVisitorCookie(ctx.url.protocol === "https:"), "Cache-Control": "no-store" },
+      headers: {
+        "Set-Cookie": clearVisitorCookie(ctx.url.protocol === "https:"),
+        "Cache-Control": "no-store",
+      },
     });
   },
 });

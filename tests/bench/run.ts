@@ -48,7 +48,9 @@ export function machineSection(now: Date = new Date()): string {
     `- Date: ${now.toISOString().replace(/\.\d+Z$/, "Z")}`,
     `- CPU: ${model || "unknown"}, ${navigator.hardwareConcurrency} logical cores`,
     `- Memory: ${gib} GiB`,
-    `- OS: ${Deno.build.os} ${Deno.osRelease()} (${Deno.build.arch})`,
+    `- OS: ${Deno.build.os} ${Deno.osRelease()} (${Deno.build.arch}); load average at start ${
+      Deno.loadavg().map((x) => x.toFixed(2)).join(" / ")
+    } (other work on the machine skews the timings)`,
     `- Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, TypeScript ${Deno.version.typescript}`,
   ].join("\n");
 }

@@ -33,7 +33,9 @@ Deno.test({
         const chips = answer.locator(".sources a.chip");
         assert.ok(await chips.count() > 0, "source chips are shown");
         assert.match(page.url(), /\/c\/[A-Za-z0-9_-]+$/, "the URL names the chat");
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+        const overflow = await page.evaluate(() =>
+          document.documentElement.scrollWidth > globalThis.innerWidth
+        );
         assert.equal(overflow, false, `no horizontal scroll at ${view.width}px`);
         await page.screenshot({ path: `${dir}/chat-answer-${view.width}-${view.scheme}.png` });
 

@@ -28,7 +28,7 @@ Deno.test({
           "Como o assistente encontra as respostas?",
         );
         const overflow = await page.evaluate(() =>
-          document.documentElement.scrollWidth > window.innerWidth
+          document.documentElement.scrollWidth > globalThis.innerWidth
         );
         assert.equal(overflow, false, `no horizontal scroll at ${view.width}px`);
         const file = `${dir}/shell-${view.width}-${view.scheme}.png`;

@@ -9,7 +9,10 @@ export const handler = define.handlers({
   async GET(ctx) {
     const chat = await ownedChat(ctx.req, ctx.app, ctx.params.id);
     const messages = await ctx.app.store.loadMessages(chat.id, { consistency: "eventual" });
-    return Response.json({ chat: { id: chat.id, title: chat.title, updatedAt: chat.updatedAt }, messages }, {
+    return Response.json({
+      chat: { id: chat.id, title: chat.title, updatedAt: chat.updatedAt },
+      messages,
+    }, {
       headers: { "Cache-Control": "private, no-store" },
     });
   },
