@@ -93,29 +93,31 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       truncateTo = idx;
     } else {
       const message = request.message as unknown as ChatMessage;
-      const last = history.at(-1);
-      if (last && last.id === message.id) {
-        // A continuation of the last message (e.g. approval responses) replaces it.
-        messages = [...history.slice(0, -1), message];
-        truncateTo = history.length - 1;
-      } else {
-        if (message.role !== "user") {
-          throw new HttpError("invalid_request", 'A new message must have role "user".');
-        }
-        // A visitor's message is text. Other parts would let a client forge tool results
-        // or make the server download any URL (file parts); metadata belongs to the server.
-        if (!message.parts.every((p) => p.type === "text" && typeof p.text === "string")) {
-          throw new HttpError("invalid_request", 'A new message may only hold "text" parts.');
-        }
-        const user: ChatMessage = {
-          id: message.id,
-          role: "user",
-          parts: message.parts.map((p) => ({ type: "text", text: (p as { text: string }).text })),
-        };
-        messages = [...history, user];
-        truncateTo = history.length;
-        newUser = user;
+      if (message.role !== "user") {
+        throw new HttpError("invalid_request", 'A new message must have role "user".');
       }
+      // A visitor's message is text. Other parts would let a client forge tool results
+      // or make the server download any URL (file parts); metadata belongs to the server.
+      if (!message.parts.every((p) => p.type === "text" && typeof p.text === "string")) {
+        throw new HttpError("invalid_request", 'A new message may only hold "text" parts.');
+      }
+      const user: ChatMessage = {
+        id: message.id,
+        role: "user",
+        parts: message.parts.map((p) => ({ type: "text", text: (p as { text: string }).text })),
+      };
+      // The id of a saved question: the visitor edited it; it and everything after it are replaced.
+      const edited = history.findIndex((m) => m.id === message.id);
+      if (edited >= 0 && history[edited].role !== "user") {
+        throw new HttpError(
+          "invalid_request",
+          `Message "${message.id}" is not a question that can be edited.`,
+        );
+      }
+      const keep = edited >= 0 ? edited : history.length;
+      messages = [...history.slice(0, keep), user];
+      truncateTo = keep;
+      newUser = user;
     }
     if (messages.length === 0) {
       throw new HttpError("invalid_request", "There is nothing to answer.");
@@ -153,9 +155,6 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     const counts: CitationCounts = { valid: 0, invalid: 0 };
     let ttftMs: number | undefined;
     const info = findModel(modelId);
-    const continuation = truncateTo < history.length && request.trigger !== "regenerate-message"
-      ? messages.at(-1)
-      : undefined;
 
     const uiStream = createUIMessageStream<ChatMessage>({
       originalMessages: messages,
@@ -276,7 +275,6 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       visitorId: visitor.id,
       truncateTo,
       newUser,
-      continuation,
       aborted: () => abort.signal.aborted,
     });
     const clientStream = toClient.pipeThrough(
@@ -320,7 +318,6 @@ interface SaveJob {
   visitorId: string;
   truncateTo: number;
   newUser: ChatMessage | null;
-  continuation: ChatMessage | undefined;
   aborted: () => boolean;
 }
 
@@ -332,7 +329,6 @@ async function saveWhenDone(ctx: Ctx, job: SaveJob): Promise<boolean> {
     for await (
       const m of readUIMessageStream<ChatMessage>({
         stream: job.stream,
-        message: job.continuation,
         terminateOnError: false,
         onError: () => {},
       })
