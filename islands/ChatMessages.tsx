@@ -43,6 +43,7 @@ export default function ChatMessages(
   const notice = useSignal<string | null>(null);
   const announcement = useSignal("");
   const pinned = useSignal(true);
+  const stopped = useSignal<ReadonlySet<string>>(new Set());
 
   const chat = useMemo(() => {
     const id = chatId ?? newChatId();
@@ -65,16 +66,9 @@ export default function ChatMessages(
         if (part.type === "data-notice") notice.value = t.saveFailed;
       },
       onFinish: ({ message, isAbort, isError }) => {
+        // The server marks the saved answer; the stream was cut, so mark it here as well.
         if (isAbort && message.role === "assistant") {
-          // The server marks the saved answer; mark it here too, since the stream was cut.
-          const list = chat.signals.messagesSignal.peek();
-          const i = list.findIndex((m) => m.id === message.id);
-          if (i >= 0) {
-            chat.signals.replaceMessage(i, {
-              ...list[i],
-              metadata: { ...list[i].metadata, finishReason: "aborted" },
-            });
-          }
+          stopped.value = new Set([...stopped.value, message.id]);
         }
         if (!isError) announcement.value = textOf(message).slice(0, 500) || t.interrupted;
         if (location.pathname !== `/c/${chat.id}`) history.replaceState(null, "", `/c/${chat.id}`);
@@ -173,6 +167,7 @@ export default function ChatMessages(
                   t={t}
                   render={render.value}
                   prerendered={prerendered}
+                  interrupted={stopped.value.has(m.id)}
                   streaming={busy.value && m === last && m.role === "assistant"}
                 />
               ))}

@@ -23,11 +23,14 @@ interface MessageProps {
   actions?: ComponentChildren;
   /** Server-rendered HTML of text parts, used until `render` is available. */
   prerendered?: Record<string, string>;
+  /** The visitor stopped this answer in this page (the saved copy carries it in metadata). */
+  interrupted?: boolean;
 }
 
 /** One message: the visitor's question or an answer with its tools, sources and receipt. */
 export function Message(
-  { message, t, render, streaming = false, actions, prerendered }: MessageProps,
+  { message, t, render, streaming = false, actions, prerendered, interrupted = false }:
+    MessageProps,
 ) {
   if (message.role === "user") {
     const text = message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
@@ -89,7 +92,9 @@ export function Message(
         </p>
       )}
       {sources.length > 0 && <SourceChips sources={sources} messageId={message.id} t={t} />}
-      {meta.finishReason === "aborted" && <p class="interrupted">{t.interrupted}</p>}
+      {(interrupted || meta.finishReason === "aborted") && (
+        <p class="interrupted">{t.interrupted}</p>
+      )}
       {!streaming && meta.model && <Receipt meta={meta} t={t} />}
       {actions}
     </article>
