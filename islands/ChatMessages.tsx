@@ -6,6 +6,7 @@ import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { format, type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
 import { Message } from "@/components/chat/Message.tsx";
+import { AnswerActions } from "@/components/chat/AnswerActions.tsx";
 
 /** Props of the message list; all serialisable. */
 export interface ChatMessagesProps {
@@ -44,6 +45,12 @@ export default function ChatMessages(
   const announcement = useSignal("");
   const pinned = useSignal(true);
   const stopped = useSignal<ReadonlySet<string>>(new Set());
+  const ratings = useSignal<Record<string, "up" | "down" | null>>(
+    Object.fromEntries(initialMessages.map((m) => [m.id, m.metadata?.feedback?.rating ?? null])),
+  );
+  const commenting = useSignal<string | null>(null);
+  const copied = useSignal<string | null>(null);
+  const editing = useSignal<{ id: string; text: string } | null>(null);
 
   const chat = useMemo(() => {
     const id = chatId ?? newChatId();
@@ -96,17 +103,41 @@ export default function ChatMessages(
     }).catch(() => {});
   }, []);
 
+  // The SDK updates the streaming message per chunk; the list renders at most once a frame.
+  const view = useSignal(messages.peek());
+  useSignalEffect(() => {
+    const next = messages.value;
+    if (typeof requestAnimationFrame !== "function") {
+      view.value = next;
+      return;
+    }
+    const frame = requestAnimationFrame(() => (view.value = messages.peek()));
+    return () => cancelAnimationFrame(frame);
+  });
+
+  // Code blocks are highlighted once an answer is complete; the highlighter loads only then.
+  useSignalEffect(() => {
+    if (busy.value || !render.value) return;
+    void view.value;
+    requestAnimationFrame(() => {
+      const blocks = root.current?.querySelectorAll<HTMLElement>(
+        "pre code[class*='language-']:not([data-hl])",
+      );
+      if (blocks?.length) import("@/lib/client/highlight.ts").then((h) => h.highlightAll(blocks));
+    });
+  });
+
   // Markdown loads on demand: the first visit to an empty chat does not pay for it.
   useSignalEffect(() => {
     if (render.value || !messages.value.some((m) => m.role === "assistant")) return;
     import("@/lib/client/markdown.ts").then((
       m,
-    ) => (render.value = m.createMarkdown(locale === "en" ? "Source" : "Fonte")));
+    ) => (render.value = m.createMarkdown({ source: t.source, copyCode: t.copyCode })));
   });
 
   // Keep the newest message in view unless the visitor scrolled up.
   useSignalEffect(() => {
-    void messages.value;
+    void view.value;
     const el = scroller.current;
     if (el && pinned.peek()) requestAnimationFrame(() => el.scrollTo({ top: el.scrollHeight }));
   });
@@ -136,9 +167,46 @@ export default function ChatMessages(
     }
   }
 
+  function retry() {
+    const last = chat.messages.at(-1);
+    // A failure before any answer: send the question again; otherwise redo the answer.
+    if (last?.role === "user") void chat.sendMessage({ text: textOf(last), messageId: last.id });
+    else void chat.regenerate();
+  }
+
+  async function copyAnswer(m: ChatMessage) {
+    await navigator.clipboard.writeText(textOf(m, true));
+    copied.value = m.id;
+    setTimeout(() => copied.value === m.id && (copied.value = null), 1500);
+  }
+
+  async function rate(m: ChatMessage, rating: "up" | "down", comment?: string) {
+    const same = ratings.value[m.id] === rating && comment === undefined;
+    const next = same ? null : rating;
+    ratings.value = { ...ratings.value, [m.id]: next };
+    commenting.value = next === "down" && comment === undefined ? m.id : null;
+    await fetch(`/api/chats/${encodeURIComponent(chat.id)}/feedback`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messageId: m.id, rating: next, comment }),
+    }).catch(() => {});
+  }
+
+  function onThreadClick(e: MouseEvent) {
+    const button = (e.target as HTMLElement).closest<HTMLButtonElement>("[data-copy-code]");
+    if (!button) return;
+    const code = button.closest(".code-block")?.querySelector("code")?.textContent ?? "";
+    void navigator.clipboard.writeText(code).then(() => {
+      const label = button.textContent;
+      button.textContent = t.codeCopied;
+      setTimeout(() => (button.textContent = label), 1500);
+    });
+  }
+
   const error = chat.signals.errorSignal.value;
-  const list = messages.value;
+  const list = view.value;
   const last = list.at(-1);
+  const lastUser = list.findLast((m) => m.role === "user");
 
   return (
     <div class="conversation" ref={root}>
@@ -159,18 +227,89 @@ export default function ChatMessages(
             </section>
           )
           : (
-            <div class="thread" role="log" aria-busy={busy.value}>
-              {list.map((m) => (
-                <Message
-                  key={m.id}
-                  message={m}
-                  t={t}
-                  render={render.value}
-                  prerendered={prerendered}
-                  interrupted={stopped.value.has(m.id)}
-                  streaming={busy.value && m === last && m.role === "assistant"}
-                />
-              ))}
+            <div class="thread" role="log" aria-busy={busy.value} onClick={onThreadClick}>
+              {list.map((m) =>
+                editing.value?.id === m.id
+                  ? (
+                    <form
+                      key={m.id}
+                      class="edit-form"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const text = editing.value?.text.trim();
+                        editing.value = null;
+                        if (text) void chat.sendMessage({ text, messageId: m.id });
+                      }}
+                    >
+                      <label class="visually-hidden" for="edit-input">{t.edit}</label>
+                      <textarea
+                        id="edit-input"
+                        value={editing.value.text}
+                        onInput={(e) => (editing.value = { id: m.id, text: e.currentTarget.value })}
+                        onKeyDown={(e) => {
+                          if (e.key === "Escape") editing.value = null;
+                        }}
+                        ref={(el) => el?.focus()}
+                      />
+                      <div class="edit-actions">
+                        <button
+                          type="button"
+                          class="button-quiet"
+                          onClick={() => (editing.value = null)}
+                        >
+                          {t.cancel}
+                        </button>
+                        <button type="submit" class="button-primary">{t.editSave}</button>
+                      </div>
+                    </form>
+                  )
+                  : (
+                    <Message
+                      key={m.id}
+                      message={m}
+                      t={t}
+                      render={render.value}
+                      prerendered={prerendered}
+                      interrupted={stopped.value.has(m.id)}
+                      streaming={busy.value && m === last && m.role === "assistant"}
+                      actions={busy.value ? null : m.role === "assistant"
+                        ? (
+                          <AnswerActions
+                            t={t}
+                            canRegenerate={m === last}
+                            rating={ratings.value[m.id] ?? null}
+                            copied={copied.value === m.id}
+                            commenting={commenting.value === m.id}
+                            onCopy={() => copyAnswer(m)}
+                            onRegenerate={() => chat.regenerate({ messageId: m.id })}
+                            onRate={(r) => rate(m, r)}
+                            onComment={(c) => rate(m, "down", c)}
+                          />
+                        )
+                        : m === lastUser
+                        ? (
+                          <button
+                            type="button"
+                            class="icon-button edit-button"
+                            aria-label={t.edit}
+                            title={t.edit}
+                            onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
+                          >
+                            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+                              <path
+                                d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4"
+                                fill="none"
+                                stroke="currentColor"
+                                stroke-width="1.8"
+                                stroke-linejoin="round"
+                              />
+                            </svg>
+                          </button>
+                        )
+                        : null}
+                    />
+                  )
+              )}
               {status.value === "submitted" && last?.role === "user" && (
                 <p class="typing" aria-hidden="true">
                   <span></span>
@@ -181,7 +320,7 @@ export default function ChatMessages(
               {error && (
                 <div class="error-banner" role="alert">
                   <span>{errorText(error, t)}</span>
-                  <button type="button" class="link-button" onClick={() => chat.regenerate()}>
+                  <button type="button" class="link-button" onClick={retry}>
                     {t.retry}
                   </button>
                 </div>
@@ -272,11 +411,10 @@ export default function ChatMessages(
   );
 }
 
-function textOf(message: ChatMessage): string {
-  return message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join(" ").replace(
-    /\[\d+\]/g,
-    "",
-  );
+/** The text of a message; citations dropped unless `keepCitations`. */
+function textOf(message: ChatMessage, keepCitations = false): string {
+  const text = message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n\n");
+  return keepCitations ? text : text.replace(/\s?\[\d+\]/g, "");
 }
 
 function errorText(error: Error, t: ReturnType<typeof catalog>): string {

@@ -37,6 +37,7 @@ export function Message(
     return (
       <article class="msg msg-user" id={`m-${message.id}`} aria-label={t.you}>
         <div class="bubble">{text}</div>
+        {actions}
       </article>
     );
   }

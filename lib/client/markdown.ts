@@ -10,9 +10,32 @@ import MarkdownIt from "markdown-it";
 /** Renders markdown for one message; `citeHref(n)` links a citation or returns null for an unknown one. */
 export type RenderMarkdown = (text: string, citeHref: (n: number) => string | null) => string;
 
-/** Builds the renderer; `sourceLabel` names citations for screen readers ("Fonte", "Source"). */
-export function createMarkdown(sourceLabel = "Fonte"): RenderMarkdown {
+/** Labels the renderer writes into the HTML. */
+export interface MarkdownLabels {
+  /** Names citations for screen readers ("Fonte", "Source"). */
+  source: string;
+  /** The copy button of code blocks. */
+  copyCode: string;
+}
+
+/** Builds the renderer. */
+export function createMarkdown(
+  labels: MarkdownLabels = { source: "Fonte", copyCode: "Copiar código" },
+): RenderMarkdown {
   const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+  const esc = md.utils.escapeHtml;
+
+  // Code blocks get a header with their language and a copy button (wired by the island).
+  md.renderer.rules.fence = (tokens, idx) => {
+    const token = tokens[idx];
+    const lang = token.info.trim().split(/\s+/)[0].replace(/[^\w+-]/g, "");
+    const cls = lang ? ` class="language-${esc(lang)}"` : "";
+    return `<div class="code-block"><div class="code-head"><span>${esc(lang || "code")}</span>` +
+      `<button type="button" class="copy-code" data-copy-code>${
+        esc(labels.copyCode)
+      }</button></div>` +
+      `<pre><code${cls}>${esc(token.content)}</code></pre></div>\n`;
+  };
   let currentCite: (n: number) => string | null = () => null;
 
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -50,7 +73,7 @@ export function createMarkdown(sourceLabel = "Fonte"): RenderMarkdown {
     const href = currentCite(n);
     if (!href) return "";
     return `<a class="cite" href="${md.utils.escapeHtml(href)}" data-cite="${n}" aria-label="${
-      md.utils.escapeHtml(sourceLabel)
+      esc(labels.source)
     } ${n}">${n}</a>`;
   };
 

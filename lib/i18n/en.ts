@@ -73,4 +73,11 @@ export const en: typeof ptBR = {
   olderChats: "Older chats",
   deleteAll: "Delete my data",
   openChats: "Chats",
+  source: "Source",
+  copyCode: "Copy code",
+  codeCopied: "Copied!",
+  feedbackThanks: "Thanks for the feedback.",
+  feedbackComment: "Want to say what was missing? (optional)",
+  feedbackSend: "Send comment",
+  editSave: "Send again",
 };

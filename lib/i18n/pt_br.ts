@@ -70,4 +70,11 @@ export const ptBR = {
   olderChats: "Conversas mais antigas",
   deleteAll: "Apagar meus dados",
   openChats: "Conversas",
+  source: "Fonte",
+  copyCode: "Copiar código",
+  codeCopied: "Copiado!",
+  feedbackThanks: "Obrigado pela avaliação.",
+  feedbackComment: "Quer contar o que faltou? (opcional)",
+  feedbackSend: "Enviar comentário",
+  editSave: "Enviar de novo",
 };

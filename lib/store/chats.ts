@@ -81,6 +81,12 @@ export interface ChatStore {
   deleteChat(chatId: string): Promise<boolean>;
   /** Deletes every chat of a visitor; returns how many. */
   deleteVisitorChats(visitorId: string): Promise<number>;
+  /** Rewrites one saved message (e.g. to attach feedback); returns it, or null when absent. */
+  updateMessage(
+    chatId: string,
+    messageId: string,
+    update: (message: UIMessage) => UIMessage,
+  ): Promise<UIMessage | null>;
 }
 
 const encoder = new TextEncoder();
@@ -301,6 +307,43 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
           await op.commit();
         }
         return true;
+      });
+    },
+
+    updateMessage(chatId, messageId, update) {
+      return wrap("update a message", async () => {
+        for (let attempt = 0; attempt < 8; attempt++) {
+          const head = await kv.get<ChatRecord>(["chat", chatId]);
+          const chat = live(head.value);
+          if (!chat) return null;
+          // Group the parts by seq to find the message and its keys.
+          const bySeq = new Map<number, { keys: Deno.KvKey[]; parts: Uint8Array[] }>();
+          for await (const entry of kv.list<Uint8Array>({ prefix: ["msg", chatId] })) {
+            const seq = entry.key[2] as number;
+            const group = bySeq.get(seq) ?? { keys: [], parts: [] };
+            group.keys.push(entry.key);
+            group.parts.push(entry.value);
+            bySeq.set(seq, group);
+          }
+          let found: { seq: number; keys: Deno.KvKey[]; message: UIMessage } | null = null;
+          for (const [seq, group] of bySeq) {
+            const message = JSON.parse(decoder.decode(concat(group.parts))) as UIMessage;
+            if (message.id === messageId) found = { seq, keys: group.keys, message };
+          }
+          if (!found) return null;
+          const next = update(found.message);
+          const expireIn = Math.max(1000, chat.expiresAt - now());
+          // The check on the chat record keeps this from racing a turn that truncates.
+          const op = kv.atomic().check(head);
+          for (const key of found.keys) op.delete(key);
+          encodeMessage(next).forEach((part, p) =>
+            op.set(["msg", chatId, found!.seq, p], part, { expireIn })
+          );
+          if ((await commitWithRetry(op)).ok) return next;
+        }
+        throw new StoreConflictError(
+          `Could not update a message of chat "${chatId}": too many concurrent writes.`,
+        );
       });
     },
 

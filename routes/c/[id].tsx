@@ -10,7 +10,13 @@ import { ChatShell, type ShellData } from "@/components/ChatShell.tsx";
 import { prerenderMessages } from "@/components/chat/prerender.ts";
 import { createMarkdown } from "@/lib/client/markdown.ts";
 
-const markdown = { "pt-BR": createMarkdown("Fonte"), en: createMarkdown("Source") };
+const markdown = {
+  "pt-BR": createMarkdown({
+    source: messages("pt-BR").source,
+    copyCode: messages("pt-BR").copyCode,
+  }),
+  en: createMarkdown({ source: messages("en").source, copyCode: messages("en").copyCode }),
+};
 
 interface Data extends ShellData {
   id: string;
