@@ -5,23 +5,24 @@ import * as $0 from "./routes/_404.tsx";
 import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
-import * as $4 from "./routes/api/chats/[id]/feedback.ts";
-import * as $5 from "./routes/api/chats/[id].ts";
-import * as $6 from "./routes/en/about/[slug].tsx";
-import * as $7 from "./routes/api/chat.ts";
-import * as $8 from "./routes/api/chats.ts";
-import * as $9 from "./routes/api/health.ts";
-import * as $10 from "./routes/api/me.ts";
-import * as $11 from "./routes/api/models.ts";
-import * as $12 from "./routes/api/title.ts";
-import * as $13 from "./routes/api/usage.ts";
-import * as $14 from "./routes/me/delete.tsx";
-import * as $15 from "./routes/c/[id]/delete.tsx";
-import * as $16 from "./routes/c/[id]/rename.ts";
-import * as $17 from "./routes/c/[id].tsx";
-import * as $18 from "./routes/lang/[code].ts";
-import * as $19 from "./routes/sobre/[slug].tsx";
-import * as $20 from "./routes/index.tsx";
+import * as $4 from "./routes/api/chat/[id]/stream.ts";
+import * as $5 from "./routes/api/chats/[id]/feedback.ts";
+import * as $6 from "./routes/api/chats/[id].ts";
+import * as $7 from "./routes/en/about/[slug].tsx";
+import * as $8 from "./routes/api/chat.ts";
+import * as $9 from "./routes/api/chats.ts";
+import * as $10 from "./routes/api/health.ts";
+import * as $11 from "./routes/api/me.ts";
+import * as $12 from "./routes/api/models.ts";
+import * as $13 from "./routes/api/title.ts";
+import * as $14 from "./routes/api/usage.ts";
+import * as $15 from "./routes/me/delete.tsx";
+import * as $16 from "./routes/c/[id]/delete.tsx";
+import * as $17 from "./routes/c/[id]/rename.ts";
+import * as $18 from "./routes/c/[id].tsx";
+import * as $19 from "./routes/lang/[code].ts";
+import * as $20 from "./routes/sobre/[slug].tsx";
+import * as $21 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import type { Manifest } from "./lib/http/types.ts";
 
@@ -31,23 +32,24 @@ const manifest: Manifest = {
     "_500.tsx": $1,
     "_app.tsx": $2,
     "_middleware.ts": $3,
-    "api/chats/[id]/feedback.ts": $4,
-    "api/chats/[id].ts": $5,
-    "en/about/[slug].tsx": $6,
-    "api/chat.ts": $7,
-    "api/chats.ts": $8,
-    "api/health.ts": $9,
-    "api/me.ts": $10,
-    "api/models.ts": $11,
-    "api/title.ts": $12,
-    "api/usage.ts": $13,
-    "me/delete.tsx": $14,
-    "c/[id]/delete.tsx": $15,
-    "c/[id]/rename.ts": $16,
-    "c/[id].tsx": $17,
-    "lang/[code].ts": $18,
-    "sobre/[slug].tsx": $19,
-    "index.tsx": $20,
+    "api/chat/[id]/stream.ts": $4,
+    "api/chats/[id]/feedback.ts": $5,
+    "api/chats/[id].ts": $6,
+    "en/about/[slug].tsx": $7,
+    "api/chat.ts": $8,
+    "api/chats.ts": $9,
+    "api/health.ts": $10,
+    "api/me.ts": $11,
+    "api/models.ts": $12,
+    "api/title.ts": $13,
+    "api/usage.ts": $14,
+    "me/delete.tsx": $15,
+    "c/[id]/delete.tsx": $16,
+    "c/[id]/rename.ts": $17,
+    "c/[id].tsx": $18,
+    "lang/[code].ts": $19,
+    "sobre/[slug].tsx": $20,
+    "index.tsx": $21,
   },
   islands: {
     ChatMessages: $$0,

@@ -96,6 +96,8 @@ export default function ChatMessages(
 
   useEffect(() => {
     root.current?.setAttribute("data-hydrated", "true");
+    // Opened while an answer streams in another tab: follow it (the server answers 204 otherwise).
+    if (chatId) void chat.resumeStream();
     fetch("/api/models").then((r) => r.ok ? r.json() : null).then((data) => {
       if (!data) return;
       models.value = data.models;

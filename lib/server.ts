@@ -18,6 +18,7 @@ import { createKvChatStore } from "@/lib/store/chats.ts";
 import { openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
+import { createStreamRegistry } from "@/lib/chat/streams.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -85,6 +86,7 @@ export async function createServerApp(
     adminToken: env.ADMIN_TOKEN || null,
     clock,
     heartbeatMs: 15_000,
+    streams: createStreamRegistry(),
     ...options.services,
   };
   const app = createApp({

@@ -9,6 +9,7 @@ import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/chats.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
+import type { StreamRegistry } from "@/lib/chat/streams.ts";
 
 /** Application version, reported by /api/health. */
 export const VERSION = "0.1.0";
@@ -29,6 +30,8 @@ export interface AppServices {
   /** Bearer token for admin endpoints; null disables them. */
   adminToken: string | null;
   clock: () => number;
+  /** In-flight answers, for resuming after a reload. */
+  streams: StreamRegistry;
   /** Silence after which the chat stream sends a heartbeat comment. */
   heartbeatMs: number;
 }

@@ -268,7 +268,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       },
     });
 
-    const [toClient, toSave] = replay.tee();
+    const [toClient, toSave] = replay.pipeThrough(app.streams.track(request.id, visitor.id)).tee();
     const saved = saveWhenDone(ctx, {
       stream: toSave,
       chatId: request.id,
