@@ -1,0 +1,106 @@
+/**
+ * KV failures injected through the store's interface: before the stream the
+ * visitor gets a 503; after it the save is retried, and a save that keeps
+ * failing is told in the stream while the answer itself still arrives.
+ */
+import assert from "node:assert/strict";
+import { type ChatStore, createKvChatStore, StoreUnavailableError } from "@/lib/store/chats.ts";
+import {
+  CookieJar,
+  newChatId,
+  postChat,
+  readSse,
+  streamedText,
+  testConfig,
+  userMessage,
+} from "../support/chat_client.ts";
+import { startTestServer } from "../support/server.ts";
+
+/** A store whose chosen methods fail the first `times` calls (Infinity: always). */
+function flakyStore(
+  inner: ChatStore,
+  method: keyof ChatStore,
+  times: number,
+): ChatStore & { calls: number } {
+  const wrapped = {
+    ...inner,
+    calls: 0,
+  } as ChatStore & { calls: number };
+  const original = inner[method] as (...args: unknown[]) => Promise<unknown>;
+  (wrapped as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+    wrapped.calls++;
+    if (wrapped.calls <= times) {
+      return Promise.reject(
+        new StoreUnavailableError("Injected KV failure.", { cause: new Error("injected") }),
+      );
+    }
+    return original.apply(inner, args);
+  };
+  return wrapped;
+}
+
+async function serverWith(make: (store: ChatStore) => ChatStore) {
+  const kv = await Deno.openKv(":memory:");
+  const store = make(createKvChatStore(kv, { retentionDays: 30 }));
+  const server = await startTestServer({ kv, config: testConfig(), services: { store } });
+  return {
+    server,
+    store,
+    kv,
+    async close() {
+      await server.close();
+      kv.close();
+    },
+  };
+}
+
+Deno.test("KV unavailable before the stream: 503 unavailable, no stream", async () => {
+  const t = await serverWith((s) => flakyStore(s, "getChat", Infinity));
+  try {
+    const res = await postChat(t.server.url, { id: newChatId(), message: userMessage("Oi") });
+    assert.equal(res.status, 503);
+    assert.deepEqual((await res.json()).error.code, "unavailable");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a save that fails twice is retried and the turn is kept", async () => {
+  let flaky!: ChatStore & { calls: number };
+  const t = await serverWith((s) => (flaky = flakyStore(s, "saveTurn", 2)));
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const read = await readSse(
+      await postChat(t.server.url, { id, message: userMessage("Quais dados vocês guardam?") }, {
+        jar,
+      }),
+    );
+    assert.ok(read.done);
+    assert.equal(read.chunks.some((c) => c.type === "data-notice"), false);
+    assert.equal(flaky.calls, 3);
+    assert.deepEqual((await t.store.loadMessages(id)).map((m) => m.role), ["user", "assistant"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a save that keeps failing is told in the stream; the answer still arrives", async () => {
+  const t = await serverWith((s) => flakyStore(s, "saveTurn", Infinity));
+  try {
+    const read = await readSse(
+      await postChat(t.server.url, {
+        id: newChatId(),
+        message: userMessage("Quais dados vocês guardam?"),
+      }),
+    );
+    assert.ok(read.done);
+    assert.ok(streamedText(read.chunks).length > 20, "the answer was delivered");
+    const notice = read.chunks.find((c) => c.type === "data-notice") as
+      | { data?: { code?: string } }
+      | undefined;
+    assert.equal(notice?.data?.code, "save_failed");
+  } finally {
+    await t.close();
+  }
+});
