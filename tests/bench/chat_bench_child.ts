@@ -1,0 +1,55 @@
+/**
+ * Child processes of tests/bench/chat_bench.ts (not a bench itself: the name does
+ * not end in `_bench.ts`). Prints "listening <port>" once ready, then serves until
+ * killed.
+ *
+ *   deno run -A tests/bench/chat_bench_child.ts replay <fixture>
+ *     the replay server (tests/support/replay_server.ts) replaying <fixture> to every request;
+ *     `POST /__pace?ms=N` sets the delay between chunks for the requests that follow
+ *   deno run -A tests/bench/chat_bench_child.ts app <replay base URL>
+ *     the real app with OpenAI Chat Completions pointed at `<replay>/v1`, in-memory KV,
+ *     and rate limits out of the way (a bench sends bursts of hundreds of turns)
+ */
+import defaultConfig from "@/fresh.config.ts";
+import { createServerApp } from "@/lib/server.ts";
+import { startReplayServer } from "../support/replay_server.ts";
+
+const [mode, arg] = Deno.args;
+
+if (mode === "replay") {
+  let paceMs = 0;
+  const replay = startReplayServer((request) => {
+    const url = new URL(request.path, "http://x");
+    if (url.pathname === "/__pace") {
+      paceMs = Number(url.searchParams.get("ms") ?? 0);
+      return { body: "ok", headers: { "content-type": "text/plain" } };
+    }
+    return { fixture: arg, delayMs: paceMs };
+  });
+  // Requests are recorded with their bodies; keep the record from growing for the whole run.
+  setInterval(() => replay.requests.splice(0), 1000);
+  setInterval(() => replay.closes.splice(0), 1000);
+  console.log(`listening ${new URL(replay.url).port}`);
+} else if (mode === "app") {
+  const big = { requestsPerMinute: 1_000_000_000, tokensPerDay: 1_000_000_000_000 };
+  const config = { ...defaultConfig, limits: { visitor: big, ip: big } };
+  const kv = await Deno.openKv(":memory:");
+  const { app } = await createServerApp({
+    env: {
+      OPENAI_API_KEY: "x",
+      OPENAI_BASE_URL: `${arg}/v1`,
+      OPENAI_API: "chat",
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+    },
+    config,
+    kv,
+  });
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => console.log(`listening ${port}`),
+  }, app);
+} else {
+  console.error("usage: chat_bench_child.ts replay <fixture> | app <replay base URL>");
+  Deno.exit(2);
+}
