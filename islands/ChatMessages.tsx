@@ -155,6 +155,8 @@ export default function ChatMessages(
     input.value = "";
     notice.value = null;
     pinned.value = true;
+    // A suggestion button disappears when sent: keep keyboard focus (and Esc to stop) in the composer.
+    textarea.current?.focus();
     await chat.sendMessage({ text: q });
     textarea.current?.focus();
   }
