@@ -2,8 +2,11 @@
  * Rate limits per visitor and per IP: requests a minute and tokens a day.
  *
  * An in-isolate counter answers an obvious excess without touching KV; KV
- * counters (checked atomic increments with `expireIn`) make the limit hold
- * across isolates and processes sharing one KV.
+ * counters make the limit hold across isolates and processes sharing one KV.
+ * They grow with `atomic().sum()`, which never conflicts, so a burst from one
+ * IP costs one commit each instead of retried read-modify-writes. `sum` cannot
+ * set `expireIn`, so each increment also deletes the same counter's window
+ * before last: an active visitor keeps at most two windows.
  *
  *   ["rate", "req", scope, id, minute]  → Deno.KvU64 requests in that minute
  *   ["rate", "tok", scope, id, day]     → Deno.KvU64 tokens in that UTC day
@@ -47,19 +50,20 @@ export function createRateLimiter(
   }
 
   /**
-   * Adds `n` to each counter in one atomic commit and returns the new values.
-   * `sum` cannot set `expireIn`, so this is a checked read-modify-write, retried on a lost race.
+   * Adds `n` to each counter of `window` in one atomic commit (no checks, so no lost
+   * races) and drops the counter of `window - 2`; returns the new values.
    */
-  async function increment(keys: Deno.KvKey[], n: bigint, expireIn: number): Promise<number[]> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const current = await kv.getMany<Deno.KvU64[]>(keys);
-      const next = current.map((e) => (e.value?.value ?? 0n) + n);
-      const op = kv.atomic();
-      current.forEach((e, i) => op.check(e).set(keys[i], new Deno.KvU64(next[i]), { expireIn }));
-      if ((await commitWithRetry(op)).ok) return next.map(Number);
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
-    }
-    throw new Error(`Rate-limit counters ${JSON.stringify(keys)} are too contended.`);
+  async function increment(
+    keys: (window: number) => Deno.KvKey[],
+    window: number,
+    n: bigint,
+  ): Promise<number[]> {
+    const op = kv.atomic();
+    for (const key of keys(window)) op.sum(key, n);
+    for (const key of keys(window - 2)) op.delete(key);
+    await commitWithRetry(op);
+    const values = await kv.getMany<Deno.KvU64[]>(keys(window));
+    return values.map((e) => Number(e.value?.value ?? 0n));
   }
 
   return {
@@ -76,10 +80,14 @@ export function createRateLimiter(
           return { retryAfterSeconds: untilNextMinute, reason: "requests" };
         }
       }
-      const reqKeys = scopes.map(([scope, id]) => ["rate", "req", scope, id, minute]);
-      const tokKeys = scopes.map(([scope, id]) => ["rate", "tok", scope, id, day]);
-      const requests = await increment(reqKeys, 1n, 2 * MINUTE);
-      const tokens = await kv.getMany<Deno.KvU64[]>(tokKeys);
+      const requests = await increment(
+        (m) => scopes.map(([scope, id]) => ["rate", "req", scope, id, m]),
+        minute,
+        1n,
+      );
+      const tokens = await kv.getMany<Deno.KvU64[]>(
+        scopes.map(([scope, id]) => ["rate", "tok", scope, id, day]),
+      );
       for (let i = 0; i < scopes.length; i++) {
         const limit = scopes[i][2];
         if (requests[i] > limit.requestsPerMinute) {
@@ -96,9 +104,9 @@ export function createRateLimiter(
       if (!(tokens > 0)) return;
       const day = Math.floor(clock() / DAY);
       await increment(
-        [["rate", "tok", "visitor", visitorId, day], ["rate", "tok", "ip", ip, day]],
+        (d) => [["rate", "tok", "visitor", visitorId, d], ["rate", "tok", "ip", ip, d]],
+        day,
         BigInt(Math.round(tokens)),
-        2 * DAY,
       );
     },
   };
