@@ -78,6 +78,8 @@ export default function ChatMessages(
           stopped.value = new Set([...stopped.value, message.id]);
         }
         if (!isError) announcement.value = textOf(message).slice(0, 500) || t.interrupted;
+        // Failed before any answer: the server saved nothing, so no /c/ URL and no list entry.
+        if (isError && chat.messages.at(-1)?.role === "user") return;
         if (location.pathname !== `/c/${chat.id}`) history.replaceState(null, "", `/c/${chat.id}`);
         const announce = (title?: string) =>
           document.dispatchEvent(

@@ -120,6 +120,9 @@ Deno.test({
           assert.match(await banner.innerText(), /Não foi possível obter a resposta/);
           assert.equal(await page.locator(".msg-assistant").count(), 0);
           assert.equal(await page.locator(".msg-user").count(), 1, "the question stays shown");
+          await page.waitForTimeout(200);
+          assert.equal(new URL(page.url()).pathname, "/", "no URL for a chat that was not saved");
+          assert.equal(await page.locator(".chat-items li").count(), 0, "no list entry either");
 
           await banner.getByRole("button", { name: "Tentar de novo" }).click();
           await waitForAnswer(page);

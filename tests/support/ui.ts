@@ -83,9 +83,10 @@ export function shownMessages(page: Page): Promise<{ id: string; role: string; t
 
 /**
  * An OpenAI Chat Completions SSE stream (framed events, ending in `[DONE]`) that
- * streams `text` in pieces of about `pieceLength` characters, then a stop and usage.
+ * streams `text` in pieces of `pieceLength` characters (or the given pieces), then a stop
+ * and usage.
  */
-export function openaiChatStream(text: string, pieceLength = 12): string[] {
+export function openaiChatStream(text: string | string[], pieceLength = 12): string[] {
   const base = { id: "chatcmpl-test", object: "chat.completion.chunk", created: 1770933892 };
   const model = "gpt-4.1-mini";
   const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
@@ -96,23 +97,26 @@ export function openaiChatStream(text: string, pieceLength = 12): string[] {
       choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
     }),
   ];
-  for (let i = 0; i < text.length; i += pieceLength) {
+  const pieces = typeof text === "string"
+    ? Array.from(
+      { length: Math.ceil(text.length / pieceLength) },
+      (_, i) => text.slice(i * pieceLength, (i + 1) * pieceLength),
+    )
+    : text;
+  for (const piece of pieces) {
     out.push(event({
       ...base,
       model,
-      choices: [{
-        index: 0,
-        delta: { content: text.slice(i, i + pieceLength) },
-        finish_reason: null,
-      }],
+      choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
     }));
   }
+  const length = pieces.join("").length;
   out.push(event({ ...base, model, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
   out.push(event({
     ...base,
     model,
     choices: [],
-    usage: { prompt_tokens: 50, completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 },
+    usage: { prompt_tokens: 50, completion_tokens: Math.ceil(length / 4), total_tokens: 0 },
   }));
   out.push("data: [DONE]\n\n");
   return out;
