@@ -8,6 +8,8 @@ export const handler = define.handlers({
     const visitorId = await existingVisitor(ctx.req, ctx.app.signer);
     const stream = visitorId ? ctx.app.streams.follow(ctx.params.id, visitorId) : null;
     if (!stream) return new Response(null, { status: 204 });
-    return new Response(toSseBytes(stream, { heartbeatMs: ctx.app.heartbeatMs }), { headers: SSE_HEADERS });
+    return new Response(toSseBytes(stream, { heartbeatMs: ctx.app.heartbeatMs }), {
+      headers: SSE_HEADERS,
+    });
   },
 });
