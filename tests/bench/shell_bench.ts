@@ -7,7 +7,7 @@
  */
 const ROOT = new URL("../../", import.meta.url);
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = l.addr as Deno.NetAddr;
   l.close();

@@ -5,7 +5,6 @@ import {
   newChatId,
   postChat,
   readSse,
-  readSseUntil,
   testConfig,
   userMessage,
 } from "../support/chat_client.ts";
