@@ -54,11 +54,18 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     }
     const request = parseChatRequest(await readJsonBody(req, app.config.maxBodyBytes));
     const visitor = await resolveVisitor(req, app.signer);
-    const limited = await app.limits.check(visitor.id, clientIp(ctx)).catch((error) => {
-      // The in-isolate counter already answered; a KV hiccup on the shared counter must not fail the chat.
-      console.error("Rate-limit check failed; letting the request through:", error);
-      return null;
-    });
+    // The shared limit check and the history load are independent KV round trips: overlap them.
+    const [limited, loaded] = await Promise.all([
+      app.limits.check(visitor.id, clientIp(ctx)).catch((error) => {
+        // The in-isolate counter already answered; a KV hiccup on the shared counter must not fail the chat.
+        console.error("Rate-limit check failed; letting the request through:", error);
+        return null;
+      }),
+      loadOwnHistory(app, request.id, visitor.id).then(
+        (history) => ({ history, error: null }),
+        (error: unknown) => ({ history: null, error }),
+      ),
+    ]);
     if (limited) {
       throw new HttpError("rate_limited", "Too many requests. Please wait a moment.", {
         "Retry-After": String(limited.retryAfterSeconds),
@@ -76,12 +83,8 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       throw error;
     }
 
-    const chat = await app.store.getChat(request.id);
-    // Another visitor's chat answers exactly like a missing one.
-    if (chat && chat.visitorId !== visitor.id) {
-      throw new HttpError("not_found", `Chat "${request.id}" not found.`);
-    }
-    const history = chat ? await app.store.loadMessages(request.id) as ChatMessage[] : [];
+    if (loaded.error) throw loaded.error;
+    const history = loaded.history!;
 
     let messages: ChatMessage[];
     let truncateTo: number;
@@ -309,6 +312,19 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     }
     throw error;
   }
+}
+
+/** The chat's saved messages for its owner; another visitor's chat answers exactly like a missing one. */
+async function loadOwnHistory(
+  app: Ctx["app"],
+  chatId: string,
+  visitorId: string,
+): Promise<ChatMessage[]> {
+  const chat = await app.store.getChat(chatId);
+  if (chat && chat.visitorId !== visitorId) {
+    throw new HttpError("not_found", `Chat "${chatId}" not found.`);
+  }
+  return chat ? await app.store.loadMessages(chatId) as ChatMessage[] : [];
 }
 
 function clientIp(ctx: Ctx): string {
