@@ -17,18 +17,21 @@ const PARTIAL = /\[\d{0,3}$/;
 
 /**
  * A transform over UI message chunks. Valid numbers are learned from
- * `source-url` chunks (sourceId is the number), which precede the text that
- * cites them.
+ * `source-url` chunks (sourceId is the number) that pass through it, and from
+ * `valid`, a set the search tool fills as it numbers passages (its sources are
+ * written beside this stream, not through it). Before `finish` or `abort` it
+ * emits the final counts as message metadata.
  */
 export function citationFilter(
   counts: CitationCounts,
+  valid: ReadonlySet<string> = new Set(),
 ): TransformStream<UIMessageChunk, UIMessageChunk> {
-  const valid = new Set<string>();
+  const known = new Set(valid);
   const pending = new Map<string, string>();
 
   function clean(text: string): string {
     return text.replace(CITATION, (m, n: string) => {
-      if (valid.has(n)) {
+      if (known.has(n) || valid.has(n)) {
         counts.valid++;
         return m;
       }
@@ -39,7 +42,7 @@ export function citationFilter(
 
   return new TransformStream({
     transform(chunk, controller) {
-      if (chunk.type === "source-url") valid.add(chunk.sourceId);
+      if (chunk.type === "source-url") known.add(chunk.sourceId);
       if (chunk.type === "text-delta") {
         const text = (pending.get(chunk.id) ?? "") + chunk.delta;
         const hold = PARTIAL.exec(text);
@@ -48,6 +51,13 @@ export function citationFilter(
         const out = clean(ready);
         if (out) controller.enqueue({ ...chunk, delta: out });
         return;
+      }
+      // The counts are final only here, after every text chunk went through.
+      if (chunk.type === "finish" || chunk.type === "abort") {
+        controller.enqueue({
+          type: "message-metadata",
+          messageMetadata: { citations: { ...counts } },
+        });
       }
       if (chunk.type === "text-end") {
         const rest = pending.get(chunk.id);

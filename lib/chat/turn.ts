@@ -7,8 +7,8 @@
 import {
   convertToModelMessages,
   createUIMessageStream,
+  type InferUIMessageChunk,
   isStepCount,
-  readUIMessageStream,
   streamText,
   type UIMessageChunk,
   validateUIMessages,
@@ -130,13 +130,16 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       throw new HttpError("invalid_request", "There is nothing to answer.");
     }
 
-    const sources: Array<{ n: number; url: string; title: string }> = [];
-    let writeSource: (s: { n: number; url: string; title: string }) => void = (s) =>
-      sources.push(s);
+    // Passage numbers of this turn, filled by the search tool, read by the citation filter.
+    const citable = new Set<string>();
+    let writeSource: (s: { n: number; url: string; title: string }) => void = () => {};
     const tools = {
       [SEARCH_TOOL]: createSearchTool(app.search, {
         origin: app.config.site.url ?? url.origin,
-        onSource: (s) => writeSource(s),
+        onSource: (s) => {
+          citable.add(String(s.n));
+          writeSource(s);
+        },
       }),
     };
     try {
@@ -163,6 +166,30 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     let ttftMs: number | undefined;
     const info = findModel(modelId);
 
+    const tap = new TransformStream<UIMessageChunk, UIMessageChunk>({
+      transform(chunk, controller) {
+        if (
+          ttftMs === undefined && (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
+        ) {
+          ttftMs = app.clock() - startedAt;
+        }
+        if (chunk.type === "abort") {
+          controller.enqueue({
+            type: "message-metadata",
+            messageMetadata: {
+              finishReason: "aborted",
+              latencyMs: app.clock() - startedAt,
+            },
+          });
+        }
+        controller.enqueue(chunk);
+      },
+    });
+    let refused = false;
+    let resolveSaved!: (saved: Promise<boolean>) => void;
+    const saved = new Promise<Promise<boolean>>((resolve) => (resolveSaved = resolve)).then((p) =>
+      p
+    );
     const uiStream = createUIMessageStream<ChatMessage>({
       originalMessages: messages,
       generateId: () => `msg_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
@@ -210,41 +237,38 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
                   finishReason: part.finishReason,
                   latencyMs: app.clock() - startedAt,
                   ttftMs,
-                  citations: { ...counts },
                 };
               }
               return undefined;
             },
-          }),
+          }).pipeThrough(citationFilter(counts, citable)).pipeThrough(tap) as ReadableStream<
+            InferUIMessageChunk<ChatMessage>
+          >,
         );
       },
-    });
-
-    const tap = new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(chunk, controller) {
-        if (
-          ttftMs === undefined && (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
-        ) {
-          ttftMs = app.clock() - startedAt;
-        }
-        if (chunk.type === "abort") {
-          controller.enqueue({
-            type: "message-metadata",
-            messageMetadata: {
-              finishReason: "aborted",
-              latencyMs: app.clock() - startedAt,
-              citations: { ...counts },
-            },
-          });
-        }
-        controller.enqueue(chunk);
+      // The SDK assembles the answer once; save it here, after its last chunk.
+      onEnd: ({ responseMessage, isAborted, isCancelled }) => {
+        // Refused with a 502 before any token: nothing happened, nothing is saved.
+        if (refused) return resolveSaved(Promise.resolve(true));
+        const stopped = isAborted || isCancelled === true || abort.signal.aborted;
+        resolveSaved(saveTurn(ctx, {
+          chatId: request.id,
+          visitorId: visitor.id,
+          truncateTo,
+          newUser,
+          answer: stopped
+            ? {
+              ...responseMessage,
+              metadata: { ...responseMessage.metadata, finishReason: "aborted" },
+            }
+            : responseMessage,
+        }));
       },
     });
-    const chunks = uiStream.pipeThrough(citationFilter(counts)).pipeThrough(tap);
 
     // Hold the response until the first content chunk: an upstream failure before the
     // first token is a plain JSON 502, not a stream.
-    const reader = chunks.getReader();
+    const reader = uiStream.getReader();
     const head: UIMessageChunk[] = [];
     while (true) {
       const { done, value } = await reader.read();
@@ -252,6 +276,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       head.push(value);
       if (PREAMBLE.has(value.type)) continue;
       if (value.type === "error") {
+        refused = true;
         await reader.cancel();
         abort.abort();
         throw new HttpError(
@@ -275,20 +300,18 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       },
     });
 
-    const [toClient, toSave] = replay.pipeThrough(app.streams.track(request.id, visitor.id)).tee();
-    const saved = saveWhenDone(ctx, {
-      stream: toSave,
-      chatId: request.id,
-      visitorId: visitor.id,
-      truncateTo,
-      newUser,
-      aborted: () => abort.signal.aborted,
-    });
+    const toClient = replay.pipeThrough(app.streams.track(request.id, visitor.id));
     const clientStream = toClient.pipeThrough(
       new TransformStream<UIMessageChunk, UIMessageChunk>({
         async flush(controller) {
           delivered = true;
-          const ok = await saved;
+          // onEnd has run by now (it sees the last chunk first); the timeout only guards a hang.
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const ok = await Promise.race([
+            saved,
+            new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000))),
+          ]);
+          clearTimeout(timer);
           if (!ok) {
             controller.enqueue({
               type: "data-notice",
@@ -333,38 +356,20 @@ function clientIp(ctx: Ctx): string {
 }
 
 interface SaveJob {
-  stream: ReadableStream<UIMessageChunk>;
   chatId: string;
   visitorId: string;
   truncateTo: number;
   newUser: ChatMessage | null;
-  aborted: () => boolean;
+  /** The answer as streamed (possibly empty when stopped before its first token). */
+  answer: ChatMessage;
 }
 
-/** Rebuilds the answer from the stream and saves the turn, retrying with backoff; resolves to success. */
-async function saveWhenDone(ctx: Ctx, job: SaveJob): Promise<boolean> {
+/** Saves the turn, retrying with backoff; resolves to success (failures are logged). */
+async function saveTurn(ctx: Ctx, job: SaveJob): Promise<boolean> {
   const { app } = ctx;
-  let answer: ChatMessage | undefined;
-  try {
-    for await (
-      const m of readUIMessageStream<ChatMessage>({
-        stream: job.stream,
-        terminateOnError: false,
-        onError: () => {},
-      })
-    ) answer = m;
-  } catch (error) {
-    console.error(`Chat ${job.chatId}: could not rebuild the answer:`, error);
-  }
   const append: ChatMessage[] = [];
   if (job.newUser) append.push(job.newUser);
-  if (answer) {
-    if (job.aborted()) {
-      answer = { ...answer, metadata: { ...answer.metadata, finishReason: "aborted" } };
-    }
-    append.push(answer);
-  }
-  if (append.length === 0) return true;
+  append.push(job.answer);
   const title = job.newUser ? fallbackTitle(job.newUser) : undefined;
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
