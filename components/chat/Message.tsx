@@ -179,10 +179,16 @@ function Receipt({ meta, t }: { meta: NonNullable<ChatMessage["metadata"]>; t: M
       <dl>
         <dt>{t.modelLabel}</dt>
         <dd>{meta.model}</dd>
-        {meta.routes && meta.routes.length > 0 && (
+        {meta.routes && (
           <>
             <dt>{t.route}</dt>
-            <dd>{meta.routes.join(" → ")}</dd>
+            <dd>
+              {meta.routes.length === 0
+                ? t.routeOffline
+                : meta.routes.map((r) =>
+                  r === "gateway" ? t.routeGateway : r === "direct" ? t.routeDirect : t.routeRetry
+                ).join(" → ")}
+            </dd>
           </>
         )}
         <dt>{t.tokens}</dt>

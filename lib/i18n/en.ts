@@ -80,4 +80,8 @@ export const en: typeof ptBR = {
   feedbackComment: "Want to say what was missing? (optional)",
   feedbackSend: "Send comment",
   editSave: "Send again",
+  routeGateway: "gateway",
+  routeDirect: "direct to the provider",
+  routeRetry: "direct, after a gateway failure",
+  routeOffline: "on the server itself (offline)",
 };

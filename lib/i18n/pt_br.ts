@@ -77,4 +77,8 @@ export const ptBR = {
   feedbackComment: "Quer contar o que faltou? (opcional)",
   feedbackSend: "Enviar comentário",
   editSave: "Enviar de novo",
+  routeGateway: "gateway",
+  routeDirect: "direto ao provedor",
+  routeRetry: "direto, após falha do gateway",
+  routeOffline: "no próprio servidor (offline)",
 };

@@ -18,6 +18,7 @@
  * `output_tokens`) and Gemini (`usageMetadata.promptTokenCount`, `candidatesTokenCount`
  * + `thoughtsTokenCount`). The record is written when the body ends, fails or is cancelled.
  */
+import { reportRoute } from "./call_routes.ts";
 import { costUsd } from "./catalog.ts";
 import type {
   ModelFamily,
@@ -199,6 +200,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
 
     if (gatewayUrl === undefined) {
       const { response, start } = await send(url, requestInit, "direct");
+      reportRoute("direct");
       return observe(response, start, "direct");
     }
 
@@ -208,7 +210,10 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
     let gatewayError: unknown;
     try {
       const { response, start } = await send(gatewayUrl, gatewayInit, "gateway");
-      if (response.status < 500 || !repeatable) return observe(response, start, "gateway");
+      if (response.status < 500 || !repeatable) {
+        reportRoute("gateway");
+        return observe(response, start, "gateway");
+      }
       await response.body?.cancel().catch(() => {});
       const end = clock();
       record({
@@ -227,6 +232,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
     }
     if (requestInit?.signal?.aborted) throw requestInit.signal.reason ?? gatewayError;
     const { response, start } = await send(url, requestInit, "direct-after-gateway-error");
+    reportRoute("direct-after-gateway-error");
     return observe(response, start, "direct-after-gateway-error");
   };
 }
