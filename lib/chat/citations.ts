@@ -22,9 +22,18 @@ const PARTIAL = /\[\d{0,3}$/;
  * written beside this stream, not through it). Before `finish` or `abort` it
  * emits the final counts as message metadata.
  */
+/** Hooks of the turn that ride on the same transform (one stream hop less per chunk). */
+export interface CitationHooks {
+  /** Sees every chunk before it is filtered. */
+  onChunk?: (chunk: UIMessageChunk) => void;
+  /** Extra metadata to send with the final counts, before `finish` or `abort`. */
+  endMetadata?: (kind: "finish" | "abort") => Record<string, unknown>;
+}
+
 export function citationFilter(
   counts: CitationCounts,
   valid: ReadonlySet<string> = new Set(),
+  hooks: CitationHooks = {},
 ): TransformStream<UIMessageChunk, UIMessageChunk> {
   const known = new Set(valid);
   const pending = new Map<string, string>();
@@ -42,6 +51,7 @@ export function citationFilter(
 
   return new TransformStream({
     transform(chunk, controller) {
+      hooks.onChunk?.(chunk);
       if (chunk.type === "source-url") known.add(chunk.sourceId);
       if (chunk.type === "text-delta") {
         const text = (pending.get(chunk.id) ?? "") + chunk.delta;
@@ -56,7 +66,7 @@ export function citationFilter(
       if (chunk.type === "finish" || chunk.type === "abort") {
         controller.enqueue({
           type: "message-metadata",
-          messageMetadata: { citations: { ...counts } },
+          messageMetadata: { ...hooks.endMetadata?.(chunk.type), citations: { ...counts } },
         });
       }
       if (chunk.type === "text-end") {

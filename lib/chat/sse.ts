@@ -2,10 +2,16 @@
  * Encodes UI message chunks as Server-Sent Events, the wire format of the AI
  * SDK's UI message stream protocol, with a comment line as heartbeat after 15 s
  * of silence so proxies keep the connection open during long tool calls.
+ *
+ * One TransformStream does the encoding and the per-turn bookkeeping around it
+ * (copying chunks for resumption, a last word before the end): every stream
+ * hop costs per chunk, and a chat turn has hundreds of chunks.
  */
 import type { UIMessageChunk } from "ai";
 
 const encoder = new TextEncoder();
+const DONE = encoder.encode("data: [DONE]\n\n");
+const HEARTBEAT = encoder.encode(": keep-alive\n\n");
 
 /** Response headers of a UI message stream. */
 export const SSE_HEADERS: Record<string, string> = {
@@ -16,52 +22,76 @@ export const SSE_HEADERS: Record<string, string> = {
   "x-vercel-ai-ui-message-stream": "v1",
 };
 
-/** Turns chunks into SSE bytes, ending with `data: [DONE]`. */
-export function toSseBytes(
-  chunks: ReadableStream<UIMessageChunk>,
-  { heartbeatMs = 15_000 }: { heartbeatMs?: number } = {},
-): ReadableStream<Uint8Array> {
+/** Options of `sseEncoder`. */
+export interface SseOptions {
+  /** Silence after which a comment line is sent (default 15 s). */
+  heartbeatMs?: number;
+  /** Chunks already read from the source, sent first. */
+  head?: UIMessageChunk[];
+  /** Sees every chunk sent, head included. */
+  onChunk?: (chunk: UIMessageChunk) => void;
+  /** Called when the source ended; returns chunks to send before `[DONE]`. */
+  beforeEnd?: () => Promise<UIMessageChunk[]> | UIMessageChunk[];
+  /** Called once when the stream ends, normally or cancelled. */
+  onEnd?: () => void;
+}
+
+/** A transform from UI message chunks to SSE bytes, ending with `data: [DONE]`. */
+export function sseEncoder(options: SseOptions = {}): TransformStream<UIMessageChunk, Uint8Array> {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let reader: ReadableStreamDefaultReader<UIMessageChunk>;
-  return new ReadableStream<Uint8Array>({
+  let ended = false;
+  const end = () => {
+    clearTimeout(timer);
+    if (!ended) {
+      ended = true;
+      options.onEnd?.();
+    }
+  };
+  let beat: () => void = () => {};
+  const send = (
+    controller: TransformStreamDefaultController<Uint8Array>,
+    chunk: UIMessageChunk,
+  ) => {
+    options.onChunk?.(chunk);
+    controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+    beat();
+  };
+  return new TransformStream<UIMessageChunk, Uint8Array>({
     start(controller) {
-      reader = chunks.getReader();
-      const beat = () => {
+      beat = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
           try {
-            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+            controller.enqueue(HEARTBEAT);
             beat();
           } catch {
-            // The stream closed between the timer and the beat.
+            // The client went away between the timer and the beat.
+            end();
           }
         }, heartbeatMs);
       };
+      for (const chunk of options.head ?? []) send(controller, chunk);
       beat();
-      (async () => {
-        try {
-          while (true) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            controller.enqueue(encoder.encode(`data: ${JSON.stringify(value)}\n\n`));
-            beat();
-          }
-          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-          controller.close();
-        } catch (error) {
-          try {
-            controller.error(error);
-          } catch {
-            // Already cancelled by the client.
-          }
-        } finally {
-          clearTimeout(timer);
-        }
-      })();
     },
-    cancel(reason) {
-      clearTimeout(timer);
-      return reader.cancel(reason);
+    transform(chunk, controller) {
+      send(controller, chunk);
+    },
+    async flush(controller) {
+      for (const chunk of await options.beforeEnd?.() ?? []) send(controller, chunk);
+      controller.enqueue(DONE);
+      end();
+    },
+    cancel() {
+      end();
     },
   });
+}
+
+/** Turns a stream of chunks into SSE bytes. */
+export function toSseBytes(
+  chunks: ReadableStream<UIMessageChunk>,
+  options: SseOptions = {},
+): ReadableStream<Uint8Array> {
+  return chunks.pipeThrough(sseEncoder(options));
 }

@@ -1,7 +1,9 @@
 /**
- * In-flight answers of this isolate, so a visitor who reloads mid-answer can
- * follow it again (GET /api/chat/:id/stream). Chunks are kept only while the
- * answer streams and a short while after; the saved message is the record.
+ * In-flight answers of this isolate, so another tab of the same visitor can
+ * follow an answer while it streams (GET /api/chat/:id/stream). Chunks are kept
+ * only while the answer streams and a short while after; the saved message is
+ * the record. A disconnect stops the answer (see lib/chat/turn.ts), so a
+ * reload is answered from KV, not from here.
  */
 import type { UIMessageChunk } from "ai";
 
@@ -12,10 +14,17 @@ interface Live {
   listeners: Set<() => void>;
 }
 
+/** Where a turn copies its chunks. */
+export interface TrackedStream {
+  push(chunk: UIMessageChunk): void;
+  /** Marks the answer finished (idempotent). */
+  end(): void;
+}
+
 /** Registry of in-flight answer streams. */
 export interface StreamRegistry {
-  /** Records a stream for `chatId`; returns a transform that copies chunks into the registry. */
-  track(chatId: string, visitorId: string): TransformStream<UIMessageChunk, UIMessageChunk>;
+  /** Starts recording the answer of `chatId`. */
+  track(chatId: string, visitorId: string): TrackedStream;
   /** A replay-then-follow stream of the chat's in-flight answer, or null when there is none. */
   follow(chatId: string, visitorId: string): ReadableStream<UIMessageChunk> | null;
 }
@@ -30,20 +39,18 @@ export function createStreamRegistry(
       const entry: Live = { visitorId, chunks: [], done: false, listeners: new Set() };
       live.set(chatId, entry);
       const notify = () => entry.listeners.forEach((l) => l());
-      const finish = () => {
-        entry.done = true;
-        notify();
-        setTimeout(() => live.get(chatId) === entry && live.delete(chatId), lingerMs);
-      };
-      return new TransformStream({
-        transform(chunk, controller) {
+      return {
+        push(chunk) {
           entry.chunks.push(chunk);
           notify();
-          controller.enqueue(chunk);
         },
-        flush: finish,
-        cancel: finish,
-      });
+        end() {
+          if (entry.done) return;
+          entry.done = true;
+          notify();
+          setTimeout(() => live.get(chatId) === entry && live.delete(chatId), lingerMs);
+        },
+      };
     },
     follow(chatId, visitorId) {
       const entry = live.get(chatId);

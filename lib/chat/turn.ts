@@ -26,7 +26,7 @@ import { StoreUnavailableError } from "@/lib/store/chats.ts";
 import { type CitationCounts, citationFilter } from "./citations.ts";
 import { parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
-import { SSE_HEADERS, toSseBytes } from "./sse.ts";
+import { SSE_HEADERS, sseEncoder } from "./sse.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import { fallbackTitle } from "./title.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
@@ -172,26 +172,9 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     let ttftMs: number | undefined;
     const info = findModel(modelId);
 
-    const tap = new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(chunk, controller) {
-        if (
-          ttftMs === undefined && (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
-        ) {
-          ttftMs = app.clock() - startedAt;
-        }
-        if (chunk.type === "abort") {
-          controller.enqueue({
-            type: "message-metadata",
-            messageMetadata: {
-              finishReason: "aborted",
-              latencyMs: app.clock() - startedAt,
-            },
-          });
-        }
-        controller.enqueue(chunk);
-      },
-    });
     let refused = false;
+    // Ends the in-flight record; also called from onEnd, since a cancelled stream may skip flush.
+    let endLive = () => {};
     let resolveSaved!: (saved: Promise<boolean>) => void;
     const saved = new Promise<Promise<boolean>>((resolve) => (resolveSaved = resolve)).then((p) =>
       p
@@ -249,13 +232,27 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
               }
               return undefined;
             },
-          }).pipeThrough(citationFilter(counts, citable)).pipeThrough(tap) as ReadableStream<
+          }).pipeThrough(citationFilter(counts, citable, {
+            onChunk(chunk) {
+              if (
+                ttftMs === undefined &&
+                (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
+              ) {
+                ttftMs = app.clock() - startedAt;
+              }
+            },
+            endMetadata: (kind) =>
+              kind === "abort"
+                ? { finishReason: "aborted", latencyMs: app.clock() - startedAt }
+                : {},
+          })) as ReadableStream<
             InferUIMessageChunk<ChatMessage>
           >,
         );
       },
       // The SDK assembles the answer once; save it here, after its last chunk.
       onEnd: ({ responseMessage, isAborted, isCancelled }) => {
+        endLive();
         // Refused with a 502 before any token: nothing happened, nothing is saved.
         if (refused) return resolveSaved(Promise.resolve(true));
         const stopped = isAborted || isCancelled === true || abort.signal.aborted;
@@ -294,45 +291,29 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       }
       break;
     }
-    const replay = new ReadableStream<UIMessageChunk>({
-      start(controller) {
-        for (const c of head) controller.enqueue(c);
+    reader.releaseLock();
+    const live = app.streams.track(request.id, visitor.id);
+    endLive = live.end;
+    const body = uiStream.pipeThrough(sseEncoder({
+      heartbeatMs: app.heartbeatMs,
+      head,
+      onChunk: live.push,
+      onEnd: live.end,
+      async beforeEnd() {
+        delivered = true;
+        // onEnd has run by now (it sees the last chunk first); the timeout only guards a hang.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const ok = await Promise.race([
+          saved,
+          new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000))),
+        ]);
+        clearTimeout(timer);
+        return ok ? [] : [{ type: "data-notice", data: { code: "save_failed" }, transient: true }];
       },
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    });
-
-    const toClient = replay.pipeThrough(app.streams.track(request.id, visitor.id));
-    const clientStream = toClient.pipeThrough(
-      new TransformStream<UIMessageChunk, UIMessageChunk>({
-        async flush(controller) {
-          delivered = true;
-          // onEnd has run by now (it sees the last chunk first); the timeout only guards a hang.
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          const ok = await Promise.race([
-            saved,
-            new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000))),
-          ]);
-          clearTimeout(timer);
-          if (!ok) {
-            controller.enqueue({
-              type: "data-notice",
-              data: { code: "save_failed" },
-              transient: true,
-            });
-          }
-        },
-      }),
-    );
+    }));
     const headers = new Headers({ ...SSE_HEADERS, ...cors });
     if (visitor.setCookie) headers.set("Set-Cookie", visitor.setCookie);
-    return new Response(toSseBytes(clientStream, { heartbeatMs: app.heartbeatMs }), { headers });
+    return new Response(body, { headers });
   } catch (error) {
     if (error instanceof HttpError) return fail(error);
     if (error instanceof StoreUnavailableError) {
