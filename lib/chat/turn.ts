@@ -1,15 +1,16 @@
 /**
  * One chat turn: POST /api/chat. Validates everything before the stream
- * starts (each failure a JSON error), runs `streamText` with the site search,
+ * starts (each failure a JSON error), runs `streamText` (its single-consumer,
+ * low-memory form) with the site search,
  * streams the UI message protocol, and saves the finished (or stopped) turn in
  * one atomic write after the stream, without delaying it.
  */
 import {
   convertToModelMessages,
   createUIMessageStream,
+  experimental_streamTextLowMemory as streamTextLowMemory,
   type InferUIMessageChunk,
   isStepCount,
-  streamText,
   type UIMessageChunk,
   validateUIMessages,
 } from "ai";
@@ -190,7 +191,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         writeSource = (s) =>
           writer.write({ type: "source-url", sourceId: String(s.n), url: s.url, title: s.title });
         const result = collectRoutes(routes, () =>
-          streamText({
+          streamTextLowMemory({
             model,
             instructions: systemPrompt(app.config, new Date(startedAt)),
             messages: modelMessages,
