@@ -2,13 +2,19 @@
  * The `search_site` tool: the site search's numbered passages, each numbered
  * passage also announced to the client as a `source-url` part.
  */
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import type { SearchToolOutput } from "./types.ts";
 
 /** Name of the tool, shared with the offline model. */
 export const SEARCH_TOOL = "search_site";
+
+// Built once: the SDK turns a schema into JSON Schema lazily and caches it on the instance,
+// so a module-level schema costs that conversion once instead of on every turn.
+const SEARCH_INPUT = zodSchema(z.object({
+  query: z.string().min(1).max(500).describe("What to look for, in the visitor's language"),
+}));
 
 /** Called for every numbered passage, to stream it as a source. */
 export type OnSource = (source: { n: number; url: string; title: string }) => void;
@@ -26,9 +32,7 @@ export function createSearchTool(
   return tool({
     description:
       "Search the website's own content. Returns numbered passages with title and URL; cite them as [N].",
-    inputSchema: z.object({
-      query: z.string().min(1).max(500).describe("What to look for, in the visitor's language"),
-    }),
+    inputSchema: SEARCH_INPUT,
     async execute({ query }, { abortSignal }): Promise<SearchToolOutput> {
       let result;
       try {

@@ -57,12 +57,14 @@ export function createRateLimiter(
     keys: (window: number) => Deno.KvKey[],
     window: number,
     n: bigint,
+    alsoRead: Deno.KvKey[] = [],
   ): Promise<number[]> {
     const op = kv.atomic();
     for (const key of keys(window)) op.sum(key, n);
     for (const key of keys(window - 2)) op.delete(key);
     await commitWithRetry(op);
-    const values = await kv.getMany<Deno.KvU64[]>(keys(window));
+    // One read for the new values and any other counters the caller needs.
+    const values = await kv.getMany<Deno.KvU64[]>([...keys(window), ...alsoRead]);
     return values.map((e) => Number(e.value?.value ?? 0n));
   }
 
@@ -80,20 +82,20 @@ export function createRateLimiter(
           return { retryAfterSeconds: untilNextMinute, reason: "requests" };
         }
       }
-      const requests = await increment(
+      const values = await increment(
         (m) => scopes.map(([scope, id]) => ["rate", "req", scope, id, m]),
         minute,
         1n,
-      );
-      const tokens = await kv.getMany<Deno.KvU64[]>(
         scopes.map(([scope, id]) => ["rate", "tok", scope, id, day]),
       );
+      const requests = values.slice(0, scopes.length);
+      const tokens = values.slice(scopes.length);
       for (let i = 0; i < scopes.length; i++) {
         const limit = scopes[i][2];
         if (requests[i] > limit.requestsPerMinute) {
           return { retryAfterSeconds: untilNextMinute, reason: "requests" };
         }
-        if (Number(tokens[i].value?.value ?? 0n) >= limit.tokensPerDay) {
+        if (tokens[i] >= limit.tokensPerDay) {
           return { retryAfterSeconds: untilNextDay, reason: "tokens" };
         }
       }
