@@ -108,16 +108,23 @@ export default function ChatMessages(
   }, []);
 
   // The SDK updates the streaming message per chunk; the list renders at most once a frame.
+  // One frame is scheduled at a time and never pushed back, so a fast stream still paints
+  // every frame instead of waiting for a pause.
   const view = useSignal(messages.peek());
+  const frame = useRef(0);
   useSignalEffect(() => {
     const next = messages.value;
     if (typeof requestAnimationFrame !== "function") {
       view.value = next;
       return;
     }
-    const frame = requestAnimationFrame(() => (view.value = messages.peek()));
-    return () => cancelAnimationFrame(frame);
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      view.value = messages.peek();
+    });
   });
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   // Code blocks are highlighted once an answer is complete; the highlighter loads only then.
   useSignalEffect(() => {

@@ -176,10 +176,8 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     let refused = false;
     // Ends the in-flight record; also called from onEnd, since a cancelled stream may skip flush.
     let endLive = () => {};
-    let resolveSaved!: (saved: Promise<boolean>) => void;
-    const saved = new Promise<Promise<boolean>>((resolve) => (resolveSaved = resolve)).then((p) =>
-      p
-    );
+    let resolveSaved!: (saved: boolean | Promise<boolean>) => void;
+    const saved = new Promise<boolean>((resolve) => (resolveSaved = resolve));
     const uiStream = createUIMessageStream<ChatMessage>({
       originalMessages: messages,
       generateId: () => `msg_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
@@ -255,7 +253,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       onEnd: ({ responseMessage, isAborted, isCancelled }) => {
         endLive();
         // Refused with a 502 before any token: nothing happened, nothing is saved.
-        if (refused) return resolveSaved(Promise.resolve(true));
+        if (refused) return resolveSaved(true);
         const stopped = isAborted || isCancelled === true || abort.signal.aborted;
         resolveSaved(saveTurn(ctx, {
           chatId: request.id,

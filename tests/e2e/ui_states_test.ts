@@ -158,9 +158,27 @@ Deno.test({
       const before = await page.evaluate(() =>
         (globalThis as unknown as { __longTasks: number[] }).__longTasks.length
       );
+      // Sample the visible answer while it streams: it must paint as it arrives, not at the end.
+      await page.evaluate(() => {
+        const g = globalThis as unknown as { __lengths: number[] };
+        g.__lengths = [];
+        const timer = setInterval(() => {
+          const el = document.querySelector(".msg-assistant .md");
+          if (el) g.__lengths.push(el.textContent?.length ?? 0);
+          if (document.querySelector(".msg-assistant .receipt")) clearInterval(timer);
+        }, 100);
+      });
       const started = performance.now();
       await ask(page, "Conte tudo sobre o assistente");
       await waitForAnswer(page, 60_000);
+      const lengths = await page.evaluate(() =>
+        (globalThis as unknown as { __lengths: number[] }).__lengths
+      );
+      const steps = new Set(lengths.filter((n) => n > 0)).size;
+      assert.ok(
+        steps >= 5,
+        `the answer painted progressively (${steps} distinct lengths while streaming)`,
+      );
       const streamMs = performance.now() - started;
       const text = await page.locator(".msg-assistant .md").first().innerText();
       assert.ok(text.length > 5000, `the long answer arrived (${text.length} chars)`);
