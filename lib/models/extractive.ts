@@ -199,8 +199,10 @@ export function buildExtractiveAnswer(
     const n = typeof p.n === "number" && p.url !== null ? p.n : undefined;
     const titleTerms = contentTerms(p.title);
     sentences(p.text).forEach((text, position) => {
-      // Questions and heading paths (FAQ entries, "A › B") are not answers.
+      // Questions, heading paths (FAQ entries, "A › B") and sub-headings kept in the passage
+      // text (short lines with no closing punctuation) are not answers.
       if (/\?$/.test(text) || text.includes(" › ")) return;
+      if (!/[.!…:;)"”]$/u.test(text) && text.split(/\s+/).length < 8) return;
       const terms = contentTerms(text);
       let overlap = 0;
       let weight = 0;

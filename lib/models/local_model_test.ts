@@ -279,3 +279,16 @@ Deno.test("detectLang tells Portuguese from English", () => {
   assert.equal(detectLang("Where is the contact form?"), "en");
   assert.equal(detectLang("Atlas"), "en");
 });
+
+Deno.test("a sub-heading inside a passage is never quoted as an answer", () => {
+  const answer = buildExtractiveAnswer("Onde os dados ficam guardados?", [{
+    n: 1,
+    title: "Seus dados",
+    url: "/sobre/seus-dados",
+    text:
+      "Onde os dados ficam\n\nTudo é armazenado no Deno KV, o banco de dados do Deno, onde os dados ficam guardados.",
+    score: 3,
+  }]);
+  assert.match(answer, /Tudo é armazenado no Deno KV/);
+  assert.doesNotMatch(answer, /Onde os dados ficam\./);
+});
