@@ -168,7 +168,11 @@ export function createApp<S>(options: AppOptions<S>): App {
         break;
       }
     }
-    const chain = middlewares.filter((m) => matchesPrefix(m.segments, url.pathname));
+    // Each middleware under whose folder the path lies, with its folder's params.
+    const chain = middlewares.flatMap((m) => {
+      const params = matchesPrefix(m.segments, url.pathname);
+      return params ? [{ fn: m.fn, params }] : [];
+    });
     const component = route?.module.default as ComponentType<Record<string, unknown>> | undefined;
 
     const final = (): Promise<Response> => {
@@ -199,9 +203,8 @@ export function createApp<S>(options: AppOptions<S>): App {
     const next = (): Promise<Response> => {
       const m = chain[i++];
       if (!m) return final();
-      const mwParams = matchesPrefix(m.segments, url.pathname) ?? {};
       return Promise.resolve(
-        m.fn(makeContext(req, url, mwParams, state, component, next) as Context<unknown>),
+        m.fn(makeContext(req, url, m.params, state, component, next) as Context<unknown>),
       );
     };
     return await next();

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { launchBrowser, screenshotDir, VIEWS, watchPage } from "../support/browser.ts";
+import {
+  hasHorizontalScroll,
+  launchBrowser,
+  screenshotDir,
+  viewContext,
+  VIEWS,
+  watchPage,
+} from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 
 Deno.test({
@@ -12,11 +19,7 @@ Deno.test({
     const dir = await screenshotDir();
     try {
       for (const view of VIEWS) {
-        const context = await browser.newContext({
-          viewport: { width: view.width, height: view.height },
-          colorScheme: view.scheme,
-          locale: "pt-BR",
-        });
+        const context = await viewContext(browser, view);
         const page = await context.newPage();
         const seen = watchPage(page);
         await page.goto(server.url + "/");
@@ -33,10 +36,11 @@ Deno.test({
         const chips = answer.locator(".sources a.chip");
         assert.ok(await chips.count() > 0, "source chips are shown");
         assert.match(page.url(), /\/c\/[A-Za-z0-9_-]+$/, "the URL names the chat");
-        const overflow = await page.evaluate(() =>
-          document.documentElement.scrollWidth > globalThis.innerWidth
+        assert.equal(
+          await hasHorizontalScroll(page),
+          false,
+          `no horizontal scroll at ${view.width}px`,
         );
-        assert.equal(overflow, false, `no horizontal scroll at ${view.width}px`);
         await page.screenshot({ path: `${dir}/chat-answer-${view.width}-${view.scheme}.png` });
 
         if (view.width === 1440 && view.scheme === "light") {

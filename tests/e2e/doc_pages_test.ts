@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { launchBrowser, screenshotDir, VIEWS, watchPage } from "../support/browser.ts";
+import { launchBrowser, screenshotDir, viewContext, VIEWS, watchPage } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 
 const PAGE = "/sobre/como-funciona";
@@ -15,11 +15,7 @@ Deno.test({
     const dir = await screenshotDir();
     try {
       for (const view of VIEWS) {
-        const context = await browser.newContext({
-          viewport: { width: view.width, height: view.height },
-          colorScheme: view.scheme,
-          locale: "pt-BR",
-        });
+        const context = await viewContext(browser, view);
         const page = await context.newPage();
         const seen = watchPage(page);
 

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { launchBrowser, screenshotDir, VIEWS, watchPage } from "../support/browser.ts";
+import {
+  hasHorizontalScroll,
+  launchBrowser,
+  screenshotDir,
+  viewContext,
+  VIEWS,
+  watchPage,
+} from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 
 Deno.test({
@@ -12,19 +19,16 @@ Deno.test({
     const dir = await screenshotDir();
     try {
       for (const view of VIEWS) {
-        const context = await browser.newContext({
-          viewport: { width: view.width, height: view.height },
-          colorScheme: view.scheme,
-          locale: "pt-BR",
-        });
+        const context = await viewContext(browser, view);
         const page = await context.newPage();
         const seen = watchPage(page);
         await page.goto(server.url + "/");
         await page.waitForSelector(".conversation[data-hydrated=true]", { timeout: 10_000 });
-        const overflow = await page.evaluate(() =>
-          document.documentElement.scrollWidth > globalThis.innerWidth
+        assert.equal(
+          await hasHorizontalScroll(page),
+          false,
+          `no horizontal scroll at ${view.width}px`,
         );
-        assert.equal(overflow, false, `no horizontal scroll at ${view.width}px`);
         const file = `${dir}/shell-${view.width}-${view.scheme}.png`;
         await page.screenshot({ path: file });
         // A suggested question is sent at once and answered.

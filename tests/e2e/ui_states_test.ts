@@ -7,7 +7,14 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createModelRegistry } from "@/lib/models/registry.ts";
-import { launchBrowser, screenshotDir, VIEWS, watchPage } from "../support/browser.ts";
+import {
+  hasHorizontalScroll,
+  launchBrowser,
+  screenshotDir,
+  viewContext,
+  VIEWS,
+  watchPage,
+} from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";
 import { testConfig } from "../support/chat_client.ts";
@@ -22,10 +29,6 @@ import {
 } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
-
-function noHorizontalScroll(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth <= globalThis.innerWidth);
-}
 
 Deno.test({
   ...E2E,
@@ -46,14 +49,10 @@ Deno.test({
     const shots: string[] = [];
     try {
       for (const view of VIEWS) {
-        const context = await browser.newContext({
-          viewport: { width: view.width, height: view.height },
-          colorScheme: view.scheme,
-          locale: "pt-BR",
-        });
+        const context = await viewContext(browser, view);
         const shoot = async (page: Page, state: string) => {
           assert.ok(
-            await noHorizontalScroll(page),
+            !await hasHorizontalScroll(page),
             `${state}: no horizontal scroll at ${view.width}`,
           );
           const file = `${dir}/ui-${state}-${view.width}-${view.scheme}.png`;

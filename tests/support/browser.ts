@@ -2,7 +2,7 @@
  * Launches Debian's Chromium through playwright-core for the e2e tests, with
  * the flags this environment needs (no sandbox as root, no background network).
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 const FLAGS = [
   "--headless",
@@ -57,3 +57,20 @@ export const VIEWS = [
   { width: 1440, height: 900, scheme: "light" },
   { width: 1440, height: 900, scheme: "dark" },
 ] as const;
+
+/** A browser context at one of `VIEWS`: its viewport and colour scheme, pt-BR. */
+export function viewContext(
+  browser: Browser,
+  view: (typeof VIEWS)[number],
+): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: view.width, height: view.height },
+    colorScheme: view.scheme,
+    locale: "pt-BR",
+  });
+}
+
+/** Whether the page scrolls sideways (it never should, from 360 px up). */
+export function hasHorizontalScroll(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > globalThis.innerWidth);
+}
