@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
-import { DefaultChatTransport } from "ai";
-import { Chat } from "@/lib/client/chat.ts";
+import { Chat, ChatRequestError } from "@/lib/client/chat.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { format, type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
@@ -57,18 +56,7 @@ export default function ChatMessages(
     return new Chat<ChatMessage>({
       id,
       messages: initialMessages,
-      transport: new DefaultChatTransport({
-        api: "/api/chat",
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-          body: {
-            id,
-            trigger,
-            messageId,
-            model: model.value ?? undefined,
-            message: trigger === "submit-message" ? messages.at(-1) : undefined,
-          },
-        }),
-      }),
+      body: () => ({ model: model.value ?? undefined }),
       onData: (part) => {
         if (part.type === "data-notice") notice.value = t.saveFailed;
       },
@@ -431,11 +419,8 @@ function textOf(message: ChatMessage, keepCitations = false): string {
 }
 
 function errorText(error: Error, t: ReturnType<typeof catalog>): string {
-  try {
-    const body = JSON.parse(error.message) as { error?: { code?: string; message?: string } };
-    if (body.error?.code === "rate_limited") return format(t.rateLimited, { s: 60 });
-  } catch {
-    // Not a JSON error body: a network or stream error.
+  if (error instanceof ChatRequestError && error.code === "rate_limited") {
+    return format(t.rateLimited, { s: 60 });
   }
   return t.errorGeneric;
 }

@@ -1,64 +1,258 @@
 /**
- * The AI SDK's chat on Preact signals: a `ChatState` whose fields are signals,
- * and a `Chat` class extending `AbstractChat`, as the SDK's own Vue and Svelte
- * bindings do. Components read `chat.messages` and re-render on change.
+ * The island's chat client: sends a turn to POST /api/chat, reads the UI
+ * message stream into messages (lib/client/message_builder.ts) and keeps the
+ * conversation in Preact signals. Same behaviour as the AI SDK's `AbstractChat`
+ * with `DefaultChatTransport` for what this app uses (send, edit-resend,
+ * regenerate, stop, resume), at a fraction of its bundle: the SDK's client pulls
+ * in zod for schemas the browser never runs. tests/integration/client_stream_test.ts
+ * holds it to the SDK's results.
  */
 import { batch, signal } from "@preact/signals";
-import { AbstractChat, type ChatInit, type ChatState, type ChatStatus, type UIMessage } from "ai";
+import type { ChatStatus, FinishReason, UIMessage, UIMessageChunk } from "ai";
+import { MessageBuilder } from "./message_builder.ts";
+import { readChunks } from "./ui_stream.ts";
 
-/** A `ChatState` backed by signals. Messages are replaced, never mutated, so renders see new identities. */
-export class SignalChatState<M extends UIMessage> implements ChatState<M> {
-  readonly messagesSignal = signal<M[]>([]);
-  readonly statusSignal = signal<ChatStatus>("ready");
-  readonly errorSignal = signal<Error | undefined>(undefined);
+/** What starts a request; the server's `trigger` field. */
+export type ChatTrigger = "submit-message" | "regenerate-message";
 
-  constructor(messages: M[] = []) {
-    this.messagesSignal.value = messages;
+/** A request that the server refused (a JSON error of lib/http/errors.ts, or any non-2xx). */
+export class ChatRequestError extends Error {
+  override name = "ChatRequestError";
+  constructor(readonly status: number, readonly code: string | null, message: string) {
+    super(message);
+  }
+}
+
+/** The stream carried an `error` chunk: the turn failed after it started. */
+export class ChatStreamError extends Error {
+  override name = "ChatStreamError";
+}
+
+/** How a turn ended, for `onFinish`. */
+export interface ChatFinish<M extends UIMessage> {
+  message: M;
+  messages: M[];
+  isAbort: boolean;
+  isError: boolean;
+  /** The connection failed (not the server): the answer may still be finishing there. */
+  isDisconnect: boolean;
+  finishReason?: FinishReason;
+}
+
+export interface ChatOptions<M extends UIMessage> {
+  id: string;
+  messages?: M[];
+  /** POST endpoint of the turn; resumption GETs `${api}/${id}/stream`. */
+  api?: string;
+  /** Fields added to every POST body (e.g. the chosen model). */
+  body?: () => Record<string, unknown>;
+  fetch?: typeof fetch;
+  onData?: (chunk: UIMessageChunk & { type: `data-${string}` }) => void;
+  onError?: (error: Error) => void;
+  onFinish?: (finish: ChatFinish<M>) => void;
+}
+
+/** A copy of the message the builder keeps mutating: new identities for the parts a render reads. */
+function snapshot<M extends UIMessage>(message: M): M {
+  return { ...message, parts: message.parts.map((p) => ({ ...p })) };
+}
+
+function newId(): string {
+  return crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+}
+
+/** Reads a refused request's JSON error (`{ error: { code, message } }`) if it is one. */
+async function requestError(res: Response): Promise<ChatRequestError> {
+  const text = await res.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (body.error?.code) {
+      return new ChatRequestError(res.status, body.error.code, body.error.message ?? text);
+    }
+  } catch { /* not JSON: keep the text */ }
+  return new ChatRequestError(res.status, null, text || `HTTP ${res.status}`);
+}
+
+/** A conversation whose state lives in signals; components read them and re-render. */
+export class Chat<M extends UIMessage> {
+  readonly id: string;
+  readonly signals = {
+    messagesSignal: signal<M[]>([]),
+    statusSignal: signal<ChatStatus>("ready"),
+    errorSignal: signal<Error | undefined>(undefined),
+  };
+  private readonly options: ChatOptions<M>;
+  private readonly api: string;
+  private active: { controller: AbortController; done: Promise<void> } | null = null;
+
+  constructor(options: ChatOptions<M>) {
+    this.options = options;
+    this.id = options.id;
+    this.api = options.api ?? "/api/chat";
+    this.signals.messagesSignal.value = options.messages ?? [];
   }
 
   get messages(): M[] {
-    return this.messagesSignal.value;
-  }
-  set messages(messages: M[]) {
-    this.messagesSignal.value = [...messages];
+    return this.signals.messagesSignal.value;
   }
   get status(): ChatStatus {
-    return this.statusSignal.value;
-  }
-  set status(status: ChatStatus) {
-    this.statusSignal.value = status;
+    return this.signals.statusSignal.value;
   }
   get error(): Error | undefined {
-    return this.errorSignal.value;
-  }
-  set error(error: Error | undefined) {
-    this.errorSignal.value = error;
+    return this.signals.errorSignal.value;
   }
 
-  pushMessage = (message: M) => {
-    this.messagesSignal.value = [...this.messagesSignal.value, message];
-  };
-  popMessage = () => {
-    this.messagesSignal.value = this.messagesSignal.value.slice(0, -1);
-  };
-  replaceMessage = (index: number, message: M) => {
+  /**
+   * Sends a question. With `messageId`, the saved question of that id is replaced
+   * (edit-and-resend) and everything after it dropped, as the server does.
+   */
+  async sendMessage({ text, messageId }: { text: string; messageId?: string }): Promise<void> {
+    const list = this.messages;
+    const user = { id: messageId ?? newId(), role: "user", parts: [{ type: "text", text }] } as M;
+    if (messageId != null) {
+      const i = list.findIndex((m) => m.id === messageId);
+      if (i < 0 || list[i].role !== "user") {
+        throw new Error(`No question with id "${messageId}" to replace.`);
+      }
+      this.signals.messagesSignal.value = [...list.slice(0, i), user];
+    } else {
+      this.signals.messagesSignal.value = [...list, user];
+    }
+    await this.run("submit-message", { messageId, message: user });
+  }
+
+  /** Asks again for the last answer (or the answer `messageId`), replacing it. */
+  async regenerate({ messageId }: { messageId?: string } = {}): Promise<void> {
+    const list = this.messages;
+    const i = messageId == null ? list.length - 1 : list.findIndex((m) => m.id === messageId);
+    if (i < 0) throw new Error(`No message with id "${messageId}".`);
+    this.signals.messagesSignal.value = list.slice(0, list[i].role === "assistant" ? i : i + 1);
+    await this.run("regenerate-message", { messageId });
+  }
+
+  /** Follows an answer still streaming on the server (another tab); does nothing when none is. */
+  async resumeStream(): Promise<void> {
+    await this.run("resume-stream", {});
+  }
+
+  /** Stops the answer in flight; resolves once the stream is closed. */
+  async stop(): Promise<void> {
+    const active = this.active;
+    if (!active) return;
+    active.controller.abort();
+    await active.done;
+  }
+
+  private setStatus(status: ChatStatus, error?: Error): void {
     batch(() => {
-      const next = this.messagesSignal.value.slice();
-      // The SDK mutates the streaming message in place; a snapshot gives it a new identity.
-      next[index] = this.snapshot(message);
-      this.messagesSignal.value = next;
+      this.signals.statusSignal.value = status;
+      this.signals.errorSignal.value = error;
     });
-  };
-  snapshot = <T>(thing: T): T => structuredClone(thing);
-}
+  }
 
-/** A chat whose state lives in signals. */
-export class Chat<M extends UIMessage> extends AbstractChat<M> {
-  readonly signals: SignalChatState<M>;
+  /** Puts the builder's message into the list: replaces the message of its id, or appends it. */
+  private publish(message: M): void {
+    const list = this.messages;
+    const i = list.findLastIndex((m) => m.id === message.id);
+    const next = list.slice();
+    if (i >= 0) next[i] = snapshot(message);
+    else next.push(snapshot(message));
+    this.signals.messagesSignal.value = next;
+  }
 
-  constructor({ messages, ...init }: ChatInit<M>) {
-    const state = new SignalChatState<M>(messages);
-    super({ ...init, state });
-    this.signals = state;
+  private async run(
+    trigger: ChatTrigger | "resume-stream",
+    { messageId, message }: { messageId?: string; message?: M },
+  ): Promise<void> {
+    if (this.active) await this.stop();
+    const controller = new AbortController();
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
+    this.active = { controller, done };
+    const doFetch = this.options.fetch ?? fetch;
+    let builder: MessageBuilder<M> | null = null;
+    let isAbort = false, isError = false, isDisconnect = false;
+    try {
+      let res: Response;
+      if (trigger === "resume-stream") {
+        res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream`, {
+          signal: controller.signal,
+        });
+        // Nothing streaming for this chat.
+        if (res.status === 204) {
+          await res.body?.cancel();
+          return;
+        }
+      } else {
+        this.setStatus("submitted");
+        // A submitted question may be answered by continuing an assistant message (after a
+        // tool approval); otherwise, and on regenerate or resume, a new message starts.
+        const last = this.messages.at(-1);
+        builder = new MessageBuilder<M>(
+          trigger === "submit-message" && last?.role === "assistant" ? snapshot(last) : undefined,
+          newId(),
+        );
+        res = await doFetch(this.api, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            ...this.options.body?.(),
+            id: this.id,
+            trigger,
+            messageId,
+            message: trigger === "submit-message" ? message : undefined,
+          }),
+          signal: controller.signal,
+        });
+      }
+      if (!res.ok) throw await requestError(res);
+      if (!res.body) throw new ChatRequestError(res.status, null, "The response has no body.");
+      if (trigger === "resume-stream") {
+        this.setStatus("submitted");
+        builder = new MessageBuilder<M>(undefined, newId());
+      }
+      const current = builder!;
+      for await (const chunk of readChunks(res.body)) {
+        if (controller.signal.aborted) break;
+        if (chunk.type === "error") throw new ChatStreamError(chunk.errorText);
+        if (chunk.type.startsWith("data-")) {
+          this.options.onData?.(chunk as UIMessageChunk & { type: `data-${string}` });
+        }
+        if (current.apply(chunk)) {
+          batch(() => {
+            // A `start` names the message without making the turn "streaming" yet.
+            if (chunk.type !== "start") this.signals.statusSignal.value = "streaming";
+            this.publish(current.message);
+          });
+        }
+      }
+      if (controller.signal.aborted) isAbort = true;
+      this.setStatus("ready");
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      if (controller.signal.aborted || err.name === "AbortError") {
+        isAbort = true;
+        this.setStatus("ready");
+      } else {
+        isError = true;
+        // fetch() itself failed: the network, not the server.
+        isDisconnect = err instanceof TypeError;
+        this.options.onError?.(err);
+        this.setStatus("error", err);
+      }
+    } finally {
+      if (this.active?.controller === controller) this.active = null;
+      settle();
+    }
+    if (builder) {
+      this.options.onFinish?.({
+        message: builder.message,
+        messages: this.messages,
+        isAbort,
+        isError,
+        isDisconnect,
+        finishReason: builder.finishReason,
+      });
+    }
   }
 }

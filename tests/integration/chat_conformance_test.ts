@@ -1,9 +1,9 @@
 /**
  * Conformance of POST /api/chat with the AI SDK's own client code: the SSE the
  * server sends is parsed by the SDK (`parseJsonEventStream` + `uiMessageChunkSchema`,
- * and `DefaultChatTransport`), rebuilt by `readUIMessageStream` / `AbstractChat`, and
- * must equal what the server saved in KV. Runs the offline "local" model over the
- * real corpus index.
+ * and `DefaultChatTransport`) and rebuilt by `readUIMessageStream`, and by the
+ * island's own client (lib/client/chat.ts); both must equal what the server saved
+ * in KV. Runs the offline "local" model over the real corpus index.
  */
 import assert from "node:assert/strict";
 import {
@@ -57,7 +57,7 @@ async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<Chat
   return last;
 }
 
-/** A transport as the island builds it (islands/ChatMessages.tsx), against a test server. */
+/** The SDK's transport sending the body the island sends (only the new message), to a test server. */
 function islandTransport(server: TestServer, jar: CookieJar, model?: string) {
   return new DefaultChatTransport<ChatMessage>({
     api: `${server.url}/api/chat`,
@@ -168,13 +168,14 @@ Deno.test("conformance: DefaultChatTransport sends only the new message; two tur
   }
 });
 
-Deno.test("conformance: the island's Chat (AbstractChat) rebuilds exactly what KV holds, over two turns", async () => {
+Deno.test("conformance: the island's Chat rebuilds exactly what KV holds, over two turns", async () => {
   const server = await startTestServer({ config: testConfig() });
   try {
     const jar = new CookieJar();
     const chat = new Chat<ChatMessage>({
       id: newChatId(),
-      transport: islandTransport(server, jar),
+      api: `${server.url}/api/chat`,
+      fetch: jar.fetch,
     });
     await chat.sendMessage({ text: QUESTION });
     assert.equal(chat.status, "ready", String(chat.error));
