@@ -41,6 +41,9 @@ export function sseEncoder(options: SseOptions = {}): TransformStream<UIMessageC
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
+  // When the last bytes went out. Chunks only move this mark; the one timer reads it when it
+  // fires, since re-arming a timer per chunk costs more than encoding the chunk.
+  let lastSentAt = 0;
   const end = () => {
     clearTimeout(timer);
     if (!ended) {
@@ -48,31 +51,33 @@ export function sseEncoder(options: SseOptions = {}): TransformStream<UIMessageC
       options.onEnd?.();
     }
   };
-  let beat: () => void = () => {};
   const send = (
     controller: TransformStreamDefaultController<Uint8Array>,
     chunk: UIMessageChunk,
   ) => {
     options.onChunk?.(chunk);
     controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
-    beat();
+    lastSentAt = performance.now();
   };
   return new TransformStream<UIMessageChunk, Uint8Array>({
     start(controller) {
-      beat = () => {
-        clearTimeout(timer);
+      const arm = (ms: number) => {
         timer = setTimeout(() => {
+          const silent = performance.now() - lastSentAt;
+          if (silent < heartbeatMs) return arm(Math.max(1, heartbeatMs - silent));
           try {
             controller.enqueue(HEARTBEAT);
-            beat();
+            lastSentAt = performance.now();
+            arm(heartbeatMs);
           } catch {
             // The client went away between the timer and the beat.
             end();
           }
-        }, heartbeatMs);
+        }, ms);
       };
       for (const chunk of options.head ?? []) send(controller, chunk);
-      beat();
+      lastSentAt = performance.now();
+      arm(heartbeatMs);
     },
     transform(chunk, controller) {
       send(controller, chunk);

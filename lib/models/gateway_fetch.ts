@@ -330,6 +330,9 @@ class UsageScanner {
 
   #line(line: string) {
     if (!line.startsWith("data:") || !/usage/i.test(line)) return;
+    // OpenAI Chat sends `"usage":null` on every chunk but the last: no tokens to read there,
+    // and parsing each chunk a second time (the adapter parses it too) costs more than this.
+    if (!/usage/i.test(line.replaceAll('"usage":null', ""))) return;
     this.#parse(line.slice(5).trim());
   }
 

@@ -293,3 +293,41 @@ Deno.test("extractUsage reads the three families' usage shapes", () => {
   );
   assert.deepEqual(extractUsage({ choices: [], usage: null }), { input: null, output: null });
 });
+
+Deno.test('routed fetch: tokens still read past chunks that carry `"usage":null`', async () => {
+  const cases: Array<{ lines: string[]; tokens: [number | null, number | null] }> = [
+    // OpenAI Chat: usage null on every chunk, the totals on the last.
+    {
+      lines: [
+        '{"choices":[{"delta":{"content":"usage"}}],"usage":null}',
+        '{"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}',
+      ],
+      tokens: [7, 3],
+    },
+    // A null usage beside a real one (Responses shape) is still parsed.
+    {
+      lines: ['{"usage":null,"response":{"usage":{"input_tokens":5,"output_tokens":6}}}'],
+      tokens: [5, 6],
+    },
+    // Only nulls: nothing recorded.
+    { lines: ['{"choices":[],"usage":null}'], tokens: [null, null] },
+  ];
+  for (const { lines, tokens } of cases) {
+    const recorder = createMemoryUsageRecorder();
+    const body = lines.map((l) => `data: ${l}\n\n`).join("") + "data: [DONE]\n\n";
+    const routed = createRoutedFetch({
+      directBaseUrl: "https://api.example/v1",
+      family: "openai",
+      modelId: "openai/x",
+      fetch: () =>
+        Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } })),
+      recorder,
+    });
+    await (await routed("https://api.example/v1/chat/completions", { method: "POST" })).text();
+    assert.deepEqual(
+      recorder.calls.map((c) => [c.inputTokens, c.outputTokens]),
+      [tokens],
+      lines.join(" "),
+    );
+  }
+});
