@@ -24,6 +24,9 @@ interface ModelOption {
   available: boolean;
 }
 
+/** Text that may hold TeX math (`$`, `\\(`, `\\[`): load the math renderer with markdown. */
+const MATH_HINT = /\$|\\\(|\\\[/;
+
 function newChatId(): string {
   return "c" + crypto.randomUUID().replaceAll("-", "").slice(0, 20);
 }
@@ -126,12 +129,27 @@ export default function ChatMessages(
     });
   });
 
-  // Markdown loads on demand: the first visit to an empty chat does not pay for it.
+  // Markdown loads on demand: the first visit to an empty chat does not pay for it. Math
+  // (temml) loads with it when an answer may hold some, or once the renderer meets math.
+  const mathLoading = useRef(false);
+  function loadRenderer(withMath: boolean) {
+    if (withMath) mathLoading.current = true;
+    void Promise.all([
+      import("@/lib/client/markdown.ts"),
+      withMath ? import("@/lib/client/math.ts") : null,
+    ]).then(([m, math]) => {
+      render.value = m.createMarkdown({ source: t.source, copyCode: t.copyCode }, {
+        math: math?.renderMath,
+        onMathWithoutRenderer: () => {
+          if (!mathLoading.current) loadRenderer(true);
+        },
+      });
+    });
+  }
   useSignalEffect(() => {
-    if (render.value || !messages.value.some((m) => m.role === "assistant")) return;
-    import("@/lib/client/markdown.ts").then((
-      m,
-    ) => (render.value = m.createMarkdown({ source: t.source, copyCode: t.copyCode })));
+    if (render.value) return;
+    const answers = messages.value.filter((m) => m.role === "assistant");
+    if (answers.length) loadRenderer(answers.some((m) => MATH_HINT.test(textOf(m, true))));
   });
 
   // Keep the newest message in view unless the visitor scrolled up.

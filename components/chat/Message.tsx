@@ -4,6 +4,7 @@ import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import { format, type Messages } from "@/lib/i18n/mod.ts";
 import { citeHrefFor, partKey } from "./prerender.ts";
 import { type Source, sourcesOf } from "./sources.ts";
+import { MarkdownText } from "./MarkdownText.tsx";
 
 /** Strips deployment suffixes (dates, versions) from an agent id for its label. */
 export function agentLabel(agentId: string | undefined): string | null {
@@ -43,6 +44,7 @@ export function Message(
   }
   const sources = sourcesOf(message);
   const citeHref = citeHrefFor(message);
+  const citeContext = `${message.id}:${sources.map((s) => s.n).join(",")}`;
   const meta = message.metadata ?? {};
   const label = agentLabel(meta.agentId);
   const hasText = message.parts.some((p) => p.type === "text" && p.text.trim());
@@ -55,7 +57,19 @@ export function Message(
       {message.parts.map((part, i) => {
         if (part.type === "text") {
           if (!part.text) return null;
-          const html = render ? render(part.text, citeHref) : prerendered?.[partKey(message.id, i)];
+          if (render) {
+            return (
+              <MarkdownText
+                key={i}
+                text={part.text}
+                streaming={streaming && part.state === "streaming"}
+                render={render}
+                cite={citeHref}
+                citeContext={citeContext}
+              />
+            );
+          }
+          const html = prerendered?.[partKey(message.id, i)];
           return html !== undefined
             ? <div key={i} class="md" dangerouslySetInnerHTML={{ __html: html }} />
             : <div key={i} class="md md-plain">{part.text}</div>;

@@ -3,9 +3,13 @@
  * tab with rel="noopener noreferrer nofollow", images never load by themselves
  * (retrieved content must not leak the conversation through an image URL —
  * they render as links), and `[N]` citations link to the answer's source chips.
- * Isomorphic: the server renders saved chats with it, the island answers.
+ * Math (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) goes to a renderer given by the
+ * caller (lib/client/math.ts, loaded only when an answer has math); without it,
+ * the TeX shows as code. Isomorphic: the server renders saved chats with it,
+ * the island answers.
  */
 import MarkdownIt from "markdown-it";
+import { tex } from "@mdit/plugin-tex";
 
 /** Renders markdown for one message; `citeHref(n)` links a citation or returns null for an unknown one. */
 export type RenderMarkdown = (text: string, citeHref: (n: number) => string | null) => string;
@@ -18,12 +22,26 @@ export interface MarkdownLabels {
   copyCode: string;
 }
 
-/** Builds the renderer. */
+/** TeX to HTML (MathML); `display` for a block formula. */
+export type RenderMath = (tex: string, display: boolean) => string;
+
+/** Builds the renderer. `onMathWithoutRenderer` fires when math was met and `math` is absent. */
 export function createMarkdown(
   labels: MarkdownLabels = { source: "Fonte", copyCode: "Copiar código" },
+  { math, onMathWithoutRenderer }: { math?: RenderMath; onMathWithoutRenderer?: () => void } = {},
 ): RenderMarkdown {
   const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
   const esc = md.utils.escapeHtml;
+
+  md.use(tex, {
+    delimiters: "all",
+    render: (content: string, display: boolean) => {
+      if (math) return math(content, display);
+      onMathWithoutRenderer?.();
+      const code = `<code class="math-src">${esc(content)}</code>`;
+      return display ? `<pre class="math-src">${code}</pre>\n` : code;
+    },
+  });
 
   // Code blocks get a header with their language and a copy button (wired by the island).
   md.renderer.rules.fence = (tokens, idx) => {

@@ -49,7 +49,12 @@ export async function* readChunks(
           if (data.length) {
             const payload = data.join("\n");
             data = [];
-            if (payload === "[DONE]") return;
+            if (payload === "[DONE]") {
+              // Read to the end rather than cancel: the server closes right after, and a
+              // cancelled response shows as a failed request in the browser.
+              while (!(await reader.read()).done) { /* nothing follows [DONE] */ }
+              return;
+            }
             yield toChunk(payload);
           }
         } else if (line.startsWith("data:")) {

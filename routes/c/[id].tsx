@@ -9,14 +9,14 @@ import type { ChatMessage } from "@/lib/chat/types.ts";
 import { ChatShell, type ShellData } from "@/components/ChatShell.tsx";
 import { prerenderMessages } from "@/components/chat/prerender.ts";
 import { createMarkdown } from "@/lib/client/markdown.ts";
+import { renderMath } from "@/lib/client/math.ts";
 
-const markdown = {
-  "pt-BR": createMarkdown({
-    source: messages("pt-BR").source,
-    copyCode: messages("pt-BR").copyCode,
-  }),
-  en: createMarkdown({ source: messages("en").source, copyCode: messages("en").copyCode }),
-};
+const markdownFor = (locale: "pt-BR" | "en") =>
+  createMarkdown(
+    { source: messages(locale).source, copyCode: messages(locale).copyCode },
+    { math: renderMath },
+  );
+const markdown = { "pt-BR": markdownFor("pt-BR"), en: markdownFor("en") };
 
 interface Data extends ShellData {
   id: string;
