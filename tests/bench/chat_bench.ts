@@ -18,6 +18,9 @@
  *   model openai/gpt-4.1-mini); first token = the first `text-delta` event. The
  *   fixture is a pure text answer, so the turn makes one provider call and no
  *   tool call.
+ * - load: N=1 one turn at a time; at 50 and 200 "steady" (N closed-loop clients, so N
+ *   streams are in flight while turns keep arriving; the targeted rows) and "burst" (N turns
+ *   in the same instant; stress rows without a target).
  * - added = p50(through) − p50(direct) at the same concurrency (same for p95).
  * - truncated: a direct stream without `data: [DONE]`; a chat stream without a
  *   `finish` event or without `data: [DONE]` (or not a 200).
@@ -32,7 +35,15 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** One measured setting. */
 interface Phase {
   n: number;
-  /** Rounds; each round runs one direct batch of `n` and one through batch of `n`. */
+  /**
+   * "steady": n clients, each sending its next turn as soon as its previous stream ended,
+   * started spread over one stream's length, so n streams are always in flight and turns
+   * arrive one by one, as visitors do; `rounds` is then the measuring window in seconds.
+   * "burst": n turns sent in the same instant per round (a thundering herd, all queued
+   * behind each other on arrival).
+   */
+  mode: "steady" | "burst";
+  /** Burst: rounds, each one direct batch of `n` and one through batch. Steady: seconds per side. */
   rounds: number;
   /** Delay the replay server puts between chunks (0: as fast as the socket takes them). */
   paceMs: number;
@@ -42,17 +53,19 @@ interface Phase {
   memory?: boolean;
 }
 /**
- * At N=1 pacing cannot matter, so chunks go at wire speed. At 50 and 200 the replay is paced
- * like a fast real provider (a chunk every 10 ms ≈ 100 tokens/s; the fixture's 302 chunks take
- * ~3 s), so the streams overlap the way real ones do; the unpaced rows after them are a stress
- * test (every stream at wire speed at once, CPU-bound on this machine), reported, not targeted.
+ * At N=1 pacing cannot matter, so chunks go at wire speed, one turn at a time. At 50 and 200
+ * the replay is paced like a fast real provider (a chunk every 10 ms ≈ 100 tokens/s; the
+ * fixture's 302 chunks take ~3 s) and the load is steady: that many streams in flight while
+ * new turns arrive. The burst rows after them (every turn in the same instant, and then also
+ * at wire speed) are stress tests, reported, not targeted.
  */
 const PLAN: Phase[] = [
-  { n: 1, rounds: 150, paceMs: 0, target: true },
-  { n: 50, rounds: 4, paceMs: 10, target: true },
-  { n: 200, rounds: 3, paceMs: 10, target: true, memory: true },
-  { n: 50, rounds: 2, paceMs: 0, target: false },
-  { n: 200, rounds: 2, paceMs: 0, target: false },
+  { n: 1, mode: "burst", rounds: 150, paceMs: 0, target: true },
+  { n: 50, mode: "steady", rounds: 12, paceMs: 10, target: true },
+  { n: 200, mode: "steady", rounds: 12, paceMs: 10, target: true, memory: true },
+  { n: 50, mode: "burst", rounds: 4, paceMs: 10, target: false },
+  { n: 200, mode: "burst", rounds: 3, paceMs: 10, target: false },
+  { n: 200, mode: "burst", rounds: 2, paceMs: 0, target: false },
 ];
 const TARGET = { p50: 2, p95: 10 };
 const QUESTION = "What is Harmony Day and when is it celebrated?";
@@ -256,6 +269,29 @@ function batch(n: number, one: () => Promise<Sample>): Promise<Sample[]> {
   return Promise.all(Array.from({ length: n }, one));
 }
 
+/** One stream's length at 10 ms a chunk: steady clients start spread over it. */
+const STREAM_MS = 3_000;
+
+/**
+ * `n` closed-loop clients for `seconds` (after one stream's length of ramp-up, not
+ * measured): each starts its next stream when its last one ended. Returns the samples
+ * of streams that started inside the window.
+ */
+async function steady(n: number, seconds: number, one: () => Promise<Sample>): Promise<Sample[]> {
+  const t0 = performance.now();
+  const from = t0 + STREAM_MS, until = from + seconds * 1000;
+  const samples: Sample[] = [];
+  await Promise.all(Array.from({ length: n }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, (STREAM_MS * i) / n));
+    while (performance.now() < until) {
+      const started = performance.now();
+      const sample = await one();
+      if (started >= from) samples.push(sample);
+    }
+  }));
+  return samples;
+}
+
 /** A /proc/<pid>/status field in bytes ("VmRSS", "VmHWM"), or NaN off Linux. */
 function procStatus(pid: number, field: string): number {
   try {
@@ -302,6 +338,12 @@ function add(to: Side, samples: Sample[]): void {
     if (s.truncated) to.truncated++;
     if (Number.isFinite(s.ttft)) to.ttft.push(s.ttft);
   }
+}
+
+/** How a row's turns arrived. */
+function load(r: Result): string {
+  if (r.n === 1) return "one at a time";
+  return r.mode === "steady" ? `steady, ${r.rounds} s` : `burst ×${r.rounds}`;
 }
 
 /** The app's stderr, summarised. */
@@ -369,16 +411,24 @@ export async function run(): Promise<string> {
           if (rss > peak) peak = rss;
         }, 10);
       }
-      for (let round = 0; round < phase.rounds; round++) {
-        // Alternate which side goes first so drift weighs on both alike.
-        if (round % 2 === 0) {
-          add(r.direct, await batch(phase.n, () => direct(replayUrl)));
-          add(r.through, await batch(phase.n, () => through(appUrl, cookie)));
-        } else {
-          add(r.through, await batch(phase.n, () => through(appUrl, cookie)));
-          add(r.direct, await batch(phase.n, () => direct(replayUrl)));
+      if (phase.mode === "steady") {
+        // The app side first and then the direct side, each with the replay server alone.
+        const samples = await steady(phase.n, phase.rounds, () => through(appUrl, cookie));
+        add(r.through, samples);
+        add(r.direct, await steady(phase.n, phase.rounds, () => direct(replayUrl)));
+        r.streams = samples.length;
+      } else {
+        for (let round = 0; round < phase.rounds; round++) {
+          // Alternate which side goes first so drift weighs on both alike.
+          if (round % 2 === 0) {
+            add(r.direct, await batch(phase.n, () => direct(replayUrl)));
+            add(r.through, await batch(phase.n, () => through(appUrl, cookie)));
+          } else {
+            add(r.through, await batch(phase.n, () => through(appUrl, cookie)));
+            add(r.direct, await batch(phase.n, () => direct(replayUrl)));
+          }
+          r.streams += phase.n;
         }
-        r.streams += phase.n;
       }
       if (sampler !== undefined) {
         clearInterval(sampler);
@@ -387,7 +437,7 @@ export async function run(): Promise<string> {
       }
       results.push(r);
       console.error(
-        `chat bench: N=${phase.n} pace ${phase.paceMs} ms: direct p50 ${
+        `chat bench: N=${phase.n} ${phase.mode} pace ${phase.paceMs} ms: direct p50 ${
           f2(percentile(r.direct.ttft, 50))
         } ms, through p50 ${f2(percentile(r.through.ttft, 50))} ms, failed ${r.through.failed} (${
           ((performance.now() - started) / 1000).toFixed(0)
@@ -414,9 +464,9 @@ export async function run(): Promise<string> {
       verdicts.push(`N=${r.n} ${ok ? "pass" : "FAIL"}`);
     }
     rows.push(
-      `| ${r.n} | ${r.paceMs ? `${r.paceMs} ms` : "none"} | ${r.streams} | ${f2(d50)} | ${
-        f2(d95)
-      } | ${f2(t50)} | ${f2(t95)} | **${f2(a50)}** | **${
+      `| ${r.n} | ${load(r)} | ${r.paceMs ? `${r.paceMs} ms` : "none"} | ${r.streams} | ${
+        f2(d50)
+      } | ${f2(d95)} | ${f2(t50)} | ${f2(t95)} | **${f2(a50)}** | **${
         f2(a95)
       }** | ${r.direct.truncated} / ${r.through.truncated} | ${r.direct.failed} / ${r.through.failed} | ${verdict} |`,
     );
@@ -434,16 +484,21 @@ export async function run(): Promise<string> {
     "(`OPENAI_API=chat`, model openai/gpt-4.1-mini; a pure text turn, no tool call). Three",
     "processes on 127.0.0.1: the bench (client only), the replay server and the app, each its",
     "own `deno run`; the app uses in-memory KV and rate limits raised out of the way. Every",
-    "request is a new chat with one visitor cookie; each round runs N direct streams at once,",
-    "then N chat streams at once (order alternating per round), each read to its end. First",
+    "request is a new chat with one visitor cookie, each stream read to its end. Load: *one at",
+    "a time*, sequential turns; *steady*, N clients that each send their next turn when their",
+    "last stream ends, started spread over one stream's length (~3 s), so N streams are in",
+    "flight at every moment while turns keep arriving: the targeted rows, measured over the",
+    "window after a ramp-up, the chat side and then the direct side; *burst*, N turns sent in",
+    "the same instant per round (direct and chat alternating), where every turn also waits for",
+    "the N−1 that arrived with it: stress rows, reported without a target. First",
     "token: direct, the first event with non-empty `delta.content`; through, the first",
     "`text-delta` event. Added = p50(through) − p50(direct) at the same N (same for p95).",
     "Times in ms. Pace: the replay server's delay between chunks (10 ms ≈ a fast provider at",
     "~100 tokens/s; none = wire speed, a stress test where everything is CPU-bound).",
     `Targets: added p50 ≤ ${TARGET.p50} ms, added p95 ≤ ${TARGET.p95} ms, no truncated or failed streams.`,
     "",
-    "| N concurrent | pace | streams per side | direct p50 | direct p95 | through p50 | through p95 | added p50 | added p95 | truncated (direct / through) | failed, not 200 (direct / through) | verdict |",
-    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| N concurrent | load | pace | streams (through) | direct p50 | direct p95 | through p50 | through p95 | added p50 | added p95 | truncated (direct / through) | failed, not 200 (direct / through) | verdict |",
+    "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...rows,
     "",
     `App process memory (measured from /proc on the app's own process, not the bench's): ` +
