@@ -12,7 +12,6 @@ import {
   type InferUIMessageChunk,
   isStepCount,
   type UIMessageChunk,
-  validateUIMessages,
 } from "ai";
 import type { Ctx } from "@/lib/http/define.ts";
 import { errorResponse, HttpError } from "@/lib/http/errors.ts";
@@ -25,7 +24,7 @@ import { collectRoutes } from "@/lib/models/call_routes.ts";
 import type { UpstreamRoute } from "@/lib/models/types.ts";
 import { StoreUnavailableError } from "@/lib/store/chats.ts";
 import { type CitationCounts, citationFilter } from "./citations.ts";
-import { parseChatRequest } from "./request.ts";
+import { newUserMessage, parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
 import { SSE_HEADERS, sseEncoder } from "./sse.ts";
 import { systemPrompt } from "./system_prompt.ts";
@@ -57,8 +56,10 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     }
     const request = parseChatRequest(await readJsonBody(req, app.config.maxBodyBytes));
     const visitor = await resolveVisitor(req, app.signer);
-    // The shared limit check and the history load are independent KV round trips: overlap them.
-    const [limited, loaded] = await Promise.all([
+    // The shared limit check and the history load are independent KV round trips: overlap
+    // them, and do the work that needs neither while they are in flight. Its failures are
+    // thrown below, in the order a visitor would meet them without the overlap.
+    const pending = Promise.all([
       app.limits.check(visitor.id, clientIp(ctx)).catch((error) => {
         // The in-isolate counter already answered; a KV hiccup on the shared counter must not fail the chat.
         console.error("Rate-limit check failed; letting the request through:", error);
@@ -69,22 +70,44 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         (error: unknown) => ({ history: null, error }),
       ),
     ]);
+
+    const modelId = request.model ?? app.models.defaultModelId();
+    let picked: { model: ReturnType<typeof app.models.get> } | { error: unknown };
+    try {
+      picked = { model: app.models.get(modelId) };
+    } catch (error) {
+      picked = { error };
+    }
+    const newMessage = request.trigger === "regenerate-message"
+      ? null
+      : await newUserMessage(request.message as unknown as ChatMessage);
+    const instructions = systemPrompt(app.config, new Date(startedAt));
+    // Passage numbers of this turn, filled by the search tool, read by the citation filter.
+    const citable = new Set<string>();
+    let writeSource: (s: { n: number; url: string; title: string }) => void = () => {};
+    const tools = {
+      [SEARCH_TOOL]: createSearchTool(app.search, {
+        origin: app.config.site.url ?? url.origin,
+        onSource: (s) => {
+          citable.add(String(s.n));
+          writeSource(s);
+        },
+      }),
+    };
+
+    const [limited, loaded] = await pending;
     if (limited) {
       throw new HttpError("rate_limited", "Too many requests. Please wait a moment.", {
         "Retry-After": String(limited.retryAfterSeconds),
       });
     }
-
-    const modelId = request.model ?? app.models.defaultModelId();
-    let model;
-    try {
-      model = app.models.get(modelId);
-    } catch (error) {
-      if (error instanceof ModelUnavailableError) {
-        throw new HttpError("invalid_request", error.message);
+    if ("error" in picked) {
+      if (picked.error instanceof ModelUnavailableError) {
+        throw new HttpError("invalid_request", picked.error.message);
       }
-      throw error;
+      throw picked.error;
     }
+    const model = picked.model;
 
     if (loaded.error) throw loaded.error;
     const history = loaded.history!;
@@ -102,28 +125,17 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       messages = history.slice(0, idx);
       truncateTo = idx;
     } else {
-      const message = request.message as unknown as ChatMessage;
-      if (message.role !== "user") {
-        throw new HttpError("invalid_request", 'A new message must have role "user".');
-      }
-      // A visitor's message is text. Other parts would let a client forge tool results
-      // or make the server download any URL (file parts); metadata belongs to the server.
-      if (!message.parts.every((p) => p.type === "text" && typeof p.text === "string")) {
-        throw new HttpError("invalid_request", 'A new message may only hold "text" parts.');
-      }
-      const user: ChatMessage = {
-        id: message.id,
-        role: "user",
-        parts: message.parts.map((p) => ({ type: "text", text: (p as { text: string }).text })),
-      };
+      if (newMessage!.error) throw newMessage!.error;
+      const user = newMessage!.message;
       // The id of a saved question: the visitor edited it; it and everything after it are replaced.
-      const edited = history.findIndex((m) => m.id === message.id);
+      const edited = history.findIndex((m) => m.id === user.id);
       if (edited >= 0 && history[edited].role !== "user") {
         throw new HttpError(
           "invalid_request",
-          `Message "${message.id}" is not a question that can be edited.`,
+          `Message "${user.id}" is not a question that can be edited.`,
         );
       }
+      if (newMessage!.invalid) throw newMessage!.invalid;
       const keep = edited >= 0 ? edited : history.length;
       messages = [...history.slice(0, keep), user];
       truncateTo = keep;
@@ -133,28 +145,6 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       throw new HttpError("invalid_request", "There is nothing to answer.");
     }
 
-    // Passage numbers of this turn, filled by the search tool, read by the citation filter.
-    const citable = new Set<string>();
-    let writeSource: (s: { n: number; url: string; title: string }) => void = () => {};
-    const tools = {
-      [SEARCH_TOOL]: createSearchTool(app.search, {
-        origin: app.config.site.url ?? url.origin,
-        onSource: (s) => {
-          citable.add(String(s.n));
-          writeSource(s);
-        },
-      }),
-    };
-    // Only the visitor's new message needs the SDK's validation: the history is what this
-    // server saved after validating it, and re-validating it costs ~0.1 ms per message.
-    try {
-      if (newUser) await validateUIMessages<ChatMessage>({ messages: [newUser], tools });
-    } catch (error) {
-      throw new HttpError(
-        "invalid_request",
-        `Invalid "message": ${(error as Error).message.split("\n")[0]}`,
-      );
-    }
     const modelMessages = await convertToModelMessages(messages, { tools });
 
     // Deno 2.9 also fires request.signal after a response was fully sent: only an abort
@@ -171,7 +161,6 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     // Routes of this turn's upstream calls (none for the offline model), for the receipt.
     const routes: UpstreamRoute[] = [];
     let ttftMs: number | undefined;
-    const info = findModel(modelId);
 
     let refused = false;
     // Ends the in-flight record; also called from onEnd, since a cancelled stream may skip flush.
@@ -191,7 +180,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         const result = collectRoutes(routes, () =>
           streamTextLowMemory({
             model,
-            instructions: systemPrompt(app.config, new Date(startedAt)),
+            instructions,
             messages: modelMessages,
             tools,
             stopWhen: isStepCount(app.config.maxSteps),
@@ -211,6 +200,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
               }
               if (part.type === "finish") {
                 const usage = part.totalUsage;
+                const info = findModel(modelId);
                 const cost =
                   info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
                     ? (usage.inputTokens * info.pricing.inputPerMTok +
