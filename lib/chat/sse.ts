@@ -3,9 +3,11 @@
  * SDK's UI message stream protocol, with a comment line as heartbeat after 15 s
  * of silence so proxies keep the connection open during long tool calls.
  *
- * One TransformStream does the encoding and the per-turn bookkeeping around it
- * (copying chunks for resumption, a last word before the end): every stream
- * hop costs per chunk, and a chat turn has hundreds of chunks.
+ * One pull-based stream reads the chunks, encodes them and does the per-turn
+ * bookkeeping around it (copying chunks for resumption, a last word before the
+ * end): every stream hop costs per chunk, and a chat turn has hundreds of chunks.
+ * It reads straight from the reader the caller already holds, which a pipe
+ * could not (releasing a reader and piping cost more than the read itself).
  */
 import type { UIMessageChunk } from "ai";
 
@@ -22,7 +24,7 @@ export const SSE_HEADERS: Record<string, string> = {
   "x-vercel-ai-ui-message-stream": "v1",
 };
 
-/** Options of `sseEncoder`. */
+/** Options of `sseStream`. */
 export interface SseOptions {
   /** Silence after which a comment line is sent (default 15 s). */
   heartbeatMs?: number;
@@ -36,8 +38,11 @@ export interface SseOptions {
   onEnd?: () => void;
 }
 
-/** A transform from UI message chunks to SSE bytes, ending with `data: [DONE]`. */
-export function sseEncoder(options: SseOptions = {}): TransformStream<UIMessageChunk, Uint8Array> {
+/** SSE bytes of the chunks `reader` yields, ending with `data: [DONE]`; cancelling it cancels the source. */
+export function sseStream(
+  reader: ReadableStreamDefaultReader<UIMessageChunk>,
+  options: SseOptions = {},
+): ReadableStream<Uint8Array> {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
@@ -52,14 +57,14 @@ export function sseEncoder(options: SseOptions = {}): TransformStream<UIMessageC
     }
   };
   const send = (
-    controller: TransformStreamDefaultController<Uint8Array>,
+    controller: ReadableStreamDefaultController<Uint8Array>,
     chunk: UIMessageChunk,
   ) => {
     options.onChunk?.(chunk);
     controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
     lastSentAt = performance.now();
   };
-  return new TransformStream<UIMessageChunk, Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     start(controller) {
       const arm = (ms: number) => {
         timer = setTimeout(() => {
@@ -79,18 +84,25 @@ export function sseEncoder(options: SseOptions = {}): TransformStream<UIMessageC
       lastSentAt = performance.now();
       arm(heartbeatMs);
     },
-    transform(chunk, controller) {
-      send(controller, chunk);
-    },
-    async flush(controller) {
+    async pull(controller) {
+      let next: ReadableStreamReadResult<UIMessageChunk>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        end();
+        throw error;
+      }
+      if (!next.done) return send(controller, next.value);
       for (const chunk of await options.beforeEnd?.() ?? []) send(controller, chunk);
       controller.enqueue(DONE);
+      controller.close();
       end();
     },
-    cancel() {
+    cancel(reason) {
       end();
+      return reader.cancel(reason);
     },
-  });
+  }, { highWaterMark: 0 });
 }
 
 /** Turns a stream of chunks into SSE bytes. */
@@ -98,5 +110,5 @@ export function toSseBytes(
   chunks: ReadableStream<UIMessageChunk>,
   options: SseOptions = {},
 ): ReadableStream<Uint8Array> {
-  return chunks.pipeThrough(sseEncoder(options));
+  return sseStream(chunks.getReader(), options);
 }

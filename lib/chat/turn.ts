@@ -26,7 +26,7 @@ import { StoreUnavailableError } from "@/lib/store/chats.ts";
 import { type CitationCounts, citationFilter } from "./citations.ts";
 import { newUserMessage, parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
-import { SSE_HEADERS, sseEncoder } from "./sse.ts";
+import { SSE_HEADERS, sseStream } from "./sse.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import { fallbackTitle } from "./title.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
@@ -280,10 +280,10 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
       }
       break;
     }
-    reader.releaseLock();
     const live = app.streams.track(request.id, visitor.id);
     endLive = live.end;
-    const body = uiStream.pipeThrough(sseEncoder({
+    // The rest is read through the same reader: no releaseLock and no pipe per turn.
+    const body = sseStream(reader, {
       heartbeatMs: app.heartbeatMs,
       head,
       onChunk: live.push,
@@ -299,7 +299,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         clearTimeout(timer);
         return ok ? [] : [{ type: "data-notice", data: { code: "save_failed" }, transient: true }];
       },
-    }));
+    });
     const headers = new Headers({ ...SSE_HEADERS, ...cors });
     if (visitor.setCookie) headers.set("Set-Cookie", visitor.setCookie);
     return new Response(body, { headers });
