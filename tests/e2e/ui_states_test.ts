@@ -1,6 +1,7 @@
 /**
  * Screens of every chat state (empty, streaming, finished with sources, error
- * banner, stopped, editing) at 360 and 1440 px in light and dark, and a
+ * banner, stopped, editing, a rich answer with a table, code and math) at 360
+ * and 1440 px in light and dark, and a
  * measurement (no timing asserted) of main-thread long tasks while a ~2,000-token
  * answer streams, and of the gzip size of the JavaScript a first visit loads.
  */
@@ -30,6 +31,28 @@ import {
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 
+/** A model answer with everything markdown can carry here. */
+const RICH = [
+  "## Área de um círculo",
+  "",
+  "A área é $A = \\pi r^2$; para $r = 2$, $A \\approx 12{,}57$.",
+  "",
+  "\\[",
+  "\\int_0^{2\\pi} \\int_0^r \\rho \\, d\\rho \\, d\\theta = \\pi r^2",
+  "\\]",
+  "",
+  "| r | área |",
+  "| --: | --: |",
+  "| 1 | 3,14 |",
+  "| 2 | 12,57 |",
+  "",
+  "```ts",
+  "const area = (r: number) => Math.PI * r ** 2;",
+  "```",
+  "",
+  "Custa R$ 10 por mês.",
+].join("\n");
+
 Deno.test({
   ...E2E,
   name: "e2e states: screenshots of every chat state at 360 and 1440 px, light and dark",
@@ -40,6 +63,11 @@ Deno.test({
       services: { models: createModelRegistry({ env: {}, local: { delayMs: 30 } }) },
     });
     const replay = startReplayServer(chatScript([{ fixture: "openai-error.1.json", status: 500 }]));
+    const richReplay = startReplayServer(chatScript([{ body: openaiChatStream(RICH) }]));
+    const rich = await startTestServer({
+      env: openaiReplayEnv(richReplay.url),
+      config: testConfig(),
+    });
     const failing = await startTestServer({
       env: openaiReplayEnv(replay.url),
       config: testConfig(),
@@ -92,13 +120,33 @@ Deno.test({
         await ask(error, "Olá, quem é você?");
         await error.locator(".error-banner[role=alert]").waitFor();
         await shoot(error, "error");
+
+        // A rich answer: math as MathML (loaded for it), a table, highlighted code.
+        const richPage = await context.newPage();
+        const richSeen = watchPage(richPage);
+        await openChat(richPage, rich.url + "/");
+        await ask(richPage, "Qual é a área de um círculo?");
+        await waitForAnswer(richPage);
+        const answer = richPage.locator(".msg-assistant .md").first();
+        await answer.locator("code[data-hl]").first().waitFor();
+        assert.equal(
+          await answer.locator("math").count(),
+          4,
+          "three inline formulas and one block",
+        );
+        assert.equal(await answer.locator("math[display=block]").count(), 1);
+        assert.equal(await answer.locator(".math-src").count(), 0, "no TeX left as source");
+        assert.equal(await answer.locator("table tr").count(), 3);
+        assert.match(await answer.innerText(), /Custa R\$ 10 por mês\./);
+        await shoot(richPage, "rich");
+        assert.deepEqual(richSeen.errors, []);
         await context.close();
       }
       console.log(`${shots.length} screenshots in ${dir}`);
     } finally {
       await browser.close();
-      await Promise.all([fast.close(), slow.close(), failing.close()]);
-      await replay.close();
+      await Promise.all([fast.close(), slow.close(), failing.close(), rich.close()]);
+      await Promise.all([replay.close(), richReplay.close()]);
     }
   },
 });
