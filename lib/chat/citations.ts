@@ -54,6 +54,11 @@ export function citationFilter(
       hooks.onChunk?.(chunk);
       if (chunk.type === "source-url") known.add(chunk.sourceId);
       if (chunk.type === "text-delta") {
+        // Most deltas hold no "[" and nothing is pending: no citation can start or end in them.
+        if (!chunk.delta.includes("[") && !pending.get(chunk.id)) {
+          if (chunk.delta) controller.enqueue(chunk);
+          return;
+        }
         const text = (pending.get(chunk.id) ?? "") + chunk.delta;
         const hold = PARTIAL.exec(text);
         const ready = hold ? text.slice(0, hold.index) : text;
