@@ -123,6 +123,8 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
     }
   };
 
+  const built = new Map<string, LanguageModelV4>();
+
   return {
     list() {
       return catalog.map((m) => ({
@@ -156,7 +158,12 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
           } to enable provider "${info.provider}"`,
         );
       }
-      return build(info, getOptions);
+      // Models hold no per-call state (routes are collected per turn through async context),
+      // so each is built once instead of a provider, a routed fetch and a model per turn.
+      const key = `${id}\u0000${getOptions.openaiApi ?? ""}`;
+      let model = built.get(key);
+      if (!model) built.set(key, model = build(info, getOptions));
+      return model;
     },
 
     providerStatus() {
