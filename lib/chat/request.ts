@@ -48,6 +48,18 @@ export function parseChatRequest(body: unknown): ChatRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new HttpError("invalid_request", "The body must be a JSON object.");
   }
+  const req = plainChatRequest(body as Record<string, unknown>) ?? schemaChatRequest(body);
+  if (req.trigger === "submit-message" && !req.message) {
+    throw new HttpError(
+      "invalid_request",
+      'Invalid "message": required when trigger is "submit-message".',
+    );
+  }
+  return req;
+}
+
+/** The body as `bodySchema` judges it, nesting depth first; a failure is a 400 naming the field. */
+export function schemaChatRequest(body: object): ChatRequest {
   if (tooDeep(body, MAX_DEPTH)) {
     throw new HttpError("invalid_request", `The body nests deeper than ${MAX_DEPTH} levels.`);
   }
@@ -57,14 +69,53 @@ export function parseChatRequest(body: unknown): ChatRequest {
     const path = issue.path.join(".") || "(body)";
     throw new HttpError("invalid_request", `Invalid "${path}": ${issue.message}.`);
   }
-  const req = result.data;
-  if (req.trigger === "submit-message" && !req.message) {
-    throw new HttpError(
-      "invalid_request",
-      'Invalid "message": required when trigger is "submit-message".',
-    );
+  return result.data;
+}
+
+const BODY_KEYS = new Set(["id", "message", "model", "trigger", "messageId"]);
+const MESSAGE_KEYS = new Set(["id", "role", "parts"]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype;
+}
+
+function isString(value: unknown, min: number, max: number): value is string {
+  return typeof value === "string" && value.length >= min && value.length <= max;
+}
+
+/**
+ * The usual body (only known fields; a message without metadata whose parts hold only a
+ * string `type` and `text`) checked by hand, or null for anything else, which the schema then
+ * judges. Of that shape it accepts what `bodySchema` accepts and returns what it returns
+ * (pinned by request_test.ts): the schema's pass cost ~0.06 ms before the first token.
+ */
+export function plainChatRequest(body: Record<string, unknown>): ChatRequest | null {
+  if (!isPlainObject(body)) return null;
+  for (const key in body) if (!BODY_KEYS.has(key)) return null;
+  const { id, message, model, trigger, messageId } = body;
+  if (typeof id !== "string" || !CHAT_ID.test(id)) return null;
+  if (model !== undefined && !isString(model, 1, 128)) return null;
+  if (messageId !== undefined && !isString(messageId, 1, 128)) return null;
+  if (trigger !== undefined && trigger !== "submit-message" && trigger !== "regenerate-message") {
+    return null;
   }
-  return req;
+  if (message !== undefined) {
+    if (!isPlainObject(message)) return null;
+    for (const key in message) if (!MESSAGE_KEYS.has(key)) return null;
+    if (!isString(message.id, 1, 128)) return null;
+    if (message.role !== "user" && message.role !== "assistant") return null;
+    const parts = message.parts;
+    if (!Array.isArray(parts) || parts.length > 200) return null;
+    for (const part of parts) {
+      if (!isPlainObject(part)) return null;
+      for (const key in part) if (key !== "type" && key !== "text") return null;
+      if (!isString(part.type, 1, 64)) return null;
+      // Strings only, so the body cannot nest deeper than the message's parts.
+      if (part.text !== undefined && typeof part.text !== "string") return null;
+    }
+  }
+  return { ...body, trigger: trigger ?? "submit-message" } as ChatRequest;
 }
 
 /**
