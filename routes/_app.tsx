@@ -2,10 +2,12 @@ import type { AppProps } from "@/lib/http/types.ts";
 import type { AppServices } from "@/lib/services.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
+import { headOf } from "@/lib/http/head.ts";
 
 /** The document around every page. */
 export default function App({ Component, state, app }: AppProps<AppServices>) {
   const t = messages(localeOf(state));
+  const head = headOf(state);
   return (
     <html lang={t.htmlLang}>
       <head>
@@ -14,7 +16,8 @@ export default function App({ Component, state, app }: AppProps<AppServices>) {
         <meta name="color-scheme" content="light dark" />
         <meta name="theme-color" content="#f7f7f8" media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content="#16171a" media="(prefers-color-scheme: dark)" />
-        <title>{`${app.config.site.name} — ${t.tagline}`}</title>
+        <title>{`${head.title ?? t.tagline} — ${app.config.site.name}`}</title>
+        {head.alternates?.map((a) => <link rel="alternate" hreflang={a.hreflang} href={a.href} />)}
         <link rel="icon" href="/icon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/styles.css" />
       </head>

@@ -207,3 +207,13 @@ export function createDocPages(options: DocPagesOptions = {}): DocPages {
 
 /** The pages of this deploy's corpus, shared by the /sobre and /en/about routes. */
 export const docPages: DocPages = createDocPages();
+
+/** hreflang links of a page that exists in both languages (itself included); none otherwise. */
+export function docAlternates(page: DocPageData): Array<{ hreflang: string; href: string }> {
+  if (!page.alternate) return [];
+  const tag = (lang: "pt" | "en") => lang === "en" ? "en" : "pt-BR";
+  return [
+    { hreflang: tag(page.lang), href: page.url },
+    { hreflang: tag(page.alternate.lang), href: page.alternate.url },
+  ];
+}

@@ -1,5 +1,6 @@
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { messages } from "@/lib/i18n/mod.ts";
@@ -38,6 +39,7 @@ export const handler = define.handlers<Data>({
     // No record yet: a chat whose first answer is still streaming, shown empty with its id.
     const list = chat ? await app.store.loadMessages(params.id) as ChatMessage[] : [];
     const prerendered = prerenderMessages(list, markdown[localeOf(ctx.state)]);
+    if (chat?.title) setHead(ctx.state, { title: chat.title });
     return ctx.render({ id: params.id, messages: list, prerendered, ...shell }, {
       headers: { "Cache-Control": "private, no-store" },
     });

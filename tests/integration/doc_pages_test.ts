@@ -18,6 +18,16 @@ Deno.test("corpus pages over loopback: /sobre and /en/about", async (t) => {
         assert.match(html, /<h2 id="quando-algo-da-errado">Quando algo dá errado<\/h2>/);
         assert.match(html, /<a class="doc-back" href="\/">/);
         assert.match(html, /<a class="doc-alt" href="\/en\/about\/how-it-works" hreflang="en"/);
+        // Its own title, and both language versions named for search engines.
+        assert.match(html, /<title>Como funciona o assistente — [^<]+<\/title>/);
+        assert.match(
+          html,
+          /<link rel="alternate" hreflang="pt-BR" href="\/sobre\/como-funciona"\/?>/,
+        );
+        assert.match(
+          html,
+          /<link rel="alternate" hreflang="en" href="\/en\/about\/how-it-works"\/?>/,
+        );
         assert.match(html, /Fonte: Equipe do assistente/);
         assert.match(html, /CC BY 4.0/);
         assert.match(html, /<header class="topbar">/);

@@ -2,14 +2,16 @@ import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
-import { type DocPageData, docPages } from "@/lib/corpus/pages.ts";
+import { docAlternates, type DocPageData, docPages } from "@/lib/corpus/pages.ts";
 import { DocPage } from "@/components/DocPage.tsx";
+import { setHead } from "@/lib/http/head.ts";
 
 /** An English corpus page: the manifest document whose url is /en/about/<slug>. */
 export const handler = define.handlers<DocPageData>({
   async GET(ctx) {
     const page = await docPages.get(`/en/about/${ctx.params.slug}`);
     if (!page) throw new HttpError("not_found", `No page at "${ctx.url.pathname}".`);
+    setHead(ctx.state, { title: page.title, alternates: docAlternates(page) });
     return ctx.render(page, { headers: { "Cache-Control": "public, max-age=300" } });
   },
 });
