@@ -28,6 +28,8 @@ Deno.test("corpus pages over loopback: /sobre and /en/about", async (t) => {
           html,
           /<link rel="alternate" hreflang="en" href="\/en\/about\/how-it-works"\/?>/,
         );
+        const single = await (await get("/sobre/artefatos")).text();
+        assert.ok(!single.includes('rel="alternate"'), "a page in one language names no alternate");
         assert.match(html, /Fonte: Equipe do assistente/);
         assert.match(html, /CC BY 4.0/);
         assert.match(html, /<header class="topbar">/);
