@@ -28,7 +28,9 @@ Deno.test("corpus pages over loopback: /sobre and /en/about", async (t) => {
           html,
           /<link rel="alternate" hreflang="en" href="\/en\/about\/how-it-works"\/?>/,
         );
-        const single = await (await get("/sobre/artefatos")).text();
+        const singleRes = await get("/sobre/artefatos");
+        assert.equal(singleRes.status, 200);
+        const single = await singleRes.text();
         assert.ok(!single.includes('rel="alternate"'), "a page in one language names no alternate");
         assert.match(html, /Fonte: Equipe do assistente/);
         assert.match(html, /CC BY 4.0/);
