@@ -23,7 +23,7 @@ import { findModel } from "@/lib/models/catalog.ts";
 import { collectRoutes } from "@/lib/models/call_routes.ts";
 import type { UpstreamRoute } from "@/lib/models/types.ts";
 import { StoreUnavailableError } from "@/lib/store/chats.ts";
-import { type CitationCounts, citationFilter } from "./citations.ts";
+import { type CitationCounts, filterCitations } from "./citations.ts";
 import { newUserMessage, parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
 import { SSE_HEADERS, sseStream } from "./sse.ts";
@@ -192,53 +192,58 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
             telemetry: { isEnabled: false },
           }));
         writer.merge(
-          result.toUIMessageStream({
-            sendSources: true,
-            onError: (error) => {
-              console.error(`Chat ${request.id}: model error:`, error);
-              return GENERIC_STREAM_ERROR;
+          filterCitations(
+            result.toUIMessageStream({
+              sendSources: true,
+              onError: (error) => {
+                console.error(`Chat ${request.id}: model error:`, error);
+                return GENERIC_STREAM_ERROR;
+              },
+              messageMetadata: ({ part }): ChatMessageMetadata | undefined => {
+                if (part.type === "start") {
+                  return { agentId: modelId, model: modelId, createdAt: startedAt };
+                }
+                if (part.type === "finish") {
+                  const usage = part.totalUsage;
+                  const info = findModel(modelId);
+                  const cost =
+                    info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
+                      ? (usage.inputTokens * info.pricing.inputPerMTok +
+                        usage.outputTokens * info.pricing.outputPerMTok) / 1e6
+                      : null;
+                  return {
+                    usage: {
+                      inputTokens: usage.inputTokens,
+                      outputTokens: usage.outputTokens,
+                      totalTokens: usage.totalTokens,
+                    },
+                    costUsd: cost,
+                    finishReason: part.finishReason,
+                    latencyMs: app.clock() - startedAt,
+                    ttftMs,
+                    routes: [...routes],
+                  };
+                }
+                return undefined;
+              },
+            }),
+            counts,
+            citable,
+            {
+              onChunk(chunk) {
+                if (
+                  ttftMs === undefined &&
+                  (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
+                ) {
+                  ttftMs = app.clock() - startedAt;
+                }
+              },
+              endMetadata: (kind) =>
+                kind === "abort"
+                  ? { finishReason: "aborted", latencyMs: app.clock() - startedAt }
+                  : {},
             },
-            messageMetadata: ({ part }): ChatMessageMetadata | undefined => {
-              if (part.type === "start") {
-                return { agentId: modelId, model: modelId, createdAt: startedAt };
-              }
-              if (part.type === "finish") {
-                const usage = part.totalUsage;
-                const info = findModel(modelId);
-                const cost =
-                  info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
-                    ? (usage.inputTokens * info.pricing.inputPerMTok +
-                      usage.outputTokens * info.pricing.outputPerMTok) / 1e6
-                    : null;
-                return {
-                  usage: {
-                    inputTokens: usage.inputTokens,
-                    outputTokens: usage.outputTokens,
-                    totalTokens: usage.totalTokens,
-                  },
-                  costUsd: cost,
-                  finishReason: part.finishReason,
-                  latencyMs: app.clock() - startedAt,
-                  ttftMs,
-                  routes: [...routes],
-                };
-              }
-              return undefined;
-            },
-          }).pipeThrough(citationFilter(counts, citable, {
-            onChunk(chunk) {
-              if (
-                ttftMs === undefined &&
-                (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
-              ) {
-                ttftMs = app.clock() - startedAt;
-              }
-            },
-            endMetadata: (kind) =>
-              kind === "abort"
-                ? { finishReason: "aborted", latencyMs: app.clock() - startedAt }
-                : {},
-          })) as ReadableStream<
+          ) as ReadableStream<
             InferUIMessageChunk<ChatMessage>
           >,
         );
