@@ -17,7 +17,9 @@ export default function App({ Component, state, app }: AppProps<AppServices>) {
         <meta name="theme-color" content="#f7f7f8" media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content="#16171a" media="(prefers-color-scheme: dark)" />
         <title>{`${head.title ?? t.tagline} — ${app.config.site.name}`}</title>
-        {head.alternates?.map((a) => <link rel="alternate" hreflang={a.hreflang} href={a.href} />)}
+        {head.alternates?.map((a) => (
+          <link key={a.hreflang} rel="alternate" hreflang={a.hreflang} href={a.href} />
+        ))}
         <link rel="icon" href="/icon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/styles.css" />
       </head>
