@@ -147,18 +147,21 @@ interface Sample {
 }
 
 /**
- * Reads an SSE body event by event. `firstToken(data)` says whether a `data:` payload
- * carries the first token; returns the time it arrived and every payload seen.
+ * Reads an SSE body event by event. `firstToken(data)` is asked of each `data:` payload
+ * until it says one carries the first token. After that the reader stays cheap (a
+ * substring check per payload, no JSON parse): the load generator shares the cores with
+ * the servers it measures, and must not slow them down more than a browser would.
  */
 async function readEvents(
   res: Response,
   t0: number,
   firstToken: (data: string) => boolean,
-): Promise<{ ttft: number; datas: string[] }> {
+): Promise<{ ttft: number; last: string | undefined; finished: boolean; errored: boolean }> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   let ttft = NaN;
-  const datas: string[] = [];
+  let last: string | undefined;
+  let finished = false, errored = false;
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -171,13 +174,14 @@ async function readEvents(
       for (const line of event.split("\n")) {
         if (!line.startsWith("data: ")) continue;
         const data = line.slice(6);
-        datas.push(data);
-        // Every payload goes through `firstToken`: it also tracks the end of the stream.
-        if (firstToken(data) && Number.isNaN(ttft)) ttft = at - t0;
+        last = data;
+        if (data.includes('"type":"finish"')) finished = true;
+        if (data.includes('"type":"error"')) errored = true;
+        if (Number.isNaN(ttft) && firstToken(data)) ttft = at - t0;
       }
     }
   }
-  return { ttft, datas };
+  return { ttft, last, finished, errored };
 }
 
 function directBody(): string {
@@ -204,11 +208,11 @@ async function direct(replayUrl: string): Promise<Sample> {
       await res.body?.cancel();
       return { ttft: NaN, failed: true, truncated: false };
     }
-    const { ttft, datas } = await readEvents(res, t0, (data) => {
+    const { ttft, last } = await readEvents(res, t0, (data) => {
       if (data === "[DONE]") return false;
       return !!JSON.parse(data).choices?.[0]?.delta?.content;
     });
-    return { ttft, failed: false, truncated: datas.at(-1) !== "[DONE]" };
+    return { ttft, failed: false, truncated: last !== "[DONE]" };
   } catch (error) {
     console.error("direct stream failed:", error);
     return { ttft: NaN, failed: false, truncated: true };
@@ -244,19 +248,14 @@ async function through(appUrl: string, cookie: string): Promise<Sample> {
       failures.set(key, (failures.get(key) ?? 0) + 1);
       return { ttft: NaN, failed: true, truncated: false };
     }
-    let finished = false;
-    let errored = false;
-    const { ttft, datas } = await readEvents(res, t0, (data) => {
+    const { ttft, last, finished, errored } = await readEvents(res, t0, (data) => {
       if (data === "[DONE]") return false;
-      const type = (JSON.parse(data) as { type: string }).type;
-      if (type === "finish") finished = true;
-      if (type === "error") errored = true;
-      return type === "text-delta";
+      return (JSON.parse(data) as { type: string }).type === "text-delta";
     });
     return {
       ttft,
       failed: false,
-      truncated: !finished || errored || datas.at(-1) !== "[DONE]",
+      truncated: !finished || errored || last !== "[DONE]",
     };
   } catch (error) {
     console.error("chat stream failed:", error);
