@@ -302,6 +302,31 @@ function procStatus(pid: number, field: string): number {
   }
 }
 
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat; NaN off Linux. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // Fields after the command name (which may hold spaces) start at ") ".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in 1/100 s ticks
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs `work` and adds the app's CPU seconds and the wall seconds it took to `into`. */
+async function metered<T>(
+  pid: number,
+  into: { cpu: number; wall: number },
+  work: () => Promise<T>,
+) {
+  const cpu0 = cpuSeconds(pid), t0 = performance.now();
+  const out = await work();
+  into.cpu += cpuSeconds(pid) - cpu0;
+  into.wall += (performance.now() - t0) / 1000;
+  return out;
+}
+
 /** Resets the process's peak RSS (VmHWM) to its current RSS; false when not allowed. */
 function resetPeak(pid: number): boolean {
   try {
@@ -325,6 +350,8 @@ interface Result extends Phase {
   direct: Side;
   through: Side;
   streams: number;
+  /** The app's CPU and the wall time while the chat side ran. */
+  appLoad: { cpu: number; wall: number };
 }
 
 function side(): Side {
@@ -396,7 +423,14 @@ export async function run(): Promise<string> {
     failures.clear();
 
     for (const phase of PLAN) {
-      const r: Result = { ...phase, direct: side(), through: side(), streams: 0 };
+      const r: Result = {
+        ...phase,
+        direct: side(),
+        through: side(),
+        streams: 0,
+        appLoad: { cpu: 0, wall: 0 },
+      };
+      const throughSide = (work: () => Promise<Sample[]>) => metered(app.pid, r.appLoad, work);
       await pace(phase.paceMs);
       let sampler: ReturnType<typeof setInterval> | undefined;
       let peak = 0;
@@ -412,7 +446,9 @@ export async function run(): Promise<string> {
       }
       if (phase.mode === "steady") {
         // The app side first and then the direct side, each with the replay server alone.
-        const samples = await steady(phase.n, phase.rounds, () => through(appUrl, cookie));
+        const samples = await throughSide(() =>
+          steady(phase.n, phase.rounds, () => through(appUrl, cookie))
+        );
         add(r.through, samples);
         add(r.direct, await steady(phase.n, phase.rounds, () => direct(replayUrl)));
         r.streams = samples.length;
@@ -421,9 +457,9 @@ export async function run(): Promise<string> {
           // Alternate which side goes first so drift weighs on both alike.
           if (round % 2 === 0) {
             add(r.direct, await batch(phase.n, () => direct(replayUrl)));
-            add(r.through, await batch(phase.n, () => through(appUrl, cookie)));
+            add(r.through, await throughSide(() => batch(phase.n, () => through(appUrl, cookie))));
           } else {
-            add(r.through, await batch(phase.n, () => through(appUrl, cookie)));
+            add(r.through, await throughSide(() => batch(phase.n, () => through(appUrl, cookie))));
             add(r.direct, await batch(phase.n, () => direct(replayUrl)));
           }
           r.streams += phase.n;
@@ -465,9 +501,9 @@ export async function run(): Promise<string> {
     rows.push(
       `| ${r.n} | ${load(r)} | ${r.paceMs ? `${r.paceMs} ms` : "none"} | ${r.streams} | ${
         f2(d50)
-      } | ${f2(d95)} | ${f2(t50)} | ${f2(t95)} | **${f2(a50)}** | **${
-        f2(a95)
-      }** | ${r.direct.truncated} / ${r.through.truncated} | ${r.direct.failed} / ${r.through.failed} | ${verdict} |`,
+      } | ${f2(d95)} | ${f2(t50)} | ${f2(t95)} | **${f2(a50)}** | **${f2(a95)}** | ${
+        (r.appLoad.cpu / r.appLoad.wall).toFixed(2)
+      } | ${r.direct.truncated} / ${r.through.truncated} | ${r.direct.failed} / ${r.through.failed} | ${verdict} |`,
     );
   }
   const failureList = [...failures].map(([k, v]) => `${v}× \`${k.replaceAll("\n", " ")}\``);
@@ -494,10 +530,12 @@ export async function run(): Promise<string> {
     "`text-delta` event. Added = p50(through) − p50(direct) at the same N (same for p95).",
     "Times in ms. Pace: the replay server's delay between chunks (10 ms ≈ a fast provider at",
     "~100 tokens/s; none = wire speed, a stress test where everything is CPU-bound).",
+    "App CPU: the app process's CPU time over the wall time of the chat side (1.00 = one core",
+    "busy; its JavaScript runs on one thread, so near 1 it is saturated).",
     `Targets: added p50 ≤ ${TARGET.p50} ms, added p95 ≤ ${TARGET.p95} ms, no truncated or failed streams.`,
     "",
-    "| N concurrent | load | pace | streams (through) | direct p50 | direct p95 | through p50 | through p95 | added p50 | added p95 | truncated (direct / through) | failed, not 200 (direct / through) | verdict |",
-    "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| N concurrent | load | pace | streams (through) | direct p50 | direct p95 | through p50 | through p95 | added p50 | added p95 | app CPU (cores) | truncated (direct / through) | failed, not 200 (direct / through) | verdict |",
+    "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...rows,
     "",
     `App process memory (measured from /proc on the app's own process, not the bench's): ` +

@@ -112,7 +112,7 @@ Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.env.get("PORT")), onListen
       `JS loaded by \`/\`: ${ours.files} files, ${(ours.raw / 1024).toFixed(1)} KiB raw, **${
         (ours.gz / 1024).toFixed(1)
       } KiB gzip** ` +
-      "(markdown, highlighting and the chat list script's extras load later, only when needed).",
+      "(markdown, math and code highlighting load later, only when an answer needs them).",
       "",
     ].join("\n");
   } finally {
