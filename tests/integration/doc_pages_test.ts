@@ -22,11 +22,11 @@ Deno.test("corpus pages over loopback: /sobre and /en/about", async (t) => {
         assert.match(html, /<title>Como funciona o assistente — [^<]+<\/title>/);
         assert.match(
           html,
-          /<link rel="alternate" hreflang="pt-BR" href="\/sobre\/como-funciona"\/?>/,
+          /<link\s+rel="alternate" hreflang="pt-BR" href="\/sobre\/como-funciona"\/?>/,
         );
         assert.match(
           html,
-          /<link rel="alternate" hreflang="en" href="\/en\/about\/how-it-works"\/?>/,
+          /<link\s+rel="alternate" hreflang="en" href="\/en\/about\/how-it-works"\/?>/,
         );
         const singleRes = await get("/sobre/artefatos");
         assert.equal(singleRes.status, 200);
