@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import {
+  forEachView,
   hasHorizontalScroll,
   launchBrowser,
   screenshotDir,
-  viewContext,
-  VIEWS,
-  watchPage,
 } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
+import { openChat } from "../support/ui.ts";
 
 Deno.test({
   name: "e2e: a question streams a cited answer whose chip opens the cited page",
@@ -18,12 +17,8 @@ Deno.test({
     const browser = await launchBrowser();
     const dir = await screenshotDir();
     try {
-      for (const view of VIEWS) {
-        const context = await viewContext(browser, view);
-        const page = await context.newPage();
-        const seen = watchPage(page);
-        await page.goto(server.url + "/");
-        await page.waitForSelector(".conversation[data-hydrated=true]");
+      await forEachView(browser, async ({ view, context, page, seen }) => {
+        await openChat(page, server.url + "/");
         await page.locator("#composer-input").fill("Quais dados vocês guardam e por quanto tempo?");
         await page.keyboard.press("Enter");
         const answer = page.locator(".msg-assistant").last();
@@ -55,8 +50,7 @@ Deno.test({
         }
         assert.deepEqual(seen.errors, []);
         assert.deepEqual(seen.failed, []);
-        await context.close();
-      }
+      });
       console.log(`Screenshots in ${dir}`);
     } finally {
       await browser.close();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { launchBrowser, screenshotDir, viewContext, VIEWS, watchPage } from "../support/browser.ts";
+import { forEachView, launchBrowser, screenshotDir } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 
 const PAGE = "/sobre/como-funciona";
@@ -14,11 +14,7 @@ Deno.test({
     const browser = await launchBrowser();
     const dir = await screenshotDir();
     try {
-      for (const view of VIEWS) {
-        const context = await viewContext(browser, view);
-        const page = await context.newPage();
-        const seen = watchPage(page);
-
+      await forEachView(browser, async ({ view, context, page, seen }) => {
         await page.goto(server.url + PAGE);
         assert.equal(await page.locator("h1").textContent(), "Como funciona o assistente");
         assert.equal(await page.locator("script").count(), 0, "a corpus page ships no JS");
@@ -53,8 +49,7 @@ Deno.test({
 
         assert.deepEqual(seen.errors, [], "no console errors");
         assert.deepEqual(seen.failed, [], "no failed requests");
-        await context.close();
-      }
+      });
       console.log(`Screenshots in ${dir}`);
     } finally {
       await browser.close();

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import {
+  forEachView,
   hasHorizontalScroll,
   launchBrowser,
   screenshotDir,
-  viewContext,
-  VIEWS,
-  watchPage,
 } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
+import { openChat } from "../support/ui.ts";
 
 Deno.test({
   name: "e2e: the chat shell hydrates cleanly at every size and scheme",
@@ -18,12 +17,8 @@ Deno.test({
     const browser = await launchBrowser();
     const dir = await screenshotDir();
     try {
-      for (const view of VIEWS) {
-        const context = await viewContext(browser, view);
-        const page = await context.newPage();
-        const seen = watchPage(page);
-        await page.goto(server.url + "/");
-        await page.waitForSelector(".conversation[data-hydrated=true]", { timeout: 10_000 });
+      await forEachView(browser, async ({ view, context, page, seen }) => {
+        await openChat(page, server.url + "/");
         assert.equal(
           await hasHorizontalScroll(page),
           false,
@@ -39,8 +34,7 @@ Deno.test({
         await page.locator(".msg-assistant .receipt").waitFor({ timeout: 15_000 });
         assert.deepEqual(seen.errors, [], "no console errors");
         assert.deepEqual(seen.failed, [], "no failed requests");
-        await context.close();
-      }
+      });
       console.log(`Screenshots in ${dir}`);
     } finally {
       await browser.close();

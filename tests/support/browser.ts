@@ -70,6 +70,30 @@ export function viewContext(
   });
 }
 
+/** One view's fresh context and page, with its console errors and failed requests watched. */
+export interface ViewRun {
+  view: (typeof VIEWS)[number];
+  context: BrowserContext;
+  page: Page;
+  seen: ReturnType<typeof watchPage>;
+}
+
+/** Runs `fn` at every one of `VIEWS` in turn, each in its own context, closed after. */
+export async function forEachView(
+  browser: Browser,
+  fn: (run: ViewRun) => Promise<void>,
+): Promise<void> {
+  for (const view of VIEWS) {
+    const context = await viewContext(browser, view);
+    try {
+      const page = await context.newPage();
+      await fn({ view, context, page, seen: watchPage(page) });
+    } finally {
+      await context.close();
+    }
+  }
+}
+
 /** Whether the page scrolls sideways (it never should, from 360 px up). */
 export function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > globalThis.innerWidth);
