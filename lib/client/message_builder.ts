@@ -167,25 +167,23 @@ export class MessageBuilder<M extends UIMessage = UIMessage> {
       }
       return;
     }
-    const fresh: Record<string, unknown> = u.dynamic
-      ? { type: "dynamic-tool", toolName: u.toolName, toolCallId: u.toolCallId }
-      : { type: `tool-${u.toolName}`, toolCallId: u.toolCallId };
-    Object.assign(fresh, {
+    const fresh: Record<string, unknown> = {
+      type: u.dynamic ? "dynamic-tool" : `tool-${u.toolName}`,
+      ...(u.dynamic ? { toolName: u.toolName } : { rawInput: u.rawInput }),
+      toolCallId: u.toolCallId,
       state: u.state,
-      ...(u.dynamic ? {} : { title: u.title }),
-      ...(u.toolMetadata !== undefined ? { toolMetadata: u.toolMetadata } : {}),
+      title: u.title,
       input: u.input,
-      ...(u.inputEncoding != null ? { inputEncoding: u.inputEncoding } : {}),
       output: u.output,
-      ...(u.dynamic ? {} : { rawInput: u.rawInput }),
       errorText: u.errorText,
       providerExecuted: u.providerExecuted,
       preliminary: u.preliminary,
-      ...(u.dynamic ? { title: u.title } : {}),
+      ...(u.toolMetadata !== undefined ? { toolMetadata: u.toolMetadata } : {}),
+      ...(u.inputEncoding != null ? { inputEncoding: u.inputEncoding } : {}),
       ...(u.providerMetadata != null
         ? { [result ? "resultProviderMetadata" : "callProviderMetadata"]: u.providerMetadata }
         : {}),
-    });
+    };
     this.message.parts.push(fresh as unknown as M["parts"][number]);
   }
 
