@@ -14,7 +14,7 @@ Deno.test({
     const browser = await launchBrowser();
     const dir = await screenshotDir();
     try {
-      await forEachView(browser, async ({ view, context, page, seen }) => {
+      await forEachView(browser, async ({ view, page, seen }) => {
         await page.goto(server.url + PAGE);
         assert.equal(await page.locator("h1").textContent(), "Como funciona o assistente");
         assert.equal(await page.locator("script").count(), 0, "a corpus page ships no JS");

@@ -17,7 +17,7 @@ Deno.test({
     const browser = await launchBrowser();
     const dir = await screenshotDir();
     try {
-      await forEachView(browser, async ({ view, context, page, seen }) => {
+      await forEachView(browser, async ({ view, page, seen }) => {
         await openChat(page, server.url + "/");
         assert.equal(
           await hasHorizontalScroll(page),
