@@ -1,24 +1,19 @@
 import assert from "node:assert/strict";
 import type { UIMessageChunk } from "ai";
-import { type CitationCounts, filterCitations } from "./citations.ts";
+import { type CitationCounts, citationFilter } from "./citations.ts";
 
-async function run(chunks: UIMessageChunk[], valid: string[] = []) {
+function run(chunks: UIMessageChunk[], valid: string[] = []) {
   const counts: CitationCounts = { valid: 0, invalid: 0 };
-  const source = new ReadableStream<UIMessageChunk>({
-    start(c) {
-      for (const chunk of chunks) c.enqueue(chunk);
-      c.close();
-    },
-  });
+  const filter = citationFilter(counts, new Set(valid));
   const out: UIMessageChunk[] = [];
-  for await (const chunk of filterCitations(source, counts, new Set(valid))) out.push(chunk);
+  for (const chunk of chunks) filter(chunk, (c) => out.push(c));
   return { out, counts };
 }
 
 const delta = (d: string): UIMessageChunk => ({ type: "text-delta", id: "t", delta: d });
 
-Deno.test("filterCitations: removes unknown numbers, keeps known ones across split deltas", async () => {
-  const { out, counts } = await run([
+Deno.test("citationFilter: removes unknown numbers, keeps known ones across split deltas", () => {
+  const { out, counts } = run([
     { type: "text-start", id: "t" },
     delta("Harmony Day "),
     delta("is in March ["),
@@ -42,18 +37,19 @@ Deno.test("filterCitations: removes unknown numbers, keeps known ones across spl
   assert.equal(out.at(-1)?.type, "finish");
 });
 
-Deno.test("filterCitations: cancelling it cancels the source", async () => {
-  let cancelled: unknown;
-  const source = new ReadableStream<UIMessageChunk>({
-    pull(c) {
-      c.enqueue(delta("x"));
-    },
-    cancel(reason) {
-      cancelled = reason;
-    },
+Deno.test("citationFilter: numbers of sources that streamed by are valid; abort gets the counts too", () => {
+  const { out, counts } = run([
+    { type: "source-url", sourceId: "2", url: "https://example.org/a" },
+    { type: "text-start", id: "t" },
+    delta("See [2][3]"),
+    { type: "abort" },
+  ]);
+  const text = out.flatMap((c) => c.type === "text-delta" ? [c.delta] : []).join("");
+  assert.equal(text, "See [2]");
+  assert.deepEqual(counts, { valid: 1, invalid: 1 });
+  assert.deepEqual(out.at(-2), {
+    type: "message-metadata",
+    messageMetadata: { citations: { valid: 1, invalid: 1 } },
   });
-  const reader = filterCitations(source, { valid: 0, invalid: 0 }).getReader();
-  await reader.read();
-  await reader.cancel("stop");
-  assert.equal(cancelled, "stop");
+  assert.equal(out.at(-1)?.type, "abort");
 });

@@ -3,11 +3,10 @@
  * SDK's UI message stream protocol, with a comment line as heartbeat after 15 s
  * of silence so proxies keep the connection open during long tool calls.
  *
- * One pull-based stream reads the chunks, encodes them and does the per-turn
- * bookkeeping around it (copying chunks for resumption, a last word before the
- * end): every stream hop costs per chunk, and a chat turn has hundreds of chunks.
- * It reads straight from the reader the caller already holds, which a pipe
- * could not (releasing a reader and piping cost more than the read itself).
+ * The turn writes into the body as chunks are made (`sseWriter`): one stream
+ * between the engine and the socket, and no promise per chunk. There is no
+ * backpressure to honour: a model cannot be paused mid-answer, and an answer is
+ * small enough to queue whole for a slow reader.
  */
 import type { UIMessageChunk } from "ai";
 
@@ -24,92 +23,107 @@ export const SSE_HEADERS: Record<string, string> = {
   "x-vercel-ai-ui-message-stream": "v1",
 };
 
-/** Options of `sseStream`. */
+/** Options of `sseWriter`. */
 export interface SseOptions {
   /** Silence after which a comment line is sent (default 15 s). */
   heartbeatMs?: number;
-  /** Chunks already read from the source, sent first. */
-  head?: UIMessageChunk[];
-  /** Sees every chunk sent, head included. */
-  onChunk?: (chunk: UIMessageChunk) => void;
-  /** Called when the source ended; returns chunks to send before `[DONE]`. */
-  beforeEnd?: () => Promise<UIMessageChunk[]> | UIMessageChunk[];
-  /** Called once when the stream ends, normally or cancelled. */
-  onEnd?: () => void;
+  /** The reader went away before `close`. */
+  onCancel?: (reason: unknown) => void;
 }
 
-/** SSE bytes of the chunks `reader` yields, ending with `data: [DONE]`; cancelling it cancels the source. */
-export function sseStream(
-  reader: ReadableStreamDefaultReader<UIMessageChunk>,
-  options: SseOptions = {},
-): ReadableStream<Uint8Array> {
+/** A response body that chunks are written into. */
+export interface SseWriter {
+  readonly body: ReadableStream<Uint8Array>;
+  /** Sends one chunk; a no-op once the reader went away. */
+  send(chunk: UIMessageChunk): void;
+  /** Sends `data: [DONE]` and ends the body. */
+  close(): void;
+  /** Whether the reader is still there. */
+  readonly open: boolean;
+}
+
+/** An SSE body to write chunks into, with its heartbeat. */
+export function sseWriter(options: SseOptions = {}): SseWriter {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let ended = false;
+  let open = true;
   // When the last bytes went out. Chunks only move this mark; the one timer reads it when it
   // fires, since re-arming a timer per chunk costs more than encoding the chunk. Date.now, not
   // performance.now: a V8 builtin instead of an op call, and ms are enough for a heartbeat.
-  let lastSentAt = 0;
-  const end = () => {
+  let lastSentAt = Date.now();
+  const stop = () => {
+    open = false;
     clearTimeout(timer);
-    if (!ended) {
-      ended = true;
-      options.onEnd?.();
+  };
+  const arm = (ms: number) => {
+    timer = setTimeout(() => {
+      const silent = Date.now() - lastSentAt;
+      if (silent < heartbeatMs) return arm(Math.max(1, heartbeatMs - silent));
+      write(HEARTBEAT);
+      if (open) arm(heartbeatMs);
+    }, ms);
+  };
+  const write = (bytes: Uint8Array) => {
+    if (!open) return;
+    try {
+      controller.enqueue(bytes);
+      lastSentAt = Date.now();
+    } catch {
+      // The body was cancelled between our check and the write.
+      stop();
     }
   };
-  const send = (
-    controller: ReadableStreamDefaultController<Uint8Array>,
-    chunk: UIMessageChunk,
-  ) => {
-    options.onChunk?.(chunk);
-    controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
-    lastSentAt = Date.now();
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const arm = (ms: number) => {
-        timer = setTimeout(() => {
-          const silent = Date.now() - lastSentAt;
-          if (silent < heartbeatMs) return arm(Math.max(1, heartbeatMs - silent));
-          try {
-            controller.enqueue(HEARTBEAT);
-            lastSentAt = Date.now();
-            arm(heartbeatMs);
-          } catch {
-            // The client went away between the timer and the beat.
-            end();
-          }
-        }, ms);
-      };
-      for (const chunk of options.head ?? []) send(controller, chunk);
-      lastSentAt = Date.now();
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
       arm(heartbeatMs);
     },
-    async pull(controller) {
-      let next: ReadableStreamReadResult<UIMessageChunk>;
-      try {
-        next = await reader.read();
-      } catch (error) {
-        end();
-        throw error;
-      }
-      if (!next.done) return send(controller, next.value);
-      for (const chunk of await options.beforeEnd?.() ?? []) send(controller, chunk);
-      controller.enqueue(DONE);
-      controller.close();
-      end();
-    },
     cancel(reason) {
-      end();
-      return reader.cancel(reason);
+      if (!open) return;
+      stop();
+      options.onCancel?.(reason);
     },
-  }, { highWaterMark: 0 });
+  });
+  return {
+    body,
+    get open() {
+      return open;
+    },
+    send(chunk) {
+      write(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+    },
+    close() {
+      if (!open) return;
+      write(DONE);
+      if (!open) return;
+      stop();
+      try {
+        controller.close();
+      } catch {
+        // The response was dropped before it was sent (the request went away first).
+      }
+    },
+  };
 }
 
-/** Turns a stream of chunks into SSE bytes. */
+/** SSE bytes of the chunks of `chunks`, ending with `data: [DONE]`; cancelling it cancels the source. */
 export function toSseBytes(
   chunks: ReadableStream<UIMessageChunk>,
-  options: SseOptions = {},
+  options: { heartbeatMs?: number } = {},
 ): ReadableStream<Uint8Array> {
-  return sseStream(chunks.getReader(), options);
+  const reader = chunks.getReader();
+  const sse = sseWriter({ ...options, onCancel: (reason) => reader.cancel(reason) });
+  (async () => {
+    try {
+      while (sse.open) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        sse.send(value);
+      }
+    } finally {
+      sse.close();
+    }
+  })();
+  return sse.body;
 }

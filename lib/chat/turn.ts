@@ -1,18 +1,12 @@
 /**
  * One chat turn: POST /api/chat. Validates everything before the stream
- * starts (each failure a JSON error), runs `streamText` (its single-consumer,
- * low-memory form) with the site search,
- * streams the UI message protocol, and saves the finished (or stopped) turn in
- * one atomic write after the stream, without delaying it.
+ * starts (each failure a JSON error), runs the chat engine (lib/chat/engine/)
+ * with the site search, streams the UI message protocol with citations
+ * checked, and saves the finished (or stopped) turn in one atomic write after
+ * the stream, without delaying it.
  */
-import {
-  convertToModelMessages,
-  createUIMessageStream,
-  experimental_streamTextLowMemory as streamTextLowMemory,
-  type InferUIMessageChunk,
-  isStepCount,
-  type UIMessageChunk,
-} from "ai";
+import { convertToModelMessages, type UIMessageChunk } from "ai";
+import { MessageBuilder } from "@/lib/client/message_builder.ts";
 import type { Ctx } from "@/lib/http/define.ts";
 import { errorResponse, HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
@@ -23,10 +17,12 @@ import { findModel } from "@/lib/models/catalog.ts";
 import { collectRoutes } from "@/lib/models/call_routes.ts";
 import type { UpstreamRoute } from "@/lib/models/types.ts";
 import { StoreUnavailableError } from "@/lib/store/chats.ts";
-import { type CitationCounts, filterCitations } from "./citations.ts";
+import { type CitationCounts, citationFilter } from "./citations.ts";
+import { runTurn } from "./engine/run_turn.ts";
 import { newUserMessage, parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
-import { SSE_HEADERS, sseStream } from "./sse.ts";
+import { SSE_HEADERS, type SseWriter, sseWriter } from "./sse.ts";
+import type { TrackedStream } from "./streams.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import { fallbackTitle } from "./title.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
@@ -161,157 +157,128 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     // Routes of this turn's upstream calls (none for the offline model), for the receipt.
     const routes: UpstreamRoute[] = [];
     let ttftMs: number | undefined;
+    // The answer as the client builds it, kept for the save: the same chunks, the same builder.
+    const answer = new MessageBuilder<ChatMessage>(undefined, newMessageId());
+    const filter = citationFilter(
+      counts,
+      citable,
+      (kind) =>
+        kind === "abort" ? { finishReason: "aborted", latencyMs: app.clock() - startedAt } : {},
+    );
 
-    let refused = false;
-    // Ends the in-flight record; also called from onEnd, since a cancelled stream may skip flush.
-    let endLive = () => {};
-    let resolveSaved!: (saved: boolean | Promise<boolean>) => void;
-    const saved = new Promise<boolean>((resolve) => (resolveSaved = resolve));
-    const uiStream = createUIMessageStream<ChatMessage>({
-      originalMessages: messages,
-      generateId: () => `msg_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
-      onError: (error) => {
-        console.error(`Chat ${request.id}: stream error:`, error);
-        return GENERIC_STREAM_ERROR;
-      },
-      execute: ({ writer }) => {
-        writeSource = (s) =>
-          writer.write({ type: "source-url", sourceId: String(s.n), url: s.url, title: s.title });
-        const result = collectRoutes(routes, () =>
-          streamTextLowMemory({
-            model,
-            instructions,
-            messages: modelMessages,
-            tools,
-            stopWhen: isStepCount(app.config.maxSteps),
-            abortSignal: abort.signal,
-            maxRetries: 0,
-            // Nothing here registers SDK telemetry or subscribes to its tracing channel, yet the
-            // SDK's per-call bookkeeping for them (events, redaction, channel lookups) cost
-            // ~0.1 ms before the first token. Turn on when an integration is added.
-            telemetry: { isEnabled: false },
-          }));
-        writer.merge(
-          filterCitations(
-            result.toUIMessageStream({
-              sendSources: true,
-              onError: (error) => {
-                console.error(`Chat ${request.id}: model error:`, error);
-                return GENERIC_STREAM_ERROR;
-              },
-              messageMetadata: ({ part }): ChatMessageMetadata | undefined => {
-                if (part.type === "start") {
-                  return { agentId: modelId, model: modelId, createdAt: startedAt };
-                }
-                if (part.type === "finish") {
-                  const usage = part.totalUsage;
-                  const info = findModel(modelId);
-                  const cost =
-                    info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
-                      ? (usage.inputTokens * info.pricing.inputPerMTok +
-                        usage.outputTokens * info.pricing.outputPerMTok) / 1e6
-                      : null;
-                  return {
-                    usage: {
-                      inputTokens: usage.inputTokens,
-                      outputTokens: usage.outputTokens,
-                      totalTokens: usage.totalTokens,
-                    },
-                    costUsd: cost,
-                    finishReason: part.finishReason,
-                    latencyMs: app.clock() - startedAt,
-                    ttftMs,
-                    routes: [...routes],
-                  };
-                }
-                return undefined;
-              },
-            }),
-            counts,
-            citable,
-            {
-              onChunk(chunk) {
-                if (
-                  ttftMs === undefined &&
-                  (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
-                ) {
-                  ttftMs = app.clock() - startedAt;
-                }
-              },
-              endMetadata: (kind) =>
-                kind === "abort"
-                  ? { finishReason: "aborted", latencyMs: app.clock() - startedAt }
-                  : {},
+    // Chunks are held until the first content chunk: an upstream failure before the first
+    // token is a plain JSON 502, not a stream. After that they go straight to the body.
+    const head: UIMessageChunk[] = [];
+    let sse: SseWriter | null = null;
+    let live: TrackedStream | null = null;
+    let opened!: (first: "content" | "error") => void;
+    const gate = new Promise<"content" | "error">((resolve) => (opened = resolve));
+    const deliver = (chunk: UIMessageChunk) => {
+      if (
+        ttftMs === undefined && (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
+      ) {
+        ttftMs = app.clock() - startedAt;
+      }
+      if (chunk.type !== "error") answer.apply(chunk);
+      if (sse) {
+        live!.push(chunk);
+        sse.send(chunk);
+        return;
+      }
+      head.push(chunk);
+      if (!PREAMBLE.has(chunk.type)) opened(chunk.type === "error" ? "error" : "content");
+    };
+    const emit = (chunk: UIMessageChunk) => filter(chunk, deliver);
+    writeSource = (s) =>
+      emit({ type: "source-url", sourceId: String(s.n), url: s.url, title: s.title });
+
+    const ended = collectRoutes(routes, () =>
+      runTurn({
+        model,
+        instructions,
+        messages: modelMessages,
+        tools,
+        maxSteps: app.config.maxSteps,
+        abortSignal: abort.signal,
+        messageId: answer.message.id,
+        startMetadata: { agentId: modelId, model: modelId, createdAt: startedAt },
+        finishMetadata: ({ usage, finishReason }): ChatMessageMetadata => {
+          const info = findModel(modelId);
+          const cost = info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
+            ? (usage.inputTokens * info.pricing.inputPerMTok +
+              usage.outputTokens * info.pricing.outputPerMTok) / 1e6
+            : null;
+          return {
+            usage: {
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+              totalTokens: usage.totalTokens,
             },
-          ) as ReadableStream<
-            InferUIMessageChunk<ChatMessage>
-          >,
-        );
-      },
-      // The SDK assembles the answer once; save it here, after its last chunk.
-      onEnd: ({ responseMessage, isAborted, isCancelled }) => {
-        endLive();
-        // Refused with a 502 before any token: nothing happened, nothing is saved.
-        if (refused) return resolveSaved(true);
-        const stopped = isAborted || isCancelled === true || abort.signal.aborted;
-        resolveSaved(saveTurn(ctx, {
-          chatId: request.id,
-          visitorId: visitor.id,
-          truncateTo,
-          newUser,
-          answer: stopped
-            ? {
-              ...responseMessage,
-              metadata: { ...responseMessage.metadata, finishReason: "aborted" },
-            }
-            : responseMessage,
-        }));
+            costUsd: cost,
+            finishReason,
+            latencyMs: app.clock() - startedAt,
+            ttftMs,
+            routes: [...routes],
+          };
+        },
+        errorText: (error, where) => {
+          console.error(`Chat ${request.id}: ${where} error:`, error);
+          return GENERIC_STREAM_ERROR;
+        },
+      }, emit));
+
+    const first = await Promise.race([gate, ended.then(() => "end" as const)]);
+    if (first === "error") {
+      abort.abort();
+      throw new HttpError(
+        "upstream_error",
+        "The model provider failed before answering. Please try again.",
+      );
+    }
+    live = app.streams.track(request.id, visitor.id);
+    sse = sseWriter({
+      heartbeatMs: app.heartbeatMs,
+      onCancel: () => {
+        if (!delivered) {
+          abort.abort(new DOMException("The visitor stopped the answer.", "AbortError"));
+        }
       },
     });
-
-    // Hold the response until the first content chunk: an upstream failure before the
-    // first token is a plain JSON 502, not a stream.
-    const reader = uiStream.getReader();
-    const head: UIMessageChunk[] = [];
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      head.push(value);
-      if (PREAMBLE.has(value.type)) continue;
-      if (value.type === "error") {
-        refused = true;
-        await reader.cancel();
-        abort.abort();
-        throw new HttpError(
-          "upstream_error",
-          "The model provider failed before answering. Please try again.",
-        );
-      }
-      break;
+    for (const chunk of head) {
+      live.push(chunk);
+      sse.send(chunk);
     }
-    const live = app.streams.track(request.id, visitor.id);
-    endLive = live.end;
-    // The rest is read through the same reader: no releaseLock and no pipe per turn.
-    const body = sseStream(reader, {
-      heartbeatMs: app.heartbeatMs,
-      head,
-      onChunk: live.push,
-      onEnd: live.end,
-      async beforeEnd() {
-        delivered = true;
-        // onEnd has run by now (it sees the last chunk first); the timeout only guards a hang.
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const ok = await Promise.race([
-          saved,
-          new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000))),
-        ]);
-        clearTimeout(timer);
-        return ok ? [] : [{ type: "data-notice", data: { code: "save_failed" }, transient: true }];
-      },
+    const body = sse;
+    ended.then(async (end) => {
+      live!.end();
+      const stopped = end.kind === "abort" || abort.signal.aborted;
+      const message = answer.message;
+      const saved = saveTurn(ctx, {
+        chatId: request.id,
+        visitorId: visitor.id,
+        truncateTo,
+        newUser,
+        answer: stopped
+          ? { ...message, metadata: { ...message.metadata, finishReason: "aborted" } }
+          : message,
+      });
+      // Deno also fires request.signal once a response was fully sent: from here on an abort
+      // is not the visitor stopping the answer.
+      delivered = true;
+      if (!body.open) return;
+      // The timeout only guards a hang of the store.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const ok = await Promise.race([
+        saved,
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000))),
+      ]);
+      clearTimeout(timer);
+      if (!ok) body.send({ type: "data-notice", data: { code: "save_failed" }, transient: true });
+      body.close();
     });
     const headers = new Headers({ ...SSE_HEADERS, ...cors });
     if (visitor.setCookie) headers.set("Set-Cookie", visitor.setCookie);
-    return new Response(body, { headers });
+    return new Response(body.body, { headers });
   } catch (error) {
     if (error instanceof HttpError) return fail(error);
     if (error instanceof StoreUnavailableError) {
@@ -335,6 +302,11 @@ async function loadOwnHistory(
     throw new HttpError("not_found", `Chat "${chatId}" not found.`);
   }
   return chat ? await app.store.loadMessages(chatId) as ChatMessage[] : [];
+}
+
+/** Id of a new assistant message. */
+function newMessageId(): string {
+  return `msg_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
 }
 
 function clientIp(ctx: Ctx): string {

@@ -1,0 +1,326 @@
+/**
+ * The chat engine: one assistant turn as a loop of model calls and tool
+ * executions, written straight out as UI message stream chunks.
+ *
+ * Each model call goes through the AI SDK's `streamLanguageModelCall` (prompt
+ * conversion, tool preparation, tool-call parsing and validation, then the real
+ * provider adapter); the loop around it is ours. `streamText` +
+ * `toUIMessageStream` + `createUIMessageStream` do the same with about ten
+ * more web-stream hops per chunk, and a turn has hundreds of chunks: the chat
+ * bench measured them at more than half of the app's CPU per turn
+ * (BENCHMARKS.md compares the two in the same run).
+ *
+ * Chunks go to a synchronous sink as they are made: no queue and no promise
+ * per chunk beyond the provider stream's own read.
+ */
+import {
+  experimental_streamLanguageModelCall as streamLanguageModelCall,
+  type FinishReason,
+  type LanguageModel,
+  type LanguageModelStreamPart,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+  type UIMessageChunk,
+} from "ai";
+import { toUiChunk } from "./ui_chunks.ts";
+import { type StepContent, stepMessages } from "./step_messages.ts";
+import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
+
+/** What a turn needs. */
+export interface RunTurnOptions {
+  model: LanguageModel;
+  instructions: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  /** Model calls at most (each tool round is one more call). */
+  maxSteps: number;
+  abortSignal: AbortSignal;
+  /** Id of the assistant message being streamed. */
+  messageId: string;
+  /** Metadata sent with `start`. */
+  startMetadata?: unknown;
+  /** Metadata sent with `finish`, from the turn's totals. */
+  finishMetadata?: (end: TurnTotals) => unknown;
+  /** The visitor-facing text of an error (and where it gets logged). */
+  errorText: (error: unknown, where: "model" | "tool") => string;
+}
+
+/** Totals over the turn's model calls. */
+export interface TurnTotals {
+  finishReason: FinishReason;
+  usage: LanguageModelUsage;
+  steps: number;
+}
+
+/** How the turn ended. */
+export type TurnEnd =
+  | { kind: "finish"; totals: TurnTotals }
+  | { kind: "abort" }
+  | { kind: "error"; error: unknown };
+
+/** Where chunks go, in order. */
+export type ChunkSink = (chunk: UIMessageChunk) => void;
+
+/** Runs the turn, writing its chunks to `emit`; resolves when the last one was written. */
+export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise<TurnEnd> {
+  const { abortSignal } = options;
+  const messages = [...options.messages];
+  let usage = emptyUsage();
+  let finishReason: FinishReason = "other";
+  let steps = 0;
+  emit(
+    options.startMetadata !== undefined
+      ? { type: "start", messageId: options.messageId, messageMetadata: options.startMetadata }
+      : { type: "start", messageId: options.messageId },
+  );
+  try {
+    while (steps < options.maxSteps) {
+      steps++;
+      emit({ type: "start-step" });
+      const step = await runStep(options, messages, emit);
+      usage = addUsage(usage, step.usage);
+      finishReason = step.finishReason;
+      emit({ type: "finish-step" });
+      if (step.failed) break;
+      // The next call needs every tool call answered here; a tool without `execute` is the
+      // client's to answer, in a later turn.
+      const answered = step.content.calls.length > 0 &&
+        step.content.calls.every((c) => c.outcome !== undefined);
+      if (!answered) break;
+      messages.push(...stepMessages(step.content));
+    }
+  } catch (error) {
+    if (abortSignal.aborted) {
+      emit({ type: "abort" });
+      return { kind: "abort" };
+    }
+    emit({ type: "error", errorText: options.errorText(error, "model") });
+    return { kind: "error", error };
+  }
+  if (abortSignal.aborted) {
+    emit({ type: "abort" });
+    return { kind: "abort" };
+  }
+  const totals = { finishReason, usage, steps };
+  const metadata = options.finishMetadata?.(totals);
+  emit(
+    metadata !== undefined
+      ? { type: "finish", finishReason, messageMetadata: metadata }
+      : { type: "finish", finishReason },
+  );
+  return { kind: "finish", totals };
+}
+
+interface StepResult {
+  content: StepContent;
+  usage: LanguageModelUsage;
+  finishReason: FinishReason;
+  /** The model stream reported an error: no further step. */
+  failed: boolean;
+}
+
+/** One model call, its tool calls executed as they arrive; resolves once all of them answered. */
+async function runStep(
+  options: RunTurnOptions,
+  messages: ModelMessage[],
+  emit: ChunkSink,
+): Promise<StepResult> {
+  const { stream } = await streamLanguageModelCall({
+    model: options.model,
+    instructions: options.instructions,
+    messages,
+    tools: options.tools,
+    abortSignal: options.abortSignal,
+    // Content is collected here; the SDK need not keep its own copy.
+    _internal: { collectContent: false },
+  });
+  const content: StepContent = { parts: [], calls: [] };
+  const running: Promise<void>[] = [];
+  let usage = emptyUsage();
+  let finishReason: FinishReason = "other";
+  let failed = false;
+  const reader = stream.getReader();
+  while (true) {
+    const { done, value: part } = await reader.read();
+    if (done) break;
+    collect(content, part);
+    switch (part.type) {
+      case "tool-call": {
+        const call = {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          providerMetadata: part.providerMetadata,
+          outcome: undefined as ToolOutcome | undefined,
+        };
+        content.calls.push(call);
+        const dynamic = part.dynamic ? { dynamic: true as const } : {};
+        if (part.invalid) {
+          // The model sees why its call failed (lib/chat/engine/step_messages.ts) and may
+          // correct it in the next step; the visitor sees the generic text.
+          const errorText = options.errorText(part.error, "tool");
+          call.outcome = { ok: false, error: part.error };
+          emit({
+            type: "tool-input-error",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+            errorText,
+            ...dynamic,
+          });
+          emit({ type: "tool-output-error", toolCallId: part.toolCallId, errorText, ...dynamic });
+          break;
+        }
+        emit({
+          type: "tool-input-available",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          ...(part.providerExecuted ? { providerExecuted: true } : {}),
+          ...(part.providerMetadata != null ? { providerMetadata: part.providerMetadata } : {}),
+          ...dynamic,
+        });
+        if (part.providerExecuted) break;
+        const tool = options.tools[part.toolName];
+        if (!tool?.execute) break;
+        running.push(
+          executeToolCall(tool, part, { messages, abortSignal: options.abortSignal }).then(
+            (outcome) => {
+              call.outcome = outcome;
+              if (outcome.ok) {
+                emit({
+                  type: "tool-output-available",
+                  toolCallId: part.toolCallId,
+                  output: outcome.output,
+                  ...dynamic,
+                });
+              } else {
+                emit({
+                  type: "tool-output-error",
+                  toolCallId: part.toolCallId,
+                  errorText: options.errorText(outcome.error, "tool"),
+                  ...dynamic,
+                });
+              }
+            },
+          ),
+        );
+        break;
+      }
+      case "tool-result":
+      case "tool-error":
+        // Results of tools the provider ran itself.
+        if (part.type === "tool-result") {
+          emit({
+            type: "tool-output-available",
+            toolCallId: part.toolCallId,
+            output: part.output ?? null,
+            providerExecuted: true,
+          });
+        } else {
+          emit({
+            type: "tool-output-error",
+            toolCallId: part.toolCallId,
+            errorText: options.errorText(part.error, "tool"),
+            providerExecuted: true,
+          });
+        }
+        break;
+      case "model-call-end":
+        usage = part.usage;
+        finishReason = part.finishReason;
+        break;
+      case "error":
+        failed = true;
+        if (options.abortSignal.aborted) throw part.error;
+        emit({ type: "error", errorText: options.errorText(part.error, "model") });
+        break;
+      default: {
+        const chunk = toUiChunk(part);
+        if (chunk) emit(chunk);
+      }
+    }
+  }
+  await Promise.all(running);
+  return { content, usage, finishReason, failed };
+}
+
+/** Keeps what the next step's prompt needs: text, reasoning (tool calls are kept by the caller). */
+function collect(content: StepContent, part: LanguageModelStreamPart<ToolSet>): void {
+  const last = content.parts.at(-1);
+  switch (part.type) {
+    case "text-delta":
+    case "reasoning-delta": {
+      const type = part.type === "text-delta" ? "text" : "reasoning";
+      if (last?.type === type && last.id === part.id) {
+        last.text += part.text;
+        if (part.providerMetadata != null) last.providerMetadata = part.providerMetadata;
+      } else {
+        content.parts.push({
+          type,
+          id: part.id,
+          text: part.text,
+          providerMetadata: part.providerMetadata,
+        });
+      }
+      return;
+    }
+    case "reasoning-end":
+    case "text-end":
+      if (
+        last && last.type !== "tool-call" && last.id === part.id && part.providerMetadata != null
+      ) {
+        last.providerMetadata = part.providerMetadata;
+      }
+      return;
+    case "tool-call":
+      content.parts.push({ type: "tool-call", toolCallId: part.toolCallId });
+      return;
+  }
+}
+
+function emptyUsage(): LanguageModelUsage {
+  return {
+    inputTokens: undefined,
+    inputTokenDetails: {
+      noCacheTokens: undefined,
+      cacheReadTokens: undefined,
+      cacheWriteTokens: undefined,
+    },
+    outputTokens: undefined,
+    outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
+    totalTokens: undefined,
+  };
+}
+
+/** Sums two counts; undefined only when both are. */
+function add(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+}
+
+function addUsage(a: LanguageModelUsage, b: LanguageModelUsage): LanguageModelUsage {
+  return {
+    inputTokens: add(a.inputTokens, b.inputTokens),
+    inputTokenDetails: {
+      noCacheTokens: add(a.inputTokenDetails?.noCacheTokens, b.inputTokenDetails?.noCacheTokens),
+      cacheReadTokens: add(
+        a.inputTokenDetails?.cacheReadTokens,
+        b.inputTokenDetails?.cacheReadTokens,
+      ),
+      cacheWriteTokens: add(
+        a.inputTokenDetails?.cacheWriteTokens,
+        b.inputTokenDetails?.cacheWriteTokens,
+      ),
+    },
+    outputTokens: add(a.outputTokens, b.outputTokens),
+    outputTokenDetails: {
+      textTokens: add(a.outputTokenDetails?.textTokens, b.outputTokenDetails?.textTokens),
+      reasoningTokens: add(
+        a.outputTokenDetails?.reasoningTokens,
+        b.outputTokenDetails?.reasoningTokens,
+      ),
+    },
+    totalTokens: add(a.totalTokens, b.totalTokens),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Runs one tool call of the model: the tool's `execute` with the turn's abort
+ * signal, its output (the last one, when the tool streams preliminary ones) and
+ * what the model is shown of it (the tool's `toModelOutput`, or the output as JSON).
+ */
+import type { JSONValue, ModelMessage, Tool } from "ai";
+import type { ToolResultOutput } from "@ai-sdk/provider-utils";
+
+/** How a tool call went. */
+export type ToolOutcome =
+  | { ok: true; output: unknown; modelOutput: ToolResultOutput }
+  | { ok: false; error: unknown };
+
+/** Executes `call` with `tool` (which has an `execute`); never rejects. */
+export async function executeToolCall(
+  tool: Tool,
+  call: { toolCallId: string; input: unknown },
+  options: { messages: ModelMessage[]; abortSignal: AbortSignal },
+): Promise<ToolOutcome> {
+  try {
+    const result = tool.execute!(call.input, {
+      toolCallId: call.toolCallId,
+      messages: options.messages,
+      abortSignal: options.abortSignal,
+      context: undefined,
+    });
+    let output: unknown;
+    if (isAsyncIterable(result)) {
+      for await (const value of result) output = value;
+    } else {
+      output = await result;
+    }
+    const modelOutput = tool.toModelOutput
+      ? await tool.toModelOutput({ toolCallId: call.toolCallId, input: call.input, output })
+      : { type: "json" as const, value: (output ?? null) as JSONValue };
+    return { ok: true, output, modelOutput };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value != null && typeof value === "object" && Symbol.asyncIterator in value;
+}
