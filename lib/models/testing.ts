@@ -23,12 +23,12 @@ export type ScriptedModel = LanguageModelV4 & {
 /**
  * A model that plays `steps` in order, one per call, and then repeats the last step
  * forever — so a script ending with a tool call is a model that always calls a tool,
- * which is how the step bound (`stopWhen: isStepCount(n)`) is tested.
+ * which is how the step bound (`maxSteps`) is tested.
  *
  * @example
  * ```ts
  * const model = createScriptedModel([{ type: "tool-call", toolName: "search_site", input: { query: "x" } }]);
- * await streamText({ model, tools, prompt: "hi", stopWhen: isStepCount(3) }).consumeStream();
+ * await runTurn({ model, tools, maxSteps: 3, ... }, () => {});
  * model.calls.length; // 3
  * ```
  */

@@ -137,6 +137,8 @@ async function runStep(
   });
   const content: StepContent = { parts: [], calls: [] };
   const running: Promise<void>[] = [];
+  // Visitor-facing error text of calls whose input was invalid, by call id.
+  const invalid = new Map<string, string>();
   let usage = emptyUsage();
   let finishReason: FinishReason = "other";
   let failed = false;
@@ -161,6 +163,7 @@ async function runStep(
           // correct it in the next step; the visitor sees the generic text.
           const errorText = options.errorText(part.error, "tool");
           call.outcome = { ok: false, error: part.error };
+          invalid.set(part.toolCallId, errorText);
           emit({
             type: "tool-input-error",
             toolCallId: part.toolCallId,
@@ -169,7 +172,7 @@ async function runStep(
             errorText,
             ...dynamic,
           });
-          emit({ type: "tool-output-error", toolCallId: part.toolCallId, errorText, ...dynamic });
+          // Its `tool-error` part follows, from the SDK's call.
           break;
         }
         emit({
@@ -209,23 +212,23 @@ async function runStep(
         break;
       }
       case "tool-result":
+        // The result of a tool the provider ran itself.
+        emit({
+          type: "tool-output-available",
+          toolCallId: part.toolCallId,
+          output: part.output ?? null,
+          providerExecuted: true,
+        });
+        break;
       case "tool-error":
-        // Results of tools the provider ran itself.
-        if (part.type === "tool-result") {
-          emit({
-            type: "tool-output-available",
-            toolCallId: part.toolCallId,
-            output: part.output ?? null,
-            providerExecuted: true,
-          });
-        } else {
-          emit({
-            type: "tool-output-error",
-            toolCallId: part.toolCallId,
-            errorText: options.errorText(part.error, "tool"),
-            providerExecuted: true,
-          });
-        }
+        // A provider-run tool that failed, or a call of ours whose input was invalid.
+        emit({
+          type: "tool-output-error",
+          toolCallId: part.toolCallId,
+          errorText: invalid.get(part.toolCallId) ?? options.errorText(part.error, "tool"),
+          ...(part.providerExecuted ? { providerExecuted: true } : {}),
+          ...(part.dynamic ? { dynamic: true } : {}),
+        });
         break;
       case "model-call-end":
         usage = part.usage;

@@ -1,0 +1,310 @@
+/**
+ * The engine against the SDK's own loop as the oracle: the same model script
+ * and tools run through `runTurn` and through `streamText(...).toUIMessageStream()`
+ * must send the model the same prompt at every step and give the client the same
+ * message. Then what only the engine decides: totals, abort, errors, the bound.
+ */
+import assert from "node:assert/strict";
+import {
+  isStepCount,
+  type ModelMessage,
+  readUIMessageStream,
+  streamText,
+  tool,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4StreamPart,
+} from "@ai-sdk/provider";
+import { z } from "zod";
+import { runTurn, type RunTurnOptions } from "./run_turn.ts";
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
+const finish = (
+  reason: "stop" | "tool-calls",
+  u = usage(10, 5),
+): LanguageModelV4StreamPart => ({
+  type: "finish",
+  finishReason: { unified: reason, raw: reason },
+  usage: u,
+});
+const text = (id: string, ...deltas: string[]): LanguageModelV4StreamPart[] => [
+  { type: "text-start", id },
+  ...deltas.map((delta) => ({ type: "text-delta" as const, id, delta })),
+  { type: "text-end", id },
+];
+const call = (
+  toolCallId: string,
+  toolName: string,
+  input: unknown,
+): LanguageModelV4StreamPart[] => [
+  { type: "tool-input-start", id: toolCallId, toolName },
+  { type: "tool-input-delta", id: toolCallId, delta: JSON.stringify(input) },
+  { type: "tool-input-end", id: toolCallId },
+  { type: "tool-call", toolCallId, toolName, input: JSON.stringify(input) },
+];
+
+/** A model that streams `script[i]` on its i-th call (the last one again after the end). */
+function scriptedModel(script: LanguageModelV4StreamPart[][], opts: { paceMs?: number } = {}) {
+  const calls: LanguageModelV4CallOptions[] = [];
+  const model: LanguageModelV4 = {
+    specificationVersion: "v4",
+    provider: "test",
+    modelId: "test",
+    supportedUrls: {},
+    doGenerate() {
+      throw new Error("not used");
+    },
+    // deno-lint-ignore require-await
+    async doStream(options) {
+      calls.push(options);
+      const parts = script[Math.min(calls.length - 1, script.length - 1)];
+      let i = 0;
+      return {
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
+          async pull(c) {
+            if (opts.paceMs) await new Promise((r) => setTimeout(r, opts.paceMs));
+            if (options.abortSignal?.aborted) return c.error(options.abortSignal.reason);
+            if (i < parts.length) c.enqueue(parts[i++]);
+            else c.close();
+          },
+        }),
+      };
+    },
+  };
+  return { model, calls };
+}
+
+const tools = {
+  lookup: tool({
+    description: "Looks a word up.",
+    inputSchema: z.object({ word: z.string().min(1) }),
+    execute: async ({ word }) => {
+      await new Promise((r) => setTimeout(r, 1));
+      if (word === "boom") throw new Error("lookup exploded");
+      return { word, meaning: `meaning of ${word}` };
+    },
+  }),
+} satisfies ToolSet;
+
+const GENERIC = "Something failed.";
+const MESSAGES: ModelMessage[] = [{ role: "user", content: "Define two words." }];
+
+async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
+  let last: UIMessage | undefined;
+  for await (const m of readUIMessageStream({ stream })) last = m;
+  return structuredClone(last!);
+}
+
+function chunksStream(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
+  return new ReadableStream({
+    start(c) {
+      chunks.forEach((x) => c.enqueue(x));
+      c.close();
+    },
+  });
+}
+
+async function ours(
+  script: LanguageModelV4StreamPart[][],
+  extra: Partial<RunTurnOptions> = {},
+) {
+  const { model, calls } = scriptedModel(script);
+  const chunks: UIMessageChunk[] = [];
+  const end = await runTurn({
+    model,
+    instructions: "Be brief.",
+    messages: MESSAGES,
+    tools,
+    maxSteps: 5,
+    abortSignal: new AbortController().signal,
+    messageId: "m1",
+    errorText: () => GENERIC,
+    ...extra,
+  }, (c) => chunks.push(c));
+  return { chunks, calls, end, message: await lastMessage(chunksStream(chunks)) };
+}
+
+async function sdk(script: LanguageModelV4StreamPart[][], maxSteps = 5) {
+  const { model, calls } = scriptedModel(script);
+  const result = streamText({
+    model,
+    instructions: "Be brief.",
+    messages: MESSAGES,
+    tools,
+    stopWhen: isStepCount(maxSteps),
+    maxRetries: 0,
+  });
+  const message = await lastMessage(
+    result.toUIMessageStream({ generateMessageId: () => "m1", onError: () => GENERIC }),
+  );
+  return { calls, message };
+}
+
+/** JSON equality: the SDK leaves `undefined` fields where the engine leaves none. */
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+
+const SCENARIOS: Array<[string, LanguageModelV4StreamPart[][]]> = [
+  ["text only", [[...text("t", "Hello ", "there."), finish("stop")]]],
+  ["one tool call, then the answer", [
+    [...call("c1", "lookup", { word: "harmony" }), finish("tool-calls")],
+    [...text("t", "Harmony means ", "concord."), finish("stop")],
+  ]],
+  ["two tool calls in one step, with text before them", [
+    [
+      ...text("a", "Let me look."),
+      ...call("c1", "lookup", { word: "day" }),
+      ...call("c2", "lookup", { word: "night" }),
+      finish("tool-calls"),
+    ],
+    [...text("t", "Done."), finish("stop")],
+  ]],
+  ["reasoning before the answer", [[
+    { type: "reasoning-start", id: "r" },
+    { type: "reasoning-delta", id: "r", delta: "Think." },
+    { type: "reasoning-end", id: "r" },
+    ...text("t", "Answer."),
+    finish("stop"),
+  ]]],
+  ["a call that fails validation is told to the model, which corrects it", [
+    [...call("c1", "lookup", { word: "" }), finish("tool-calls")],
+    [...call("c2", "lookup", { word: "fixed" }), finish("tool-calls")],
+    [...text("t", "Fixed."), finish("stop")],
+  ]],
+  ["a tool that throws", [
+    [...call("c1", "lookup", { word: "boom" }), finish("tool-calls")],
+    [...text("t", "It failed."), finish("stop")],
+  ]],
+  ["a model that always calls a tool stops at the bound", [
+    [...call("c1", "lookup", { word: "again" }), finish("tool-calls")],
+  ]],
+];
+
+for (const [name, script] of SCENARIOS) {
+  Deno.test(`engine = SDK loop: ${name}`, async () => {
+    const a = await ours(script);
+    const b = await sdk(script);
+    assert.equal(a.calls.length, b.calls.length, "model calls");
+    for (let i = 0; i < a.calls.length; i++) {
+      assert.deepEqual(
+        plain(a.calls[i].prompt),
+        plain(b.calls[i].prompt),
+        `prompt of call ${i + 1}`,
+      );
+      assert.deepEqual(plain(a.calls[i].tools), plain(b.calls[i].tools), `tools of call ${i + 1}`);
+    }
+    assert.deepEqual(plain(a.message), plain(b.message));
+  });
+}
+
+Deno.test("engine: totals add every step's usage; the bound ends the loop with the last reason", async () => {
+  const { end, chunks, calls } = await ours(
+    [[...call("c1", "lookup", { word: "x" }), finish("tool-calls", usage(7, 3))]],
+    { maxSteps: 3 },
+  );
+  assert.equal(calls.length, 3);
+  assert.equal(end.kind, "finish");
+  if (end.kind !== "finish") return;
+  assert.equal(end.totals.steps, 3);
+  assert.equal(end.totals.usage.inputTokens, 21);
+  assert.equal(end.totals.usage.outputTokens, 9);
+  assert.equal(end.totals.finishReason, "tool-calls");
+  assert.deepEqual(chunks.filter((c) => c.type === "start-step").length, 3);
+  assert.equal(chunks.at(-1)?.type, "finish");
+});
+
+Deno.test("engine: start and finish carry the metadata the caller gives", async () => {
+  const { chunks } = await ours([[...text("t", "Hi."), finish("stop")]], {
+    startMetadata: { model: "test" },
+    finishMetadata: ({ usage, steps }) => ({ tokens: usage.totalTokens ?? null, steps }),
+  });
+  assert.deepEqual(chunks[0], {
+    type: "start",
+    messageId: "m1",
+    messageMetadata: { model: "test" },
+  });
+  assert.deepEqual(chunks.at(-1), {
+    type: "finish",
+    finishReason: "stop",
+    messageMetadata: { tokens: 15, steps: 1 },
+  });
+});
+
+Deno.test("engine: an abort mid-answer ends with `abort`, no `finish`, and the text so far", async () => {
+  const { model } = scriptedModel(
+    [[...text("t", "one ", "two ", "three ", "four ", "five "), finish("stop")]],
+    { paceMs: 5 },
+  );
+  const abort = new AbortController();
+  const chunks: UIMessageChunk[] = [];
+  const end = await runTurn({
+    model,
+    instructions: "",
+    messages: MESSAGES,
+    tools,
+    maxSteps: 5,
+    abortSignal: abort.signal,
+    messageId: "m1",
+    errorText: () => GENERIC,
+  }, (c) => {
+    chunks.push(c);
+    if (c.type === "text-delta" && c.delta === "two ") abort.abort();
+  });
+  assert.equal(end.kind, "abort");
+  assert.equal(chunks.at(-1)?.type, "abort");
+  assert.ok(!chunks.some((c) => c.type === "finish" || c.type === "error"));
+  const message = await lastMessage(chunksStream(chunks));
+  assert.deepEqual(message.parts.map((p) => p.type === "text" ? p.text : p.type), [
+    "step-start",
+    "one two ",
+  ]);
+});
+
+Deno.test("engine: a model that throws before streaming gives one error chunk and no finish", async () => {
+  const failing: LanguageModelV4 = {
+    ...scriptedModel([[]]).model,
+    doStream() {
+      throw new Error("upstream said no");
+    },
+  };
+  const chunks: UIMessageChunk[] = [];
+  const seen: unknown[] = [];
+  const end = await runTurn({
+    model: failing,
+    instructions: "",
+    messages: MESSAGES,
+    tools,
+    maxSteps: 5,
+    abortSignal: new AbortController().signal,
+    messageId: "m1",
+    errorText: (error) => {
+      seen.push(error);
+      return GENERIC;
+    },
+  }, (c) => chunks.push(c));
+  assert.equal(end.kind, "error");
+  assert.deepEqual(chunks.map((c) => c.type), ["start", "start-step", "error"]);
+  assert.deepEqual(chunks.at(-1), { type: "error", errorText: GENERIC });
+  assert.match(String(seen[0]), /upstream said no/);
+});
+
+Deno.test("engine: an error part mid-stream is one error chunk; the text before it stays; no next step", async () => {
+  const { chunks, calls, end } = await ours([[
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: "Partial" },
+    { type: "error", error: new Error("quota") },
+    finish("stop"),
+  ]]);
+  assert.equal(calls.length, 1);
+  assert.equal(end.kind, "finish");
+  assert.equal(chunks.filter((c) => c.type === "error").length, 1);
+  const message = await lastMessage(chunksStream(chunks));
+  assert.ok(message.parts.some((p) => p.type === "text" && p.text === "Partial"));
+});
