@@ -22,6 +22,9 @@
  *   streams are in flight while turns keep arriving; the targeted rows) and "burst" (N turns
  *   in the same instant; stress rows without a target).
  * - added = p50(through) − p50(direct) at the same concurrency (same for p95).
+ * - floor: the targeted rows also measure a third child, the thinnest server over the same
+ *   adapter (chat_bench_child.ts peer), like "through": what any server on the adapter adds
+ *   on this machine, in the same run.
  * - truncated: a direct stream without `data: [DONE]`; a chat stream without a
  *   `finish` event or without `data: [DONE]` (or not a 200).
  * - memory: the app process's VmRSS from /proc sampled every 10 ms during the
@@ -349,6 +352,8 @@ interface Side {
 interface Result extends Phase {
   direct: Side;
   through: Side;
+  /** The floor server over the same adapter (targeted rows only). */
+  peer: Side;
   streams: number;
   /** The app's CPU and the wall time while the chat side ran. */
   appLoad: { cpu: number; wall: number };
@@ -389,6 +394,8 @@ export async function run(): Promise<string> {
   const replayUrl = `http://127.0.0.1:${replay.port}`;
   const app = await spawnChild(["app", replayUrl]);
   const appUrl = `http://127.0.0.1:${app.port}`;
+  const peer = await spawnChild(["peer", replayUrl]);
+  const peerUrl = `http://127.0.0.1:${peer.port}`;
   const pace = async (ms: number) => {
     await (await fetch(`${replayUrl}/__pace?ms=${ms}`, { method: "POST" })).text();
   };
@@ -418,8 +425,10 @@ export async function run(): Promise<string> {
       await direct(replayUrl);
       await through(appUrl, cookie);
     }
+    for (let i = 0; i < 30; i++) await through(peerUrl, "");
     await batch(20, () => direct(replayUrl));
     await batch(20, () => through(appUrl, cookie));
+    await batch(20, () => through(peerUrl, ""));
     failures.clear();
 
     for (const phase of PLAN) {
@@ -427,6 +436,7 @@ export async function run(): Promise<string> {
         ...phase,
         direct: side(),
         through: side(),
+        peer: side(),
         streams: 0,
         appLoad: { cpu: 0, wall: 0 },
       };
@@ -450,6 +460,9 @@ export async function run(): Promise<string> {
           steady(phase.n, phase.rounds, () => through(appUrl, cookie))
         );
         add(r.through, samples);
+        if (phase.target) {
+          add(r.peer, await steady(phase.n, phase.rounds, () => through(peerUrl, "")));
+        }
         add(r.direct, await steady(phase.n, phase.rounds, () => direct(replayUrl)));
         r.streams = samples.length;
       } else {
@@ -462,6 +475,7 @@ export async function run(): Promise<string> {
             add(r.through, await throughSide(() => batch(phase.n, () => through(appUrl, cookie))));
             add(r.direct, await batch(phase.n, () => direct(replayUrl)));
           }
+          if (phase.target) add(r.peer, await batch(phase.n, () => through(peerUrl, "")));
           r.streams += phase.n;
         }
       }
@@ -481,6 +495,7 @@ export async function run(): Promise<string> {
     }
   } finally {
     await app.kill();
+    await peer.kill();
     await replay.kill();
   }
 
@@ -492,6 +507,9 @@ export async function run(): Promise<string> {
     const t50 = percentile(r.through.ttft, 50), t95 = percentile(r.through.ttft, 95);
     const a50 = t50 - d50, a95 = t95 - d95;
     const bad = r.direct.failed + r.direct.truncated + r.through.failed + r.through.truncated;
+    const floor = r.peer.ttft.length > 0;
+    const p50 = floor ? percentile(r.peer.ttft, 50) - d50 : NaN;
+    const p95 = floor ? percentile(r.peer.ttft, 95) - d95 : NaN;
     const ok = a50 <= TARGET.p50 && a95 <= TARGET.p95 && bad === 0;
     const verdict = r.target ? (ok ? "pass" : "**FAIL**") : "stress (no target)";
     if (r.target) {
@@ -501,7 +519,9 @@ export async function run(): Promise<string> {
     rows.push(
       `| ${r.n} | ${load(r)} | ${r.paceMs ? `${r.paceMs} ms` : "none"} | ${r.streams} | ${
         f2(d50)
-      } | ${f2(d95)} | ${f2(t50)} | ${f2(t95)} | **${f2(a50)}** | **${f2(a95)}** | ${
+      } | ${f2(d95)} | ${f2(t50)} | ${f2(t95)} | **${f2(a50)}** | **${f2(a95)}** | ${f2(p50)} | ${
+        f2(p95)
+      } | ${
         (r.appLoad.cpu / r.appLoad.wall).toFixed(2)
       } | ${r.direct.truncated} / ${r.through.truncated} | ${r.direct.failed} / ${r.through.failed} | ${verdict} |`,
     );
@@ -532,10 +552,15 @@ export async function run(): Promise<string> {
     "~100 tokens/s; none = wire speed, a stress test where everything is CPU-bound).",
     "App CPU: the app process's CPU time over the wall time of the chat side (1.00 = one core",
     "busy; its JavaScript runs on one thread, so near 1 it is saturated).",
+    "Floor: the same measure against the thinnest server over the same OpenAI adapter",
+    "(`chat_bench_child.ts peer`: it parses the body, calls the adapter's `doStream` and writes",
+    "the text as UI chunks; no KV, no checks, no history, no tools), measured in the same run",
+    "between the chat and direct sides of the targeted rows: what any server built on the",
+    "adapter adds on this machine.",
     `Targets: added p50 ≤ ${TARGET.p50} ms, added p95 ≤ ${TARGET.p95} ms, no truncated or failed streams.`,
     "",
-    "| N concurrent | load | pace | streams (through) | direct p50 | direct p95 | through p50 | through p95 | added p50 | added p95 | app CPU (cores) | truncated (direct / through) | failed, not 200 (direct / through) | verdict |",
-    "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| N concurrent | load | pace | streams (through) | direct p50 | direct p95 | through p50 | through p95 | added p50 | added p95 | floor added p50 | floor added p95 | app CPU (cores) | truncated (direct / through) | failed, not 200 (direct / through) | verdict |",
+    "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...rows,
     "",
     `App process memory (measured from /proc on the app's own process, not the bench's): ` +

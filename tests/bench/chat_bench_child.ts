@@ -9,7 +9,12 @@
  *   deno run -A tests/bench/chat_bench_child.ts app <replay base URL>
  *     the real app with OpenAI Chat Completions pointed at `<replay>/v1`, in-memory KV,
  *     and rate limits out of the way (a bench sends bursts of hundreds of turns)
+ *   deno run -A tests/bench/chat_bench_child.ts peer <replay base URL>
+ *     the thinnest server over the same adapter, as a floor: it parses the body, calls the
+ *     OpenAI adapter's `doStream` with the question and writes the text as UI message
+ *     chunks; no KV, no checks, no history, no tools, no engine
  */
+import { createOpenAI } from "@ai-sdk/openai";
 import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";
@@ -49,7 +54,51 @@ if (mode === "replay") {
     port: 0,
     onListen: ({ port }) => console.log(`listening ${port}`),
   }, app);
+} else if (mode === "peer") {
+  const model = createOpenAI({ apiKey: "x", baseURL: `${arg}/v1` }).chat("gpt-4.1-mini");
+  const encoder = new TextEncoder();
+  const event = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => console.log(`listening ${port}`),
+  }, async (req) => {
+    const body = await req.json() as { message: { parts: { text: string }[] } };
+    const { stream } = await model.doStream({
+      prompt: [{ role: "user", content: [{ type: "text", text: body.message.parts[0].text }] }],
+      abortSignal: req.signal,
+    });
+    const reader = stream.getReader();
+    let started = false;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          while (true) {
+            const { done, value: part } = await reader.read();
+            let out = "";
+            if (!started) {
+              started = true;
+              out += event({ type: "start" }) + event({ type: "start-step" });
+            }
+            if (done) {
+              out += event({ type: "finish-step" }) + event({ type: "finish" }) +
+                "data: [DONE]\n\n";
+              controller.enqueue(encoder.encode(out));
+              return controller.close();
+            }
+            if (part.type === "text-delta") {
+              out += event({ type: "text-delta", id: part.id, delta: part.delta });
+            } else if (part.type === "text-start" || part.type === "text-end") {
+              out += event({ type: part.type, id: part.id });
+            }
+            if (out) return controller.enqueue(encoder.encode(out));
+          }
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  });
 } else {
-  console.error("usage: chat_bench_child.ts replay <fixture> | app <replay base URL>");
+  console.error("usage: chat_bench_child.ts replay <fixture> | app|peer <replay base URL>");
   Deno.exit(2);
 }
