@@ -6,9 +6,9 @@
  * conversion, tool preparation, tool-call parsing and validation, then the real
  * provider adapter); the loop around it is ours. `streamText` +
  * `toUIMessageStream` + `createUIMessageStream` do the same with about ten
- * more web-stream hops per chunk, and a turn has hundreds of chunks: the chat
- * bench measured them at more than half of the app's CPU per turn
- * (BENCHMARKS.md compares the two in the same run).
+ * more web-stream hops per chunk, and a turn has hundreds of chunks: over the
+ * adapter's own CPU per turn, the SDK's loop adds about three times what this
+ * one does (tests/bench/engine_bench.ts runs both in the same process).
  *
  * Chunks go to a synchronous sink as they are made: no queue and no promise
  * per chunk beyond the provider stream's own read.
