@@ -132,7 +132,11 @@ export default function ChatMessages(
   // Markdown loads on demand: the first visit to an empty chat does not pay for it. Math
   // (temml) loads with it when an answer may hold some, or once the renderer meets math.
   const mathLoading = useRef(false);
+  const rendererRequested = useRef(false);
   function loadRenderer(withMath: boolean) {
+    // Asked for on send and again as messages change: load each module once.
+    if (withMath ? mathLoading.current : rendererRequested.current) return;
+    rendererRequested.current = true;
     if (withMath) mathLoading.current = true;
     void Promise.all([
       import("@/lib/client/markdown.ts"),
@@ -170,6 +174,9 @@ export default function ChatMessages(
     input.value = "";
     notice.value = null;
     pinned.value = true;
+    // The answer will need the renderer: load it now, while the question travels, so a fast
+    // answer does not show as plain text first.
+    if (!render.peek()) loadRenderer(MATH_HINT.test(q));
     // A suggestion button disappears when sent: keep keyboard focus (and Esc to stop) in the composer.
     textarea.current?.focus();
     await chat.sendMessage({ text: q });

@@ -26,7 +26,9 @@ Deno.test({
         await answer.locator(".receipt").waitFor({ timeout: 15_000 });
         const text = await answer.locator(".md").first().innerText();
         assert.match(text, /^Segundo o site:/, "the offline model says it quotes the site");
+        // Markdown (and so citation links) renders once its module is loaded.
         const cite = answer.locator("a.cite").first();
+        await cite.waitFor({ timeout: 5_000 });
         assert.ok(await cite.count() > 0, "the answer has a citation");
         const chips = answer.locator(".sources a.chip");
         assert.ok(await chips.count() > 0, "source chips are shown");
