@@ -62,8 +62,24 @@ export type TurnEnd =
 /** Where chunks go, in order. */
 export type ChunkSink = (chunk: UIMessageChunk) => void;
 
-/** Runs the turn, writing its chunks to `emit`; resolves when the last one was written. */
+/** A tool asks for the visitor's approval before it runs, which this engine does not do yet. */
+export class ApprovalNotSupportedError extends Error {
+  override name = "ApprovalNotSupportedError";
+}
+
+/**
+ * Runs the turn, writing its chunks to `emit`; resolves when the last one was written.
+ * Throws `ApprovalNotSupportedError`, before anything is sent, when a tool sets
+ * `needsApproval`: such a tool must never run unapproved.
+ */
 export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise<TurnEnd> {
+  for (const [name, tool] of Object.entries(options.tools)) {
+    if (tool.needsApproval !== undefined && tool.needsApproval !== false) {
+      throw new ApprovalNotSupportedError(
+        `Tool "${name}" needs approval before it runs; the chat engine cannot ask for it yet.`,
+      );
+    }
+  }
   const { abortSignal } = options;
   const messages = [...options.messages];
   let usage = emptyUsage();

@@ -21,7 +21,7 @@ import type {
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
 import { z } from "zod";
-import { runTurn, type RunTurnOptions } from "./run_turn.ts";
+import { ApprovalNotSupportedError, runTurn, type RunTurnOptions } from "./run_turn.ts";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
@@ -307,4 +307,38 @@ Deno.test("engine: an error part mid-stream is one error chunk; the text before 
   assert.equal(chunks.filter((c) => c.type === "error").length, 1);
   const message = await lastMessage(chunksStream(chunks));
   assert.ok(message.parts.some((p) => p.type === "text" && p.text === "Partial"));
+});
+
+Deno.test("engine: a tool that needs approval is refused before the model is called", async () => {
+  const { model, calls } = scriptedModel([[
+    ...call("c1", "pay", { word: "x" }),
+    finish("tool-calls"),
+  ]]);
+  let ran = false;
+  const pay = tool({
+    description: "Pays.",
+    inputSchema: z.object({ word: z.string() }),
+    needsApproval: true,
+    execute: () => {
+      ran = true;
+      return "paid";
+    },
+  });
+  const chunks: UIMessageChunk[] = [];
+  await assert.rejects(
+    runTurn({
+      model,
+      instructions: "",
+      messages: MESSAGES,
+      tools: { pay },
+      maxSteps: 5,
+      abortSignal: new AbortController().signal,
+      messageId: "m1",
+      errorText: () => GENERIC,
+    }, (c) => chunks.push(c)),
+    ApprovalNotSupportedError,
+  );
+  assert.equal(calls.length, 0);
+  assert.equal(ran, false);
+  assert.deepEqual(chunks, []);
 });
