@@ -1,5 +1,6 @@
 import type { Messages } from "@/lib/i18n/mod.ts";
 import type { ChatSummary } from "@/lib/store/chats.ts";
+import { Icon } from "./Icon.tsx";
 
 interface ChatListProps {
   t: Messages;
@@ -18,14 +19,7 @@ export function ChatList({ t, chats, cursor, currentId }: ChatListProps) {
     <aside class="chat-list" id="chat-list" aria-label={t.chatsLabel}>
       <div class="chat-list-head">
         <a class="new-chat" href="/">
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-            <path
-              d="M12 5v14M5 12h14"
-              stroke="currentColor"
-              stroke-width="2"
-              stroke-linecap="round"
-            />
-          </svg>
+          <Icon d="M12 5v14M5 12h14" weight={2} />
           {t.newChat}
         </a>
       </div>

@@ -3,6 +3,7 @@ import type { Locale, Messages } from "@/lib/i18n/mod.ts";
 import { HOW_IT_WORKS_URL } from "./ChatShell.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
+import { Icon } from "./Icon.tsx";
 
 /** The page chrome's own strings, in the visitor's UI language. */
 const LABELS: Record<Locale, { source: string; license: string; askTitle: string; ask: string }> = {
@@ -58,16 +59,7 @@ export function DocPage({ page, locale, t, siteName }: DocPageProps) {
       <main class="doc-main" id="main">
         <nav class="doc-nav">
           <a class="doc-back" href="/">
-            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-              <path
-                d="M15 18l-6-6 6-6"
-                fill="none"
-                stroke="currentColor"
-                stroke-width="2"
-                stroke-linecap="round"
-                stroke-linejoin="round"
-              />
-            </svg>
+            <Icon d="M15 18l-6-6 6-6" size={18} weight={2} />
             {t.backHome}
           </a>
           {alt && (

@@ -1,4 +1,5 @@
 import type { Messages } from "@/lib/i18n/mod.ts";
+import { Icon } from "./Icon.tsx";
 
 /** The top bar: the site's name and the language switch. */
 export function Header(
@@ -14,14 +15,7 @@ export function Header(
     <header class="topbar">
       {drawer && (
         <label for="drawer-toggle" class="drawer-button" title={t.openChats}>
-          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-            <path
-              d="M4 7h16M4 12h16M4 17h16"
-              stroke="currentColor"
-              stroke-width="2"
-              stroke-linecap="round"
-            />
-          </svg>
+          <Icon d="M4 7h16M4 12h16M4 17h16" size={20} weight={2} />
           <span class="visually-hidden">{t.openChats}</span>
         </label>
       )}

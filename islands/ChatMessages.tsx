@@ -6,6 +6,7 @@ import type { ChatMessage } from "@/lib/chat/types.ts";
 import { format, type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
 import { Message } from "@/components/chat/Message.tsx";
 import { AnswerActions } from "@/components/chat/AnswerActions.tsx";
+import { Icon } from "@/components/Icon.tsx";
 
 /** Props of the message list; all serialisable. */
 export interface ChatMessagesProps {
@@ -321,15 +322,7 @@ export default function ChatMessages(
                             title={t.edit}
                             onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
                           >
-                            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-                              <path
-                                d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4"
-                                fill="none"
-                                stroke="currentColor"
-                                stroke-width="1.8"
-                                stroke-linejoin="round"
-                              />
-                            </svg>
+                            <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
                           </button>
                         )
                         : null}
@@ -421,15 +414,7 @@ export default function ChatMessages(
               title={t.send}
               disabled={!input.value.trim()}
             >
-              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-                <path
-                  d="M4 12h14M12 5l7 7-7 7"
-                  fill="none"
-                  stroke="currentColor"
-                  stroke-width="2"
-                  stroke-linecap="round"
-                />
-              </svg>
+              <Icon d="M4 12h14M12 5l7 7-7 7" size={20} weight={2} />
             </button>
           )}
       </form>

@@ -1,4 +1,5 @@
 import type { Messages } from "@/lib/i18n/mod.ts";
+import { Icon } from "../Icon.tsx";
 
 /** What the visitor can do with a finished answer. */
 export interface AnswerActionsProps {
@@ -13,21 +14,6 @@ export interface AnswerActionsProps {
   onRegenerate: () => void;
   onRate: (rating: "up" | "down") => void;
   onComment: (comment: string) => void;
-}
-
-function Icon({ d }: { d: string }) {
-  return (
-    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-      <path
-        d={d}
-        fill="none"
-        stroke="currentColor"
-        stroke-width="1.8"
-        stroke-linecap="round"
-        stroke-linejoin="round"
-      />
-    </svg>
-  );
 }
 
 /** Copy, regenerate, thumbs up/down with an optional comment. */
