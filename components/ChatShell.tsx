@@ -1,5 +1,6 @@
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import type { Locale, Messages } from "@/lib/i18n/mod.ts";
+import type { AppConfig } from "@/lib/config.ts";
+import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
 import type { ChatSummary } from "@/lib/store/chats.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";
 import { ChatList } from "./ChatList.tsx";
@@ -18,11 +19,25 @@ export interface ShellData {
   cursor: string | null;
 }
 
-interface ChatShellProps extends ShellData {
+/** The shell's props that follow from the page's language and the site's config. */
+export interface ShellChrome {
   locale: Locale;
   t: Messages;
   siteName: string;
   suggestions: string[];
+}
+
+/** The shell's language-dependent props, for every chat page. */
+export function shellChrome(locale: Locale, config: AppConfig): ShellChrome {
+  return {
+    locale,
+    t: catalog(locale),
+    siteName: config.site.name,
+    suggestions: config.suggestions[locale],
+  };
+}
+
+interface ChatShellProps extends ShellData, ShellChrome {
   chatId?: string | null;
   messages?: ChatMessage[];
   prerendered?: Record<string, string>;

@@ -7,7 +7,7 @@ import { messages } from "@/lib/i18n/mod.ts";
 import { CHAT_ID } from "@/lib/chat/request.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { ChatShell, type ShellData } from "@/components/ChatShell.tsx";
+import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
 import { prerenderMessages } from "@/components/chat/prerender.ts";
 import { createMarkdown } from "@/lib/client/markdown.ts";
 import { renderMath } from "@/lib/client/math.ts";
@@ -47,13 +47,9 @@ export const handler = define.handlers<Data>({
 });
 
 export default define.page<Data>(function ChatPage({ data, state, app }) {
-  const locale = localeOf(state);
   return (
     <ChatShell
-      locale={locale}
-      t={messages(locale)}
-      siteName={app.config.site.name}
-      suggestions={app.config.suggestions[locale]}
+      {...shellChrome(localeOf(state), app.config)}
       chatId={data.id}
       messages={data.messages}
       prerendered={data.prerendered}
