@@ -5,8 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { startTestServer } from "../support/server.ts";
-import { startReplayServer } from "../support/replay_server.ts";
+import { startReplayedApp } from "../support/server.ts";
 import {
   CookieJar,
   messageText,
@@ -14,17 +13,15 @@ import {
   parseSseText,
   postChat,
   streamedText,
-  testConfig,
   userMessage,
   waitForMessages,
 } from "../support/chat_client.ts";
 
 Deno.test("abort: a stopped answer closes the provider connection and is saved as aborted", async () => {
-  const replay = startReplayServer([{ fixture: "openai-text.chunks.txt", delayMs: 40 }]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
-  });
+  const { replay, server, close } = await startReplayedApp([{
+    fixture: "openai-text.chunks.txt",
+    delayMs: 40,
+  }]);
   try {
     const jar = new CookieJar();
     const id = newChatId();
@@ -86,20 +83,15 @@ Deno.test("abort: a stopped answer closes the provider connection and is saved a
     const again = await server.services.store.loadMessages(id) as ChatMessage[];
     assert.deepEqual(again, saved);
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });
 
 Deno.test("abort: the next turn after a stopped answer sees it in history", async () => {
-  const replay = startReplayServer([
+  const { replay, server, close } = await startReplayedApp([
     { fixture: "openai-text.chunks.txt", delayMs: 30 },
     { fixture: "azure-model-router.1.chunks.txt" },
   ]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
-  });
   try {
     const jar = new CookieJar();
     const id = newChatId();
@@ -131,20 +123,15 @@ Deno.test("abort: the next turn after a stopped answer sees it in history", asyn
     assert.equal(saved.length, 4);
     assert.equal(messageText(saved[3]), "Capital of Denmark.");
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });
 
 Deno.test("abort: a stop before the first token keeps the question, and the chat goes on", async () => {
-  const replay = startReplayServer([
+  const { replay, server, close } = await startReplayedApp([
     { fixture: "openai-text.chunks.txt", headersDelayMs: 250 },
     { fixture: "azure-model-router.1.chunks.txt" },
   ]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
-  });
   try {
     const jar = new CookieJar();
     // A first answered turn in another chat gives the visitor its cookie.
@@ -185,7 +172,6 @@ Deno.test("abort: a stop before the first token keeps the question, and the chat
     assert.deepEqual(after.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
     assert.equal(messageText(after[3]), "Capital of Denmark.");
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });

@@ -11,8 +11,7 @@ import {
   uiMessageChunkSchema,
 } from "ai";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { startTestServer } from "../support/server.ts";
-import { startReplayServer } from "../support/replay_server.ts";
+import { startReplayedApp, startTestServer } from "../support/server.ts";
 import {
   CookieJar,
   messageText,
@@ -80,10 +79,10 @@ Deno.test("sse: headers for proxies and the SDK; never compressed, even when the
 });
 
 Deno.test("sse: a keep-alive comment is sent during silence, and the SDK's parser skips it", async () => {
-  const replay = startReplayServer([{ fixture: "azure-model-router.1.chunks.txt", delayMs: 120 }]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
+  const { server, close } = await startReplayedApp([{
+    fixture: "azure-model-router.1.chunks.txt",
+    delayMs: 120,
+  }], {
     services: { heartbeatMs: 50 },
   });
   try {
@@ -118,18 +117,17 @@ Deno.test("sse: a keep-alive comment is sent during silence, and the SDK's parse
     const saved = await server.services.store.loadMessages(id);
     assert.deepEqual(JSON.parse(JSON.stringify(message)), saved[1]);
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });
 
 Deno.test("sse: no heartbeat while chunks keep flowing", async () => {
-  const replay = startReplayServer([{ fixture: "azure-model-router.1.chunks.txt" }]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
-    services: { heartbeatMs: 1_000 },
-  });
+  const { server, close } = await startReplayedApp(
+    [{ fixture: "azure-model-router.1.chunks.txt" }],
+    {
+      services: { heartbeatMs: 1_000 },
+    },
+  );
   try {
     const res = await postChat(server.url, {
       id: newChatId(),
@@ -140,7 +138,6 @@ Deno.test("sse: no heartbeat while chunks keep flowing", async () => {
     assert.equal(sse.comments.length, 0);
     assert.ok(sse.done);
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });

@@ -13,8 +13,7 @@ import { MessageBuilder, StreamProtocolError } from "@/lib/client/message_builde
 import { readChunks, StreamFormatError } from "@/lib/client/ui_stream.ts";
 import { Chat, type ChatFinish, ChatRequestError } from "@/lib/client/chat.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { startTestServer } from "../support/server.ts";
-import { startReplayServer } from "../support/replay_server.ts";
+import { startReplayedApp, startTestServer } from "../support/server.ts";
 import {
   CookieJar,
   messageText,
@@ -350,11 +349,10 @@ Deno.test("client: a refused turn is a ChatRequestError with the server's code, 
 });
 
 Deno.test("client: stop ends the turn as aborted, keeps the partial answer, and the server saves it", async () => {
-  const replay = startReplayServer([{ fixture: "openai-text.chunks.txt", delayMs: 30 }]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
-  });
+  const { server, close } = await startReplayedApp([{
+    fixture: "openai-text.chunks.txt",
+    delayMs: 30,
+  }]);
   try {
     const jar = new CookieJar();
     let finish: ChatFinish<ChatMessage> | undefined;
@@ -388,17 +386,15 @@ Deno.test("client: stop ends the turn as aborted, keeps the partial answer, and 
     assert.equal(saved[1].metadata?.finishReason, "aborted");
     assert.ok(messageText(saved[1]).startsWith(shown));
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });
 
 Deno.test("client: a second tab follows an answer in flight with resumeStream", async () => {
-  const replay = startReplayServer([{ fixture: "openai-text.chunks.txt", delayMs: 5 }]);
-  const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
-    config: testConfig(),
-  });
+  const { server, close } = await startReplayedApp([{
+    fixture: "openai-text.chunks.txt",
+    delayMs: 5,
+  }]);
   try {
     const jar = new CookieJar();
     const id = newChatId();
@@ -421,7 +417,6 @@ Deno.test("client: a second tab follows an answer in flight with resumeStream", 
     assert.equal(tab.messages.length, 1);
     assert.deepEqual(viaJson(tab.messages[0]), viaJson(fromFirst));
   } finally {
-    await server.close();
-    await replay.close();
+    await close();
   }
 });

@@ -4,6 +4,8 @@
  */
 import { createServerApp, type ServerOptions } from "@/lib/server.ts";
 import type { AppServices } from "@/lib/services.ts";
+import { testConfig } from "./chat_client.ts";
+import { type ReplayScript, type ReplayServer, startReplayServer } from "./replay_server.ts";
 
 /** A running test server. */
 export interface TestServer {
@@ -25,6 +27,32 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     async close() {
       await server.shutdown();
       if (ownKv) kv.close();
+    },
+  };
+}
+
+/**
+ * The app whose OpenAI model (Chat Completions) is a replay server playing `script`;
+ * `options` adds to (or overrides) the test server's.
+ */
+export async function startReplayedApp(script: ReplayScript, options: ServerOptions = {}): Promise<{
+  replay: ReplayServer;
+  server: TestServer;
+  /** Closes the app, then the replay server. */
+  close(): Promise<void>;
+}> {
+  const replay = startReplayServer(script);
+  const server = await startTestServer({
+    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
+    config: testConfig(),
+    ...options,
+  });
+  return {
+    replay,
+    server,
+    async close() {
+      await server.close();
+      await replay.close();
     },
   };
 }
