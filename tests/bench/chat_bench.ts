@@ -31,6 +31,7 @@
  *   N=200 rounds, and its VmHWM after them (peak reset through clear_refs first).
  */
 import { percentile } from "@/lib/search/beir.ts";
+import { listeningPort } from "../support/listening.ts";
 
 const FIXTURE = "openai-text.chunks.txt";
 const CHILD = new URL("./chat_bench_child.ts", import.meta.url).pathname;
@@ -109,26 +110,22 @@ async function spawnChild(args: string[]): Promise<Child> {
       }
     }
   })().catch(() => {});
-  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
   const timer = setTimeout(() => {
     try {
       proc.kill("SIGKILL");
     } catch { /* already gone */ }
   }, 60_000);
-  while (!/listening (\d+)/.test(out)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`chat_bench_child.ts ${args.join(" ")} exited before listening`);
-    out += value;
+  let port: number;
+  try {
+    port = await listeningPort(proc.stdout);
+  } catch (error) {
+    throw new Error(`chat_bench_child.ts ${args.join(" ")}: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
   }
-  clearTimeout(timer);
-  // Keep draining stdout so the child never blocks on a full pipe.
-  (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })().catch(() => {});
   return {
     pid: proc.pid,
-    port: Number(/listening (\d+)/.exec(out)![1]),
+    port,
     log: () => ({ lines: logLines, errors }),
     async kill() {
       try {

@@ -29,6 +29,7 @@ import { runTurn } from "@/lib/chat/engine/run_turn.ts";
 import { createSearchTool } from "@/lib/chat/search_tool.ts";
 import { sseWriter } from "@/lib/chat/sse.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
+import { listeningPort } from "../support/listening.ts";
 
 const CHILD = new URL("./chat_bench_child.ts", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -158,14 +159,7 @@ export async function run(): Promise<string> {
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!/listening (\d+)/.test(out)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error("the replay server exited before listening");
-    out += value;
-  }
-  const replayUrl = `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}`;
+  const replayUrl = `http://127.0.0.1:${await listeningPort(proc.stdout)}`;
   const pace = async (ms: number) => {
     await (await fetch(`${replayUrl}/__pace?ms=${ms}`, { method: "POST" })).text();
   };
@@ -195,7 +189,6 @@ export async function run(): Promise<string> {
   } finally {
     proc.kill("SIGTERM");
     await proc.status;
-    await reader.cancel().catch(() => {});
   }
   const floor = rows[0];
   const f1 = (x: number) => x.toFixed(1);

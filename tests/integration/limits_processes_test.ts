@@ -3,6 +3,7 @@
  * must across Deno Deploy isolates sharing the managed KV.
  */
 import assert from "node:assert/strict";
+import { listeningPort } from "../support/listening.ts";
 
 async function spawnServer(kvPath: string): Promise<{ url: string; child: Deno.ChildProcess }> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -16,18 +17,7 @@ async function spawnServer(kvPath: string): Promise<{ url: string; child: Deno.C
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/listening (\d+)/.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`Server exited before listening: ${text}`);
-    text += value;
-  }
-  // Keep draining stdout so the child never blocks on a full pipe.
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return { url: `http://127.0.0.1:${/listening (\d+)/.exec(text)![1]}`, child };
+  return { url: `http://127.0.0.1:${await listeningPort(child.stdout)}`, child };
 }
 
 Deno.test({
