@@ -21,8 +21,7 @@ import { type CitationCounts, citationFilter } from "./citations.ts";
 import { runTurn } from "./engine/run_turn.ts";
 import { newUserMessage, parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
-import { SSE_HEADERS, type SseWriter, sseWriter } from "./sse.ts";
-import type { TrackedStream } from "./streams.ts";
+import { SSE_HEADERS, sseWriter } from "./sse.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import { fallbackTitle } from "./title.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
@@ -169,8 +168,8 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
     // Chunks are held until the first content chunk: an upstream failure before the first
     // token is a plain JSON 502, not a stream. After that they go straight to the body.
     const head: UIMessageChunk[] = [];
-    let sse: SseWriter | null = null;
-    let live: TrackedStream | null = null;
+    // Set once the stream is open: copies a chunk for resumption and sends it.
+    let forward: ((chunk: UIMessageChunk) => void) | null = null;
     let opened!: (first: "content" | "error") => void;
     const gate = new Promise<"content" | "error">((resolve) => (opened = resolve));
     const deliver = (chunk: UIMessageChunk) => {
@@ -180,11 +179,7 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         ttftMs = app.clock() - startedAt;
       }
       if (chunk.type !== "error") answer.apply(chunk);
-      if (sse) {
-        live!.push(chunk);
-        sse.send(chunk);
-        return;
-      }
+      if (forward) return forward(chunk);
       head.push(chunk);
       if (!PREAMBLE.has(chunk.type)) opened(chunk.type === "error" ? "error" : "content");
     };
@@ -235,8 +230,8 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         "The model provider failed before answering. Please try again.",
       );
     }
-    live = app.streams.track(request.id, visitor.id);
-    sse = sseWriter({
+    const live = app.streams.track(request.id, visitor.id);
+    const body = sseWriter({
       heartbeatMs: app.heartbeatMs,
       onCancel: () => {
         if (!delivered) {
@@ -244,13 +239,13 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         }
       },
     });
-    for (const chunk of head) {
+    forward = (chunk) => {
       live.push(chunk);
-      sse.send(chunk);
-    }
-    const body = sse;
+      body.send(chunk);
+    };
+    head.forEach(forward);
     ended.then(async (end) => {
-      live!.end();
+      live.end();
       const stopped = end.kind === "abort" || abort.signal.aborted;
       const message = answer.message;
       const saved = saveTurn(ctx, {
