@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { Env } from "@/lib/models/types.ts";
 import { startTestServer } from "../support/server.ts";
+import { openaiReplayEnv } from "../support/ui.ts";
 import { fixtureChunks, type ReplayStep, startReplayServer } from "../support/replay_server.ts";
 import {
   CookieJar,
@@ -45,7 +46,7 @@ interface Setup {
 }
 
 const OPENAI_CHAT: Setup = {
-  env: (url) => ({ OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${url}/v1`, OPENAI_API: "chat" }),
+  env: openaiReplayEnv,
   model: "openai/gpt-4.1-mini",
 };
 const OPENAI_RESPONSES: Setup = {

@@ -14,6 +14,7 @@ import {
   userMessage,
 } from "../support/chat_client.ts";
 import { startTestServer } from "../support/server.ts";
+import { openaiReplayEnv } from "../support/ui.ts";
 
 for (
   const [gatewayStatus, expected] of [
@@ -32,12 +33,7 @@ for (
     );
     const server = await startTestServer({
       config: testConfig(),
-      env: {
-        OPENAI_API_KEY: "test",
-        OPENAI_BASE_URL: `${direct.url}/v1`,
-        OPENAI_API: "chat",
-        AI_GATEWAY_URL: gateway.url,
-      },
+      env: { ...openaiReplayEnv(direct.url), AI_GATEWAY_URL: gateway.url },
     });
     try {
       const id = newChatId();

@@ -5,6 +5,7 @@
 import { createServerApp, type ServerOptions } from "@/lib/server.ts";
 import type { AppServices } from "@/lib/services.ts";
 import { testConfig } from "./chat_client.ts";
+import { openaiReplayEnv } from "./ui.ts";
 import { type ReplayScript, type ReplayServer, startReplayServer } from "./replay_server.ts";
 
 /** A running test server. */
@@ -43,7 +44,7 @@ export async function startReplayedApp(script: ReplayScript, options: ServerOpti
 }> {
   const replay = startReplayServer(script);
   const server = await startTestServer({
-    env: { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_API: "chat" },
+    env: openaiReplayEnv(replay.url),
     config: testConfig(),
     ...options,
   });
