@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { createModelRegistry } from "@/lib/models/registry.ts";
-import { launchBrowser, screenshotDir, watchPage } from "../support/browser.ts";
+import {
+  DESKTOP,
+  launchBrowser,
+  screenshotDir,
+  viewContext,
+  watchPage,
+} from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 
 Deno.test({
@@ -16,10 +22,7 @@ Deno.test({
     const browser = await launchBrowser();
     const dir = await screenshotDir();
     try {
-      const context = await browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        locale: "pt-BR",
-      });
+      const context = await viewContext(browser, DESKTOP);
       const page = await context.newPage();
       const seen = watchPage(page);
       await page.goto(server.url + "/");

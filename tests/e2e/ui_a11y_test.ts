@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { createModelRegistry } from "@/lib/models/registry.ts";
-import { launchBrowser, watchPage } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, viewContext, watchPage } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { ask, openChat, runAxe, waitForAnswer } from "../support/ui.ts";
@@ -71,10 +71,7 @@ Deno.test({
     const server = await slowServer(40);
     const browser = await launchBrowser();
     try {
-      const context = await browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        locale: "pt-BR",
-      });
+      const context = await viewContext(browser, DESKTOP);
       const page = await context.newPage();
       const seen = watchPage(page);
       await openChat(page, server.url + "/");

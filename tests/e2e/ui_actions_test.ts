@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { launchBrowser, watchPage } from "../support/browser.ts";
+import { DESKTOP, launchBrowser, viewContext, watchPage } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";
 import { messageText, testConfig } from "../support/chat_client.ts";
@@ -31,10 +31,7 @@ Deno.test({
     const server = await startTestServer({ config: testConfig() });
     const browser = await launchBrowser();
     try {
-      const context = await browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        locale: "pt-BR",
-      });
+      const context = await viewContext(browser, DESKTOP);
       const page = await context.newPage();
       const seen = watchPage(page);
       await openChat(page, server.url + "/");
@@ -106,10 +103,7 @@ Deno.test({
           env: openaiReplayEnv(replay.url),
           config: testConfig(),
         });
-        const context = await browser.newContext({
-          viewport: { width: 1440, height: 900 },
-          locale: "pt-BR",
-        });
+        const context = await viewContext(browser, DESKTOP);
         try {
           const page = await context.newPage();
           const seen = watchPage(page);

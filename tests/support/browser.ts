@@ -58,6 +58,9 @@ export const VIEWS = [
   { width: 1440, height: 900, scheme: "dark" },
 ] as const;
 
+/** The view of tests that need only one: desktop, light. */
+export const DESKTOP = VIEWS[2];
+
 /** A browser context at one of `VIEWS`: its viewport and colour scheme, pt-BR. */
 export function viewContext(
   browser: Browser,
