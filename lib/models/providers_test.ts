@@ -1,6 +1,6 @@
 /**
  * The real provider adapters, built by the registry, against the replay server
- * (recorded wire streams from ../shared/fixtures/providers/).
+ * (recorded wire streams from tests/fixtures/providers/).
  */
 import assert from "node:assert/strict";
 import { APICallError, isStepCount, jsonSchema, streamText, tool } from "ai";

@@ -9,6 +9,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { create, insertMultiple, save, search as oramaSearchTyped } from "@orama/orama";
 import { language as ptLanguage, stemmer as ptStemmer } from "@orama/stemmers/portuguese";
 import MiniSearch from "minisearch";
@@ -21,7 +22,8 @@ import { DenseScorer } from "@/lib/search/dense.ts";
 import { normalize, quantize } from "@/lib/search/quantize.ts";
 import { hashedBow, synthetic } from "./search_bench_data.ts";
 
-const FAQUAD = "/work/shared/data/faquad";
+/** FaQuAD in BEIR form, kept in the repository with its attribution (tests/fixtures/faquad/SOURCES.md). */
+const FAQUAD = fileURLToPath(new URL("../fixtures/faquad/", import.meta.url));
 
 // Orama's generic parameter types recurse too deeply for the checker on a
 // schema chosen at run time; the bench only needs hits' ids.

@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP server that replays recorded provider wire streams from
- * `../shared/fixtures/providers/` (see its SOURCES.md), for testing the real
+ * `tests/fixtures/providers/` (see its SOURCES.md), for testing the real
  * provider adapters without a network.
  *
  * Framing: `*.chunks.txt` lines become `data: <line>\n\n` events, followed by
@@ -79,7 +79,7 @@ export interface ReplayServer {
 /** The script: steps in order (the last one repeats), or a function of the request. */
 export type ReplayScript = ReplayStep[] | ((request: RecordedRequest) => ReplayStep);
 
-/** The fixtures directory: `FIXTURES_DIR`, else `<repo>/../shared/fixtures/providers/`. */
+/** The fixtures directory: `FIXTURES_DIR`, else `tests/fixtures/providers/` in this repository. */
 export function fixturesDir(): URL {
   let fromEnv: string | undefined;
   try {
@@ -91,7 +91,7 @@ export function fixturesDir(): URL {
     const path = fromEnv.endsWith("/") ? fromEnv : fromEnv + "/";
     return new URL(`file://${path.startsWith("/") ? "" : Deno.cwd() + "/"}${path}`);
   }
-  return new URL("../../../shared/fixtures/providers/", import.meta.url);
+  return new URL("../fixtures/providers/", import.meta.url);
 }
 
 /** Reads a fixture and splits it into the chunks the server sends. */
