@@ -4,6 +4,12 @@
  */
 import type { ToolUIPart, UIMessage } from "ai";
 
+/**
+ * How an answer's turn ended. An answer is saved as "interrupted" when its turn starts and
+ * replaced when the turn ends, so "interrupted" stays only when the server died mid-answer.
+ */
+export type AnswerOutcome = "finished" | "stopped" | "failed" | "interrupted" | "step-limit";
+
 /** Metadata the server attaches to every assistant message. */
 export interface ChatMessageMetadata {
   /** Which assistant answered (a model id, or an OpenAPI agent later). */
@@ -17,6 +23,8 @@ export interface ChatMessageMetadata {
   /** Time from the request to the first streamed token. */
   ttftMs?: number;
   finishReason?: string;
+  /** How the turn ended; absent on answers saved before outcomes were recorded. */
+  outcome?: AnswerOutcome;
   citations?: { valid: number; invalid: number };
   /** How the upstream calls went (gateway, direct, retry). */
   routes?: string[];

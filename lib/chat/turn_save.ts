@@ -1,0 +1,117 @@
+/**
+ * The save phase of a chat turn. The question is saved when the turn starts,
+ * together with a placeholder answer marked "interrupted", so a crash mid-answer
+ * loses nothing the visitor typed and shows the answer as cut off, with Retry.
+ * When the turn ends, the placeholder is replaced by the answer as streamed and
+ * marked with how the turn ended. A chat deleted meanwhile stays deleted.
+ */
+import { HttpError } from "@/lib/http/errors.ts";
+import type { AppServices } from "@/lib/services.ts";
+import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/chats.ts";
+import type { TurnEnd } from "./engine/run_turn.ts";
+import { fallbackTitle } from "./title.ts";
+import type { AnswerOutcome, ChatMessage } from "./types.ts";
+import type { TurnPlan } from "./turn_plan.ts";
+
+/** How the start of the turn was saved. */
+export type Begun =
+  | { ok: true }
+  /** The visitor may not write this chat, or the message to replace is gone: the turn stops. */
+  | { ok: false; refused: HttpError }
+  /** The store failed: the end of the turn tries the whole save again. */
+  | { ok: false; refused: null };
+
+/** The answer as saved before its first token: empty, and "interrupted" until the turn says otherwise. */
+export function placeholderAnswer(plan: TurnPlan, id: string): ChatMessage {
+  return {
+    id,
+    role: "assistant",
+    parts: [],
+    metadata: {
+      agentId: plan.modelId,
+      model: plan.modelId,
+      createdAt: plan.startedAt,
+      outcome: "interrupted",
+    },
+  };
+}
+
+/** Saves the question and the placeholder answer; never throws. */
+export async function beginSave(
+  app: AppServices,
+  plan: TurnPlan,
+  answer: ChatMessage,
+): Promise<Begun> {
+  try {
+    await app.store.beginTurn({
+      chatId: plan.chatId,
+      visitorId: plan.visitor.id,
+      replaceFrom: plan.replaceFrom,
+      append: plan.question ? [plan.question, answer] : [answer],
+      title: plan.question ? fallbackTitle(plan.question) : undefined,
+    });
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof ChatNotFoundError) {
+      return { ok: false, refused: new HttpError("not_found", `Chat "${plan.chatId}" not found.`) };
+    }
+    if (error instanceof ReplaceTargetMissingError) {
+      return {
+        ok: false,
+        refused: new HttpError(
+          "invalid_request",
+          "The message to replace is no longer in this chat. Reload the chat and try again.",
+        ),
+      };
+    }
+    console.error(`Chat ${plan.chatId}: saving the question failed:`, error);
+    return { ok: false, refused: null };
+  }
+}
+
+/** How a turn ended, as saved on its answer. */
+export function outcomeOf(end: TurnEnd, aborted: boolean): AnswerOutcome {
+  if (end.kind === "abort" || aborted) return "stopped";
+  if (end.kind === "error") return "failed";
+  return end.totals.stepLimitReached ? "step-limit" : "finished";
+}
+
+/**
+ * Saves the finished answer in place of its placeholder, retrying with backoff. When the
+ * start of the turn could not be saved, saves it all now. Resolves to whether the answer is
+ * saved; false also when the chat was deleted meanwhile (nothing is written then).
+ */
+export async function saveAnswer(
+  app: AppServices,
+  plan: TurnPlan,
+  answer: ChatMessage,
+  begun: Begun,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      if (begun.ok) return await app.store.replaceMessage(plan.chatId, answer.id, answer);
+      // The start was never saved: save question and answer together now.
+      const again = await beginSave(app, plan, answer);
+      if (again.ok || again.refused) return again.ok;
+    } catch (error) {
+      console.error(
+        `Chat ${plan.chatId}: saving the answer failed (attempt ${attempt + 1}):`,
+        error,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+  }
+  return false;
+}
+
+/** Counts the turn's tokens against the visitor's and the IP's daily budgets; never throws. */
+export async function countTokens(app: AppServices, plan: TurnPlan, end: TurnEnd): Promise<void> {
+  if (end.kind !== "finish") return;
+  const usage = end.totals.usage;
+  const tokens = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  try {
+    await app.limits.addTokens(plan.visitor.id, plan.ip, tokens);
+  } catch (error) {
+    console.error(`Chat ${plan.chatId}: counting ${tokens} tokens failed:`, error);
+  }
+}

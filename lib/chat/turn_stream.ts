@@ -1,0 +1,268 @@
+/**
+ * The stream phase of a chat turn: runs the chat engine over the plan, holds
+ * its chunks until the first content (so an upstream failure before the first
+ * token is still a JSON 502), then writes them as Server-Sent Events with
+ * citations checked, and saves the answer when the engine ends.
+ */
+import type { UIMessageChunk } from "ai";
+import { MessageBuilder } from "@/lib/client/message_builder.ts";
+import type { Ctx } from "@/lib/http/define.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { findModel } from "@/lib/models/catalog.ts";
+import { collectRoutes } from "@/lib/models/call_routes.ts";
+import type { UpstreamRoute } from "@/lib/models/types.ts";
+import type { AppServices } from "@/lib/services.ts";
+import { type CitationCounts, citationFilter } from "./citations.ts";
+import { runTurn, type TurnEnd, type TurnTotals } from "./engine/run_turn.ts";
+import { SSE_HEADERS, sseWriter } from "./sse.ts";
+import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
+import type { TurnPlan } from "./turn_plan.ts";
+import {
+  beginSave,
+  type Begun,
+  countTokens,
+  outcomeOf,
+  placeholderAnswer,
+  saveAnswer,
+} from "./turn_save.ts";
+
+/** What the visitor sees when something fails inside the stream; details go to the log. */
+const GENERIC_STREAM_ERROR = "The answer could not be completed. Please try again.";
+
+/** Chunk types that carry no content: the first token is the first chunk after them. */
+const PREAMBLE = new Set(["start", "start-step", "message-metadata"]);
+
+/** Runs the planned turn; resolves to the SSE response, or throws an `HttpError` before it starts. */
+export async function streamTurn(
+  ctx: Ctx,
+  plan: TurnPlan,
+  cors: Record<string, string>,
+): Promise<Response> {
+  const { app } = ctx;
+  const abort = visitorAbort(ctx.req);
+  // The answer as the client builds it, kept for the save: the same chunks, the same builder.
+  const answer = new MessageBuilder<ChatMessage>(undefined, newMessageId());
+  // Saved alongside the model call's start, off the path to the first token.
+  const begun = beginSave(app, plan, placeholderAnswer(plan, answer.message.id));
+  const relay = createRelay(app, plan, answer);
+  const routes: UpstreamRoute[] = [];
+  const ended = collectRoutes(routes, () =>
+    runTurn({
+      model: plan.model,
+      instructions: plan.instructions,
+      messages: plan.modelMessages,
+      tools: plan.tools,
+      maxSteps: app.config.maxSteps,
+      abortSignal: abort.signal,
+      messageId: answer.message.id,
+      startMetadata: { agentId: plan.modelId, model: plan.modelId, createdAt: plan.startedAt },
+      finishMetadata: (totals) => finishMetadata(app, plan, totals, relay.ttftMs(), routes),
+      errorText: (error, where) => {
+        console.error(`Chat ${plan.chatId}: ${where} error:`, error);
+        return GENERIC_STREAM_ERROR;
+      },
+    }, relay.emit));
+
+  const first = await Promise.race([relay.opened, ended.then(() => "end" as const)]);
+  const start = await begun;
+  if (!start.ok && start.refused) {
+    abort.stop();
+    throw start.refused;
+  }
+  const unopened = (end: TurnEnd) => settle(app, plan, answer, end, start, { opened: false });
+  if (first === "error") {
+    abort.stop();
+    void ended.then(unopened);
+    // The question is saved: the cookie lets a brand-new visitor retry in the same chat.
+    const cookie = plan.visitor.setCookie;
+    throw new HttpError(
+      "upstream_error",
+      "The model provider failed before answering. Please try again.",
+      cookie ? { "Set-Cookie": cookie } : undefined,
+    );
+  }
+  if (first === "end" && abort.signal.aborted) {
+    // Gone before the first token: nobody reads this stream.
+    void ended.then(unopened);
+    return new Response(null, { status: 204 });
+  }
+  return openStream(app, plan, { answer, relay, ended, start, abort, cors });
+}
+
+/** Aborts the turn when the visitor goes away before the answer was delivered. */
+function visitorAbort(req: Request) {
+  const controller = new AbortController();
+  let delivered = false;
+  const stop = () => {
+    if (!delivered) {
+      controller.abort(new DOMException("The visitor stopped the answer.", "AbortError"));
+    }
+  };
+  // Deno 2.9 also fires request.signal after a response was fully sent: only an abort
+  // before our stream finished is a real client disconnect.
+  req.signal.addEventListener("abort", stop, { once: true });
+  return {
+    signal: controller.signal,
+    stop,
+    /** From here on an abort is not the visitor stopping the answer. */
+    delivered: () => (delivered = true),
+  };
+}
+
+type Relay = ReturnType<typeof createRelay>;
+
+/**
+ * Where the engine's chunks go: through the citation filter into the saved answer, and
+ * held until the first content chunk; after that, straight to `forward`.
+ */
+function createRelay(
+  app: AppServices,
+  plan: TurnPlan,
+  answer: MessageBuilder<ChatMessage>,
+) {
+  const counts: CitationCounts = { valid: 0, invalid: 0 };
+  const head: UIMessageChunk[] = [];
+  let forward: ((chunk: UIMessageChunk) => void) | null = null;
+  let ttftMs: number | undefined;
+  let open!: (first: "content" | "error") => void;
+  const opened = new Promise<"content" | "error">((resolve) => (open = resolve));
+  const filter = citationFilter(
+    counts,
+    plan.citable,
+    (kind) =>
+      kind === "abort"
+        ? { finishReason: "aborted", outcome: "stopped", latencyMs: app.clock() - plan.startedAt }
+        : {},
+  );
+  const deliver = (chunk: UIMessageChunk) => {
+    if (
+      ttftMs === undefined && (chunk.type === "text-delta" || chunk.type === "reasoning-delta")
+    ) {
+      ttftMs = app.clock() - plan.startedAt;
+    }
+    if (chunk.type !== "error") answer.apply(chunk);
+    if (forward) return forward(chunk);
+    head.push(chunk);
+    if (!PREAMBLE.has(chunk.type)) open(chunk.type === "error" ? "error" : "content");
+  };
+  const emit = (chunk: UIMessageChunk) => filter(chunk, deliver);
+  plan.sources.onSource = (s) =>
+    emit({ type: "source-url", sourceId: String(s.n), url: s.url, title: s.title });
+  return {
+    emit,
+    opened,
+    ttftMs: () => ttftMs,
+    /** Sends the held chunks and every later one to `to`. */
+    flushTo(to: (chunk: UIMessageChunk) => void) {
+      forward = to;
+      head.forEach(to);
+      head.length = 0;
+    },
+  };
+}
+
+/** Opens the SSE body, and saves the answer (then closes the body) when the engine ends. */
+function openStream(
+  app: AppServices,
+  plan: TurnPlan,
+  turn: {
+    answer: MessageBuilder<ChatMessage>;
+    relay: Relay;
+    ended: Promise<TurnEnd>;
+    start: Begun;
+    abort: ReturnType<typeof visitorAbort>;
+    cors: Record<string, string>;
+  },
+): Response {
+  const live = app.streams.track(plan.chatId, plan.visitor.id);
+  const body = sseWriter({ heartbeatMs: app.heartbeatMs, onCancel: turn.abort.stop });
+  turn.relay.flushTo((chunk) => {
+    live.push(chunk);
+    body.send(chunk);
+  });
+  turn.ended.then(async (end) => {
+    live.end();
+    const saved = settle(app, plan, turn.answer, end, turn.start, {
+      opened: true,
+      aborted: turn.abort.signal.aborted,
+    });
+    turn.abort.delivered();
+    if (!body.open) return;
+    // The timeout only guards a hang of the store.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ok = await Promise.race([
+      saved,
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 30_000))),
+    ]);
+    clearTimeout(timer);
+    if (!ok) body.send({ type: "data-notice", data: { code: "save_failed" }, transient: true });
+    body.close();
+  });
+  const headers = new Headers({ ...SSE_HEADERS, ...turn.cors });
+  if (plan.visitor.setCookie) headers.set("Set-Cookie", plan.visitor.setCookie);
+  return new Response(body.body, { headers });
+}
+
+/**
+ * The end of a turn: the answer saved with how the turn ended, its tokens counted. A chat
+ * whose first question a brand-new visitor abandoned before any response is removed: its
+ * cookie never reached them, so nobody could ever open it.
+ */
+async function settle(
+  app: AppServices,
+  plan: TurnPlan,
+  answer: MessageBuilder<ChatMessage>,
+  end: TurnEnd,
+  start: Begun,
+  { opened, aborted = false }: { opened: boolean; aborted?: boolean },
+): Promise<boolean> {
+  void countTokens(app, plan, end);
+  if (!opened && end.kind === "abort" && plan.newChat && plan.visitor.setCookie && start.ok) {
+    await app.store.deleteChat(plan.chatId, { forget: true }).catch((error) =>
+      console.error(`Chat ${plan.chatId}: removing an abandoned chat failed:`, error)
+    );
+    return true;
+  }
+  const message = answer.message;
+  const outcome = outcomeOf(end, aborted);
+  const metadata = {
+    ...message.metadata,
+    outcome,
+    ...(outcome === "stopped" ? { finishReason: "aborted" } : {}),
+    ...(outcome === "failed" ? { finishReason: "error" } : {}),
+  };
+  return await saveAnswer(app, plan, { ...message, metadata }, start);
+}
+
+/** The metadata of a finished answer: usage, cost, timings and the upstream routes. */
+function finishMetadata(
+  app: AppServices,
+  plan: TurnPlan,
+  { usage, finishReason, stepLimitReached }: TurnTotals,
+  ttftMs: number | undefined,
+  routes: UpstreamRoute[],
+): ChatMessageMetadata {
+  const info = findModel(plan.modelId);
+  const cost = info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
+    ? (usage.inputTokens * info.pricing.inputPerMTok +
+      usage.outputTokens * info.pricing.outputPerMTok) / 1e6
+    : null;
+  return {
+    usage: {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      totalTokens: usage.totalTokens,
+    },
+    costUsd: cost,
+    finishReason,
+    outcome: stepLimitReached ? "step-limit" : "finished",
+    latencyMs: app.clock() - plan.startedAt,
+    ttftMs,
+    routes: [...routes],
+  };
+}
+
+/** Id of a new assistant message. */
+function newMessageId(): string {
+  return `msg_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+}
