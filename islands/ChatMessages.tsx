@@ -298,6 +298,9 @@ export default function ChatMessages(
                       render={render.value}
                       prerendered={prerendered}
                       interrupted={stopped.value.has(m.id)}
+                      onRetry={!busy.value && m === last
+                        ? () => chat.regenerate({ messageId: m.id })
+                        : undefined}
                       streaming={busy.value && m === last && m.role === "assistant"}
                       actions={busy.value ? null : m.role === "assistant"
                         ? (

@@ -26,11 +26,13 @@ interface MessageProps {
   prerendered?: Record<string, string>;
   /** The visitor stopped this answer in this page (the saved copy carries it in metadata). */
   interrupted?: boolean;
+  /** Redoes this answer; offered when it failed or was cut off (island only). */
+  onRetry?: () => void;
 }
 
 /** One message: the visitor's question or an answer with its tools, sources and receipt. */
 export function Message(
-  { message, t, render, streaming = false, actions, prerendered, interrupted = false }:
+  { message, t, render, streaming = false, actions, prerendered, interrupted = false, onRetry }:
     MessageProps,
 ) {
   if (message.role === "user") {
@@ -107,12 +109,46 @@ export function Message(
         </p>
       )}
       {sources.length > 0 && <SourceChips sources={sources} messageId={message.id} t={t} />}
-      {(interrupted || meta.finishReason === "aborted") && (
-        <p class="interrupted">{t.interrupted}</p>
-      )}
+      {!streaming && <OutcomeNote meta={meta} stopped={interrupted} t={t} onRetry={onRetry} />}
       {!streaming && meta.model && <Receipt meta={meta} t={t} />}
       {actions}
     </article>
+  );
+}
+
+/** How an answer ended, when that is worth saying: stopped, failed, cut off, or at the step limit. */
+function OutcomeNote(
+  { meta, stopped, t, onRetry }: {
+    meta: NonNullable<ChatMessage["metadata"]>;
+    stopped: boolean;
+    t: Messages;
+    onRetry?: () => void;
+  },
+) {
+  const outcome = stopped || (!meta.outcome && meta.finishReason === "aborted")
+    ? "stopped"
+    : meta.outcome;
+  const note = outcome === "stopped"
+    ? t.interrupted
+    : outcome === "failed"
+    ? t.answerFailed
+    : outcome === "interrupted"
+    ? t.answerCutOff
+    : outcome === "step-limit"
+    ? t.answerStepLimit
+    : null;
+  if (!note) return null;
+  const retry = onRetry && (outcome === "failed" || outcome === "interrupted");
+  return (
+    <p class={`interrupted outcome-${outcome}`}>
+      {note}
+      {retry && (
+        <>
+          {" "}
+          <button type="button" class="link-button" onClick={onRetry}>{t.retry}</button>
+        </>
+      )}
+    </p>
   );
 }
 
