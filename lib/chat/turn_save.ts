@@ -104,11 +104,32 @@ export async function saveAnswer(
   return false;
 }
 
+/**
+ * The answer as saved when its turn ended: parts still marked streaming (cut off by an
+ * error, a stop or a step bound) are marked done, so a reload never shows them as live.
+ */
+export function settledAnswer(answer: ChatMessage, outcome: AnswerOutcome): ChatMessage {
+  const parts = answer.parts.map((part) =>
+    "state" in part && part.state === "streaming" ? { ...part, state: "done" as const } : part
+  );
+  const metadata = {
+    ...answer.metadata,
+    outcome,
+    ...(outcome === "stopped" ? { finishReason: "aborted" } : {}),
+    ...(outcome === "failed" ? { finishReason: "error" } : {}),
+  };
+  return { ...answer, parts, metadata };
+}
+
 /** Counts the turn's tokens against the visitor's and the IP's daily budgets; never throws. */
 export async function countTokens(app: AppServices, plan: TurnPlan, end: TurnEnd): Promise<void> {
   if (end.kind !== "finish") return;
   const usage = end.totals.usage;
-  const tokens = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  // Some providers report a total of 0 next to real counts: take the larger.
+  const tokens = Math.max(
+    usage.totalTokens ?? 0,
+    (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+  );
   try {
     await app.limits.addTokens(plan.visitor.id, plan.ip, tokens);
   } catch (error) {

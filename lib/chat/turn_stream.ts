@@ -24,6 +24,7 @@ import {
   outcomeOf,
   placeholderAnswer,
   saveAnswer,
+  settledAnswer,
 } from "./turn_save.ts";
 
 /** What the visitor sees when something fails inside the stream; details go to the log. */
@@ -223,15 +224,8 @@ async function settle(
     );
     return true;
   }
-  const message = answer.message;
-  const outcome = outcomeOf(end, aborted);
-  const metadata = {
-    ...message.metadata,
-    outcome,
-    ...(outcome === "stopped" ? { finishReason: "aborted" } : {}),
-    ...(outcome === "failed" ? { finishReason: "error" } : {}),
-  };
-  return await saveAnswer(app, plan, { ...message, metadata }, start);
+  const saved = settledAnswer(answer.message, outcomeOf(end, aborted));
+  return await saveAnswer(app, plan, saved, start);
 }
 
 /** The metadata of a finished answer: usage, cost, timings and the upstream routes. */
