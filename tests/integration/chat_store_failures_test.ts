@@ -65,28 +65,32 @@ Deno.test("KV unavailable before the stream: 503 unavailable, no stream", async 
   }
 });
 
-Deno.test("a save that fails twice is retried and the turn is kept", async () => {
-  let flaky!: ChatStore & { calls: number };
-  const t = await serverWith((s) => (flaky = flakyStore(s, "saveTurn", 2)));
-  try {
-    const jar = new CookieJar();
-    const id = newChatId();
-    const read = await readSse(
-      await postChat(t.server.url, { id, message: userMessage("Quais dados vocês guardam?") }, {
-        jar,
-      }),
-    );
-    assert.ok(read.done);
-    assert.equal(read.chunks.some((c) => c.type === "data-notice"), false);
-    assert.equal(flaky.calls, 3);
-    assert.deepEqual((await t.store.loadMessages(id)).map((m) => m.role), ["user", "assistant"]);
-  } finally {
-    await t.close();
-  }
-});
+for (const method of ["beginTurn", "replaceMessage"] as const) {
+  Deno.test(`a save that fails twice (${method}) is retried and the turn is kept`, async () => {
+    let flaky!: ChatStore & { calls: number };
+    const t = await serverWith((s) => (flaky = flakyStore(s, method, 2)));
+    try {
+      const jar = new CookieJar();
+      const id = newChatId();
+      const read = await readSse(
+        await postChat(t.server.url, { id, message: userMessage("Quais dados vocês guardam?") }, {
+          jar,
+        }),
+      );
+      assert.ok(read.done);
+      assert.equal(read.chunks.some((c) => c.type === "data-notice"), false);
+      assert.equal(flaky.calls, 3);
+      const saved = await t.store.loadMessages(id);
+      assert.deepEqual(saved.map((m) => m.role), ["user", "assistant"]);
+      assert.equal((saved[1].metadata as { outcome?: string }).outcome, "finished");
+    } finally {
+      await t.close();
+    }
+  });
+}
 
 Deno.test("a save that keeps failing is told in the stream; the answer still arrives", async () => {
-  const t = await serverWith((s) => flakyStore(s, "saveTurn", Infinity));
+  const t = await serverWith((s) => flakyStore(s, "beginTurn", Infinity));
   try {
     const read = await readSse(
       await postChat(t.server.url, {
