@@ -4,7 +4,7 @@
  * PORT (default 8000). The task runs it under `--watch`, so an edit to routes,
  * islands, components, lib or corpus restarts it with fresh bundles.
  */
-import { writeManifest } from "./scripts/build.ts";
+import { removeLegacyIndex, writeManifest } from "./scripts/build.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
 
 const root = new URL("./", import.meta.url);
@@ -20,7 +20,7 @@ async function newestMtime(dir: URL): Promise<number> {
 }
 
 async function indexIsStale(): Promise<boolean> {
-  const asset = await Deno.stat(new URL("static/search/index.bin", root)).catch(() => null);
+  const asset = await Deno.stat(new URL("build/search/index.bin", root)).catch(() => null);
   if (!asset?.mtime) return true;
   return (await newestMtime(new URL("corpus/", root))) > asset.mtime.getTime();
 }
@@ -28,6 +28,9 @@ async function indexIsStale(): Promise<boolean> {
 const t0 = performance.now();
 if (await writeManifest()) console.log("fresh.gen.ts regenerated (routes or islands changed).");
 await buildIslands(root, { minify: false });
+if (await removeLegacyIndex()) {
+  console.log("Removed static/search/index.bin (the index is in build/).");
+}
 if (await indexIsStale()) {
   const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", "index"], cwd: root })
     .output();

@@ -69,7 +69,7 @@ export async function createServerApp(
   const usage = createKvUsageRecorder(kv);
   const search = options.search ??
     loadSiteSearch({
-      assetPath: new URL("static/search/index.bin", root),
+      assetPath: new URL("build/search/index.bin", root),
       embedder: embedderOrNull(env),
     });
   const services: AppServices = {

@@ -1,6 +1,7 @@
 /**
  * `deno task build`: regenerates fresh.gen.ts, bundles the islands and builds
- * the search index. Everything `deno task start` and deployctl need.
+ * the search index (build/search/index.bin: server-only, never under static/).
+ * Everything `deno task start` and deployctl need.
  */
 import { generateManifest } from "@/lib/http/manifest_gen.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
@@ -17,6 +18,23 @@ export async function writeManifest(): Promise<boolean> {
   return true;
 }
 
+/**
+ * Deletes the search index that older builds wrote under static/, where it would be served
+ * (with the text of internal documents) to anyone asking for /search/index.bin.
+ */
+export async function removeLegacyIndex(): Promise<boolean> {
+  try {
+    await Deno.remove(new URL("static/search/index.bin", root));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  // The folder held only the index (and its .gitignore): drop it when nothing else is left.
+  await Deno.remove(new URL("static/search/.gitignore", root)).catch(() => {});
+  await Deno.remove(new URL("static/search/", root)).catch(() => {});
+  return true;
+}
+
 /** Runs a task of deno.json as a child process, failing loudly. */
 async function runTask(name: string): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", name], cwd: root })
@@ -28,6 +46,9 @@ if (import.meta.main) {
   const t0 = performance.now();
   const changed = await writeManifest();
   console.log(`fresh.gen.ts ${changed ? "written" : "up to date"}`);
+  if (await removeLegacyIndex()) {
+    console.log("Removed static/search/index.bin (the index is in build/).");
+  }
   const assets = await buildIslands(root);
   console.log(`Islands bundled: ${Object.keys(assets.islands).join(", ") || "none"}`);
   if (Deno.args.includes("--no-index")) console.log("Search index skipped (--no-index).");

@@ -1,5 +1,5 @@
 /**
- * `deno task index [--corpus corpus] [--out static/search/index.bin]`:
+ * `deno task index [--corpus corpus] [--out build/search/index.bin]`:
  * validates corpus/manifest.json, then builds the search asset. With
  * EMBEDDING_MODEL set (see lib/search/embedder_providers.ts) passage vectors
  * are computed too. Nothing is written when validation or embedding fails.
@@ -16,7 +16,7 @@ if (import.meta.main) {
     args: Deno.args,
     options: {
       corpus: { type: "string", default: fileURLToPath(new URL("corpus", root)) },
-      out: { type: "string", default: fileURLToPath(new URL("static/search/index.bin", root)) },
+      out: { type: "string", default: fileURLToPath(new URL("build/search/index.bin", root)) },
     },
   });
   try {

@@ -1,11 +1,18 @@
 /**
  * The `search_site` tool: the site search's numbered passages, each numbered
  * passage also announced to the client as a `source-url` part.
+ *
+ * Passages of internal documents (no public URL) have two views. What the tool
+ * returns — streamed to the browser and saved in KV — holds only a reference to
+ * each of them; what the model is shown (`toModelOutput`) holds their text,
+ * looked up in the server's index. The text of an internal document never
+ * leaves the server.
  */
+import type { JSONValue } from "ai";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import type { SiteSearch } from "@/lib/search/types.ts";
-import type { SearchToolOutput } from "./types.ts";
+import type { InternalPassageRef, PublicPassage, SearchToolOutput } from "./types.ts";
 
 /** Name of the tool, shared with the offline model. */
 export const SEARCH_TOOL = "search_site";
@@ -16,22 +23,32 @@ const SEARCH_INPUT = zodSchema(z.object({
   query: z.string().min(1).max(500).describe("What to look for, in the visitor's language"),
 }));
 
+/** Told to the model in place of an internal passage the index no longer has. */
+export const MISSING_INTERNAL_NOTE = "This internal passage is no longer in the site index.";
+
 /** Called for every numbered passage, to stream it as a source. */
 export type OnSource = (source: { n: number; url: string; title: string }) => void;
+
+/** Options of {@linkcode createSearchTool}. */
+export interface SearchToolOptions {
+  /** Origin that makes passage URLs absolute. */
+  origin: string;
+  onSource: OnSource;
+  /** Passages per search (default 5). */
+  k?: number;
+}
 
 /**
  * Builds the tool over `search`. Passage numbers stay stable within a turn: a
  * second search in the same turn continues the numbering, and a passage found
  * twice keeps its first number.
  */
-export function createSearchTool(
-  search: SiteSearch,
-  options: { origin: string; onSource: OnSource; k?: number },
-) {
+export function createSearchTool(search: SiteSearch, options: SearchToolOptions) {
   const numbers = new Map<string, number>();
   return tool({
     description:
-      "Search the website's own content. Returns numbered passages with title and URL; cite them as [N].",
+      "Search the website's own content. Returns numbered passages with title and URL; cite them as [N]. " +
+      "Passages marked internal have no number: they are background for you, never quoted or cited.",
     inputSchema: SEARCH_INPUT,
     async execute({ query }, { abortSignal }): Promise<SearchToolOutput> {
       let result;
@@ -45,9 +62,9 @@ export function createSearchTool(
           note: "The site search is unavailable right now.",
         };
       }
-      const passages = result.passages.map((p) => {
+      const passages = result.passages.map((p): PublicPassage | InternalPassageRef => {
         if (p.url === null || p.n === undefined) {
-          return { title: p.title, url: null, text: p.text, score: p.score };
+          return { ref: p.id, title: p.title, internal: true };
         }
         let n = numbers.get(p.id);
         const url = new URL(p.url, options.origin).href;
@@ -62,5 +79,35 @@ export function createSearchTool(
         ? { mode: result.mode, passages }
         : { mode: result.mode, passages, note: "Nothing on the site matches this query." };
     },
+    // Also applied by convertToModelMessages to saved history, so later turns resolve too.
+    toModelOutput: ({ output }) => ({ type: "json", value: modelView(output, search) }),
   });
+}
+
+/**
+ * The model's view of a tool output: every internal reference replaced by the passage's
+ * text from the index (or a short note when the index no longer has it). Outputs saved
+ * before references existed, or of any other shape, pass through as JSON.
+ */
+export function modelView(output: unknown, search: SiteSearch): JSONValue {
+  if (!isObject(output) || !Array.isArray(output.passages)) return toJson(output);
+  const passages = output.passages.map((p: unknown) => {
+    if (!isObject(p) || typeof p.ref !== "string" || p.internal !== true) return p;
+    const stored = search.passage(p.ref);
+    return stored
+      ? { title: stored.title, text: stored.text, internal: true }
+      : { title: p.title, internal: true, note: MISSING_INTERNAL_NOTE };
+  });
+  return toJson({ ...output, passages });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object";
+}
+
+/** Plain JSON, as the SDK makes a tool output without `toModelOutput` (undefined dropped). */
+function toJson(value: unknown): JSONValue {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  return text === undefined ? null : JSON.parse(text);
 }

@@ -35,10 +35,36 @@ export interface ChatMessageMetadata {
 /** A message of this app. */
 export type ChatMessage = UIMessage<ChatMessageMetadata>;
 
-/** The `search_site` tool's output, as the model and the UI see it. */
+/** A passage of a public page, as the UI and the model see it: numbered, citable. */
+export interface PublicPassage {
+  n: number;
+  title: string;
+  url: string;
+  text: string;
+  score: number;
+  ref?: never;
+  internal?: never;
+}
+
+/**
+ * What the UI and KV get for a passage of an internal document (`url: null` in the
+ * manifest): a reference to it, never its text. The model gets the text, resolved on the
+ * server by the tool's `toModelOutput`.
+ */
+export interface InternalPassageRef {
+  /** The passage id in the search index (`<docId>#<anchor>`). */
+  ref: string;
+  title: string;
+  internal: true;
+  n?: never;
+  url?: never;
+  text?: never;
+}
+
+/** The `search_site` tool's output as the UI and KV see it (the model's view: `toModelOutput`). */
 export interface SearchToolOutput {
   mode: "hybrid" | "lexical" | "unavailable";
-  passages: Array<{ n?: number; title: string; url: string | null; text: string; score: number }>;
+  passages: Array<PublicPassage | InternalPassageRef>;
   note?: string;
 }
 

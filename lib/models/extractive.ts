@@ -121,7 +121,7 @@ export function sentences(text: string): string[] {
 
 interface Candidate {
   text: string;
-  n: number | undefined;
+  n: number;
   passage: number;
   position: number;
   /** Distinct question terms in the sentence. */
@@ -158,8 +158,9 @@ export interface ExtractiveOptions {
 }
 
 /**
- * Builds the offline answer: a lead-in, then 2–4 of the passages' sentences that share
- * most terms with the question, each followed by its `[N]` when its passage is numbered.
+ * Builds the offline answer: a lead-in, then 2–4 sentences of the numbered passages that
+ * share most terms with the question, each followed by its `[N]`. Unnumbered (internal)
+ * passages are never quoted.
  * Returns the "not covered" sentence when nothing overlaps the question meaningfully.
  *
  * @example
@@ -177,16 +178,21 @@ export function buildExtractiveAnswer(
   const queryTerms = questionTerms(question);
   const maxPassages = options.maxPassages ?? 3;
   const maxSentences = options.maxSentences ?? 4;
-  if (queryTerms.size === 0 || passages.length === 0) return NOT_COVERED[lang];
+  // Only numbered passages (public pages) may be quoted to a visitor; an internal one is
+  // context for a real model, and quoting it would publish what has no public page.
+  const quotable = passages.filter((p): p is AnswerPassage & { n: number } =>
+    typeof p.n === "number" && p.url !== null
+  );
+  if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
 
-  const ranked = [...passages]
+  const ranked = [...quotable]
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .slice(0, maxPassages);
 
   // Terms frequent across the retrieved text ("site", "owner") say little; a question
   // term found nowhere weighs most, so a question about it is "not covered".
-  const allSentences = passages.flatMap((p) => sentences(p.text)).map(contentTerms);
+  const allSentences = quotable.flatMap((p) => sentences(p.text)).map(contentTerms);
   const idf = new Map<string, number>();
   for (const term of queryTerms) {
     const df = allSentences.filter((terms) => terms.has(term)).length;
@@ -196,7 +202,7 @@ export function buildExtractiveAnswer(
 
   const candidates: Candidate[] = [];
   ranked.forEach(({ p }, rank) => {
-    const n = typeof p.n === "number" && p.url !== null ? p.n : undefined;
+    const n = p.n;
     const titleTerms = contentTerms(p.title);
     sentences(p.text).forEach((text, position) => {
       // Questions, heading paths (FAQ entries, "A › B") and sub-headings kept in the passage
@@ -255,10 +261,7 @@ export function buildExtractiveAnswer(
   }
   chosen.sort((a, b) => a.passage - b.passage || a.position - b.position);
 
-  const body = chosen.map((c) => {
-    const sentence = tidy(c.text);
-    return c.n === undefined ? sentence : `${sentence} [${c.n}]`;
-  });
+  const body = chosen.map((c) => `${tidy(c.text)} [${c.n}]`);
   return `${LEAD_IN[lang]} ${body.join(" ")}`;
 }
 

@@ -150,19 +150,49 @@ Deno.test("local model: answers a Portuguese question in Portuguese with [N] cit
   assert.ok((finish.usage.inputTokens.total ?? 0) > 0);
 });
 
-Deno.test("local model: only numbered passages are cited", () => {
+Deno.test("local model: quotes only numbered passages, never an internal one", () => {
   const answer = buildExtractiveAnswer("Onde trabalha a Ana Silva?", PASSAGES.passages);
-  // The unnumbered passage informs the answer but never gets a number.
-  assert.match(answer, /consultora em Lisboa, mas isto não é público\.(?! \[)/);
+  // The unnumbered passage is internal: the visitor never reads it, cited or not.
+  assert.ok(!answer.includes("consultora"), answer);
   assert.match(answer, /engenheira de software em Lisboa\. \[1\]/);
   const cited = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   assert.ok(cited.length > 0);
   for (const n of cited) assert.ok([1, 2].includes(n), `cited [${n}]`);
-  // Numbered but url-less passages are not cited either.
+  // Numbered but url-less passages are not quoted either: only internal text answers.
   const noUrl = buildExtractiveAnswer("Onde trabalha a Ana Silva?", [
     { n: 7, title: "x", url: null, text: "A Ana Silva trabalha em Lisboa.", score: 1 },
   ]);
-  assert.ok(!noUrl.includes("[7]"));
+  assert.match(noUrl, /O site não tem informação sobre isso/);
+});
+
+Deno.test("local model: a question only an internal passage answers is not covered", async () => {
+  const model = createLocalModel();
+  // The search tool's model view of an internal passage: title and text, no number, no URL.
+  const result = {
+    mode: "lexical",
+    passages: [
+      {
+        title: "Notas internas › Fluxo",
+        text: "O fluxo editorial tem três etapas.",
+        internal: true,
+      },
+      {
+        n: 1,
+        title: "Sobre",
+        url: "https://example.org/sobre",
+        text: "A Ana mora em Lisboa.",
+        score: 1,
+      },
+    ],
+  };
+  const out = await model.doGenerate({
+    prompt: withResult("Como é o fluxo editorial?", result),
+    tools: TOOLS,
+  });
+  const part = out.content[0];
+  assert.ok(part.type === "text");
+  assert.ok(!part.text.includes("três etapas"), part.text);
+  assert.match(part.text, /O site não tem informação sobre isso/);
 });
 
 Deno.test("local model: answers an English question in English (unwrapped tool output)", async () => {

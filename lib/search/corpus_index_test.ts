@@ -15,7 +15,7 @@ function copyFixture(): { dir: string; out: string; manifest: () => Record<strin
   cpSync(FIXTURE, dir, { recursive: true });
   return {
     dir,
-    out: join(root, "static", "index.bin"),
+    out: join(root, "build", "index.bin"),
     manifest: () => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")),
   };
 }
@@ -136,4 +136,22 @@ Deno.test("hybrid: vectors at index time, RRF at query time, lexical fallback on
 
   const other = loadSiteSearch({ assetPath: out, embedder: fakeEmbedder("fake:other") });
   assert.equal((await other.search("privacy", { k: 1 })).mode, "lexical");
+});
+
+Deno.test("passage(id): the stored passage by id, null for an unknown id or a missing index", async () => {
+  const { dir, out } = copyFixture();
+  await indexCorpus({ corpusDir: dir, outPath: out });
+  const s = loadSiteSearch({ assetPath: out });
+  const r = await s.search("lista de verificação antes de publicar", { k: 5 });
+  const notas = r.passages.find((p) => p.id.startsWith("notas#"))!;
+  assert.deepEqual(s.passage(notas.id), {
+    id: notas.id,
+    title: notas.title,
+    url: null,
+    lang: "pt",
+    text: notas.text,
+  });
+  assert.equal(s.passage("sobre#privacidade")?.url, "/sobre#privacidade");
+  assert.equal(s.passage("notas#nao-existe"), null);
+  assert.equal(loadSiteSearch({ assetPath: out + ".missing" }).passage(notas.id), null);
 });

@@ -12,7 +12,7 @@ import { Lru } from "./lru.ts";
 import { rrf } from "./rrf.ts";
 import { stringAt } from "./string_table.ts";
 import { LANGS } from "./analyzer.ts";
-import type { Passage, SearchOptions, SearchResult } from "./types.ts";
+import type { Passage, SearchOptions, SearchResult, StoredPassage } from "./types.ts";
 
 /** Options of the engine. */
 export interface EngineOptions {
@@ -62,6 +62,7 @@ export class SearchEngine {
   readonly #cache: Lru<string, Float32Array>;
   readonly #onEmbedError: (error: unknown) => void;
   readonly #langs: Lang[];
+  #byId: Map<string, number> | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
     this.data = data;
@@ -166,10 +167,23 @@ export class SearchEngine {
     return { mode: ranked.mode, passages };
   }
 
+  /** The stored fields of the passage with this id, or null when there is none. */
+  passageById(id: string): StoredPassage | null {
+    if (!this.#byId) {
+      // Built on the first lookup: only turns that resolve internal references pay for it.
+      this.#byId = new Map();
+      for (let i = 0; i < this.data.header.counts.passages; i++) {
+        this.#byId.set(stringAt(this.data.strings, i * FIELDS_PER_PASSAGE), i);
+      }
+    }
+    const i = this.#byId.get(id);
+    return i === undefined ? null : this.passage(i);
+  }
+
   /** The stored fields of passage `i`. */
   passage(
     i: number,
-  ): { id: string; title: string; url: string | null; lang: string; text: string } {
+  ): StoredPassage {
     const s = this.data.strings;
     const base = i * FIELDS_PER_PASSAGE;
     return {

@@ -10,20 +10,36 @@ import { readAsset } from "./asset.ts";
 import type { Embedder } from "./embedder.ts";
 import { SearchEngine } from "./engine.ts";
 import { SearchUnavailableError } from "./errors.ts";
-import type { IndexStatus, SearchOptions, SearchResult, SiteSearch } from "./types.ts";
+import type {
+  IndexStatus,
+  SearchOptions,
+  SearchResult,
+  SiteSearch,
+  StoredPassage,
+} from "./types.ts";
 
-export type { IndexStatus, Passage, SearchOptions, SearchResult, SiteSearch } from "./types.ts";
+export type {
+  IndexStatus,
+  Passage,
+  SearchOptions,
+  SearchResult,
+  SiteSearch,
+  StoredPassage,
+} from "./types.ts";
 export type { Embedder, EmbedKind } from "./embedder.ts";
 export { createEmbedderFromEnv } from "./embedder_providers.ts";
 export { EmbedderError, SearchUnavailableError } from "./errors.ts";
 export { createSlugger, slugify } from "./slug.ts";
 
-/** Where `deno task index` writes the asset. */
-export const DEFAULT_ASSET_URL: URL = new URL("../../static/search/index.bin", import.meta.url);
+/**
+ * Where `deno task index` writes the asset. Outside static/ on purpose: the index holds the
+ * text of internal documents, which must never be served.
+ */
+export const DEFAULT_ASSET_URL: URL = new URL("../../build/search/index.bin", import.meta.url);
 
 /** Options of `loadSiteSearch`. */
 export interface LoadSiteSearchOptions {
-  /** The asset file (default static/search/index.bin). */
+  /** The asset file (default build/search/index.bin). */
   assetPath?: string | URL;
   /** The query embedder; null or absent means lexical search. */
   embedder?: Embedder | null;
@@ -89,6 +105,9 @@ export function loadSiteSearch(opts: LoadSiteSearchOptions = {}): SiteSearch {
       const e = load();
       if (!e) return Promise.reject(new SearchUnavailableError(failure!));
       return e.search(query, options);
+    },
+    passage(id: string): StoredPassage | null {
+      return load()?.passageById(id) ?? null;
     },
   };
 }

@@ -23,6 +23,15 @@ export interface Passage {
   ranks: { bm25: number | null; dense: number | null };
 }
 
+/** A passage as stored in the index, looked up by its id (no score, no number). */
+export interface StoredPassage {
+  id: string;
+  title: string;
+  url: string | null;
+  lang: string;
+  text: string;
+}
+
 /** What a search returns. `mode` says honestly whether dense retrieval took part. */
 export interface SearchResult {
   mode: "hybrid" | "lexical";
@@ -51,5 +60,11 @@ export type IndexStatus =
 /** The site search as the rest of the app sees it. */
 export interface SiteSearch {
   search(query: string, options?: SearchOptions): Promise<SearchResult>;
+  /**
+   * The stored passage with this id (`<docId>#<anchor>`), or null when the index has no
+   * such passage or is unavailable. Resolves the references that stand in for internal
+   * passages in what leaves the server.
+   */
+  passage(id: string): StoredPassage | null;
   status(): IndexStatus;
 }

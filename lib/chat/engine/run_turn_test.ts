@@ -21,6 +21,8 @@ import type {
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
 import { z } from "zod";
+import type { SiteSearch } from "@/lib/search/types.ts";
+import { createSearchTool } from "../search_tool.ts";
 import { ApprovalNotSupportedError, runTurn, type RunTurnOptions } from "./run_turn.ts";
 
 const usage = (input: number, output: number) => ({
@@ -92,6 +94,11 @@ const tools = {
       return { word, meaning: `meaning of ${word}` };
     },
   }),
+  shout: tool({
+    description: "Shouts a word.",
+    inputSchema: z.object({ word: z.string() }),
+    execute: ({ word }) => word.toUpperCase(),
+  }),
 } satisfies ToolSet;
 
 const GENERIC = "Something failed.";
@@ -132,13 +139,13 @@ async function ours(
   return { chunks, calls, end, message: await lastMessage(chunksStream(chunks)) };
 }
 
-async function sdk(script: LanguageModelV4StreamPart[][], maxSteps = 5) {
+async function sdk(script: LanguageModelV4StreamPart[][], maxSteps = 5, toolSet: ToolSet = tools) {
   const { model, calls } = scriptedModel(script);
   const result = streamText({
     model,
     instructions: "Be brief.",
     messages: MESSAGES,
-    tools,
+    tools: toolSet,
     stopWhen: isStepCount(maxSteps),
     maxRetries: 0,
   });
@@ -178,6 +185,10 @@ const SCENARIOS: Array<[string, LanguageModelV4StreamPart[][]]> = [
     [...call("c2", "lookup", { word: "fixed" }), finish("tool-calls")],
     [...text("t", "Fixed."), finish("stop")],
   ]],
+  ["a tool that returns a string", [
+    [...call("c1", "shout", { word: "hey" }), finish("tool-calls")],
+    [...text("t", "Shouted."), finish("stop")],
+  ]],
   ["a tool that throws", [
     [...call("c1", "lookup", { word: "boom" }), finish("tool-calls")],
     [...text("t", "It failed."), finish("stop")],
@@ -187,22 +198,84 @@ const SCENARIOS: Array<[string, LanguageModelV4StreamPart[][]]> = [
   ]],
 ];
 
+/** Asserts that both loops sent the model the same prompts and tools and built the same message. */
+function assertSameRun(
+  a: { calls: LanguageModelV4CallOptions[]; message: UIMessage },
+  b: { calls: LanguageModelV4CallOptions[]; message: UIMessage },
+) {
+  assert.equal(a.calls.length, b.calls.length, "model calls");
+  for (let i = 0; i < a.calls.length; i++) {
+    assert.deepEqual(
+      plain(a.calls[i].prompt),
+      plain(b.calls[i].prompt),
+      `prompt of call ${i + 1}`,
+    );
+    assert.deepEqual(plain(a.calls[i].tools), plain(b.calls[i].tools), `tools of call ${i + 1}`);
+  }
+  assert.deepEqual(plain(a.message), plain(b.message));
+}
+
 for (const [name, script] of SCENARIOS) {
   Deno.test(`engine = SDK loop: ${name}`, async () => {
-    const a = await ours(script);
-    const b = await sdk(script);
-    assert.equal(a.calls.length, b.calls.length, "model calls");
-    for (let i = 0; i < a.calls.length; i++) {
-      assert.deepEqual(
-        plain(a.calls[i].prompt),
-        plain(b.calls[i].prompt),
-        `prompt of call ${i + 1}`,
-      );
-      assert.deepEqual(plain(a.calls[i].tools), plain(b.calls[i].tools), `tools of call ${i + 1}`);
-    }
-    assert.deepEqual(plain(a.message), plain(b.message));
+    assertSameRun(await ours(script), await sdk(script));
   });
 }
+
+const INTERNAL_TEXT = "Only the team reads this sentence.";
+
+/** A site search with one public passage and one internal one (no URL, no number). */
+const fakeSearch: SiteSearch = {
+  search: () =>
+    Promise.resolve({
+      mode: "lexical",
+      passages: [
+        {
+          n: 1,
+          id: "pub#a",
+          title: "Public",
+          url: "/sobre/pub#a",
+          lang: "en",
+          text: "Everyone may read this.",
+          score: 2,
+          ranks: { bm25: 1, dense: null },
+        },
+        {
+          id: "notes#b",
+          title: "Notes",
+          url: null,
+          lang: "en",
+          text: INTERNAL_TEXT,
+          score: 1,
+          ranks: { bm25: 2, dense: null },
+        },
+      ],
+    }),
+  passage: (id) =>
+    id === "notes#b" ? { id, title: "Notes", url: null, lang: "en", text: INTERNAL_TEXT } : null,
+  status: () => ({
+    status: "ok",
+    passages: 2,
+    documents: 2,
+    mode: "lexical",
+    embeddingModel: null,
+  }),
+};
+
+Deno.test("engine = SDK loop: the search tool's toModelOutput gives the model what the client never sees", async () => {
+  const script = [
+    [...call("c1", "search_site", { query: "notes" }), finish("tool-calls")],
+    [...text("t", "Done."), finish("stop")],
+  ];
+  const searchTools = () => ({
+    search_site: createSearchTool(fakeSearch, { origin: "https://site.test", onSource: () => {} }),
+  });
+  const a = await ours(script, { tools: searchTools() });
+  const b = await sdk(script, 5, searchTools());
+  assertSameRun(a, b);
+  assert.ok(JSON.stringify(a.calls[1].prompt).includes(INTERNAL_TEXT), "the model gets the text");
+  assert.ok(!JSON.stringify(a.message).includes(INTERNAL_TEXT), "the client does not");
+  assert.ok(!JSON.stringify(a.chunks).includes(INTERNAL_TEXT), "nor does any chunk");
+});
 
 Deno.test("engine: totals add every step's usage; the bound ends the loop with the last reason", async () => {
   const { end, chunks, calls } = await ours(

@@ -30,13 +30,29 @@ export async function executeToolCall(
     } else {
       output = await result;
     }
-    const modelOutput = tool.toModelOutput
-      ? await tool.toModelOutput({ toolCallId: call.toolCallId, input: call.input, output })
-      : { type: "json" as const, value: (output ?? null) as JSONValue };
+    const modelOutput = await toModelOutput(tool, call, output);
     return { ok: true, output, modelOutput };
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/**
+ * What the model is shown of a tool's output, exactly as the SDK's loop makes it: the
+ * tool's `toModelOutput` when it has one (the search tool resolves internal passages
+ * there), else a string as text and anything else as plain JSON.
+ */
+function toModelOutput(
+  tool: Tool,
+  call: { toolCallId: string; input: unknown },
+  output: unknown,
+): ToolResultOutput | PromiseLike<ToolResultOutput> {
+  if (tool.toModelOutput) {
+    return tool.toModelOutput({ toolCallId: call.toolCallId, input: call.input, output });
+  }
+  if (typeof output === "string") return { type: "text", value: output };
+  const json = output === undefined ? undefined : JSON.stringify(output);
+  return { type: "json", value: json === undefined ? null : JSON.parse(json) as JSONValue };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

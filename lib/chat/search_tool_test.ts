@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { convertToModelMessages, type ToolResultPart } from "ai";
+import type { Passage, SiteSearch, StoredPassage } from "@/lib/search/types.ts";
+import { createSearchTool, MISSING_INTERNAL_NOTE, modelView, SEARCH_TOOL } from "./search_tool.ts";
+import type { ChatMessage, SearchToolOutput } from "./types.ts";
+
+const SECRET = "Only the editorial team reads this.";
+
+function passage(id: string, url: string | null, text: string, n?: number): Passage {
+  return {
+    ...(n === undefined ? {} : { n }),
+    id,
+    title: id,
+    url,
+    lang: "en",
+    text,
+    score: 1,
+    ranks: { bm25: 1, dense: null },
+  };
+}
+
+/** A search over a fixed list; `passage()` knows the internal one while `known` says so. */
+function fakeSearch(opts: { known: boolean }): SiteSearch {
+  const internal: StoredPassage = {
+    id: "notes#a",
+    title: "Notes",
+    url: null,
+    lang: "en",
+    text: SECRET,
+  };
+  return {
+    search: () =>
+      Promise.resolve({
+        mode: "lexical",
+        passages: [
+          passage("page#x", "/about#x", "Public text.", 1),
+          { ...passage("notes#a", null, SECRET), title: "Notes" },
+        ],
+      }),
+    passage: (id) => (opts.known && id === internal.id ? internal : null),
+    status: () => ({ status: "unavailable", error: "not used" }),
+  };
+}
+
+const CALL = {
+  toolCallId: "c1",
+  messages: [],
+  abortSignal: new AbortController().signal,
+  context: {},
+};
+
+async function run(search: SiteSearch) {
+  const sources: unknown[] = [];
+  const t = createSearchTool(search, {
+    origin: "https://site.test",
+    onSource: (s) => sources.push(s),
+  });
+  const output = await t.execute!({ query: "notes" }, CALL) as SearchToolOutput;
+  return { t, output, sources };
+}
+
+Deno.test("search tool: an internal passage leaves as a reference, without text or URL", async () => {
+  const { output, sources } = await run(fakeSearch({ known: true }));
+  assert.deepEqual(output, {
+    mode: "lexical",
+    passages: [
+      { n: 1, title: "page#x", url: "https://site.test/about#x", text: "Public text.", score: 1 },
+      { ref: "notes#a", title: "Notes", internal: true },
+    ],
+  });
+  assert.deepEqual(sources, [{ n: 1, url: "https://site.test/about#x", title: "page#x" }]);
+});
+
+Deno.test("search tool: the model's view resolves the reference to the indexed text", async () => {
+  const { t, output } = await run(fakeSearch({ known: true }));
+  const view = await t.toModelOutput!({ toolCallId: "c1", input: { query: "notes" }, output });
+  assert.deepEqual(view, {
+    type: "json",
+    value: {
+      mode: "lexical",
+      passages: [
+        { n: 1, title: "page#x", url: "https://site.test/about#x", text: "Public text.", score: 1 },
+        { title: "Notes", text: SECRET, internal: true },
+      ],
+    },
+  });
+});
+
+Deno.test("search tool: a reference the index no longer has becomes a note", () => {
+  const value = modelView({
+    mode: "lexical",
+    passages: [{ ref: "notes#gone", title: "Notes", internal: true }],
+  }, fakeSearch({ known: false }));
+  assert.deepEqual(value, {
+    mode: "lexical",
+    passages: [{ title: "Notes", internal: true, note: MISSING_INTERNAL_NOTE }],
+  });
+  // Outputs saved before references existed, or of any other shape, pass through.
+  const legacy = {
+    mode: "lexical",
+    passages: [{ title: "Notes", url: null, text: "t", score: 1 }],
+  };
+  assert.deepEqual(modelView(legacy, fakeSearch({ known: false })), legacy);
+  assert.equal(modelView("plain", fakeSearch({ known: false })), "plain");
+});
+
+Deno.test("search tool: saved history converted with the tools gives the model the text", async () => {
+  const { t, output } = await run(fakeSearch({ known: true }));
+  const history: ChatMessage[] = [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "notes?" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [{
+        type: `tool-${SEARCH_TOOL}`,
+        toolCallId: "c1",
+        state: "output-available",
+        input: { query: "notes" },
+        output: JSON.parse(JSON.stringify(output)),
+      }, { type: "text", text: "Done." }],
+    },
+  ];
+  const saved = JSON.stringify(history);
+  assert.ok(!saved.includes(SECRET), "what KV keeps has no internal text");
+  const messages = await convertToModelMessages(history, { tools: { [SEARCH_TOOL]: t } });
+  const result =
+    messages.flatMap((m) =>
+      m.role === "tool"
+        ? m.content.filter((p): p is ToolResultPart => p.type === "tool-result")
+        : []
+    )[0];
+  assert.ok(JSON.stringify(result.output).includes(SECRET));
+});
