@@ -203,14 +203,14 @@ export function createApp<S>(options: AppOptions<S>): App {
       const handler = route.module.handler;
       if (handler === undefined) {
         if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(ctx.render());
-        return Promise.resolve(methodNotAllowed(["GET", "HEAD"]));
+        return Promise.resolve(methodNotAllowed(["GET", "HEAD"], isApi));
       }
       if (typeof handler === "function") return Promise.resolve(handler(ctx));
       const method = req.method as Method;
       const fn = handler[method] ?? (method === "HEAD" ? handler.GET : undefined);
       if (!fn) {
         const allowed = METHODS.filter((m) => handler[m] || (m === "HEAD" && handler.GET));
-        return Promise.resolve(methodNotAllowed(allowed));
+        return Promise.resolve(methodNotAllowed(allowed, isApi));
       }
       return Promise.resolve(fn(ctx));
     };
@@ -265,8 +265,10 @@ export function createApp<S>(options: AppOptions<S>): App {
   };
 }
 
-function methodNotAllowed(allowed: string[]): Response {
-  const res = errorResponse("method_not_allowed", `Method not allowed. Use ${allowed.join(", ")}.`);
-  res.headers.set("Allow", allowed.join(", "));
-  return res;
+/** 405 with Allow: JSON on /api/, thrown to become the HTML error page elsewhere. */
+function methodNotAllowed(allowed: string[], isApi: boolean): Response {
+  const message = `Method not allowed. Use ${allowed.join(", ")}.`;
+  const headers = { Allow: allowed.join(", ") };
+  if (!isApi) throw new HttpError("method_not_allowed", message, headers);
+  return errorResponse("method_not_allowed", message, headers);
 }

@@ -236,6 +236,12 @@ Deno.test("HTTP hardening over loopback", async (t) => {
         assert.equal(res.status, 400, path);
         assert.equal((await res.json()).error.code, "invalid_request", path);
       }
+      for (const path of ["/?cursor=garbage", `/c/${id}?cursor=%zz`]) {
+        const page = await jar.fetch(url + path);
+        assert.equal(page.status, 400, path);
+        assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+        await page.body?.cancel();
+      }
       // A well-formed cursor that KV refuses (non-canonical base64) is also a 400, not a 500.
       const refused = await jar.fetch(url + "/api/chats?cursor=YR%3D%3D");
       assert.equal(refused.status, 400, "foreign cursor");
