@@ -7,7 +7,11 @@ import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type App, createApp } from "@/lib/http/app.ts";
 import type { IslandAssets } from "@/lib/http/types.ts";
-import { createVisitorSigner, loadSessionSecret } from "@/lib/http/visitor.ts";
+import {
+  createVisitorSigner,
+  loadSessionSecret,
+  secureCookiesFromEnv,
+} from "@/lib/http/visitor.ts";
 import { readIslandAssets } from "@/lib/islands/build.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
@@ -72,6 +76,7 @@ export async function createServerApp(
       assetPath: new URL("build/search/index.bin", root),
       embedder: embedderOrNull(env),
     });
+  const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
   const services: AppServices = {
     config,
     version: VERSION,
@@ -80,7 +85,8 @@ export async function createServerApp(
     store: createKvChatStore(kv, { retentionDays: config.retentionDays }),
     search,
     models: createModelRegistry({ env, fetch: options.fetch, recorder: usage, clock }),
-    signer: await createVisitorSigner(await loadSessionSecret(kv, env)),
+    signer: await createVisitorSigner(await loadSessionSecret(kv, env), { secure: secureCookies }),
+    secureCookies,
     limits: createRateLimiter(kv, config.limits, clock),
     usage,
     adminToken: env.ADMIN_TOKEN || null,

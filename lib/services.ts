@@ -25,6 +25,8 @@ export interface AppServices {
   search: SiteSearch;
   models: ModelRegistry;
   signer: VisitorSigner;
+  /** Secure cookies (`__Host-visitor`): on Deno Deploy or COOKIE_SECURE=true; see secureCookiesFromEnv. */
+  secureCookies: boolean;
   limits: RateLimiter;
   usage: { totals(options?: { days?: number }): Promise<UsageTotal[]> };
   /** Bearer token for admin endpoints; null disables them. */

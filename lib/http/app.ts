@@ -5,6 +5,7 @@
  */
 import { type ComponentType, h, type VNode } from "preact";
 import { renderDocument } from "@/lib/islands/render.ts";
+import { contentSecurityPolicy, newNonce } from "./csp.ts";
 import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
 import {
   compareSpecificity,
@@ -100,9 +101,12 @@ export function createApp<S>(options: AppOptions<S>): App {
     const inner = () => h(component, props);
     const appComponent = special.app?.default;
     const vnode: VNode = appComponent ? h(appComponent, { ...props, Component: inner }) : inner();
-    const { html } = renderDocument(vnode, islands, options.islandAssets);
+    // A fresh nonce per page: the island boot script is inline and must carry it.
+    const nonce = newNonce();
+    const { html } = renderDocument(vnode, islands, options.islandAssets, { nonce });
     const headers = new Headers(init?.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
     return new Response(html, { ...init, headers });
   }
 
@@ -130,6 +134,10 @@ export function createApp<S>(options: AppOptions<S>): App {
     };
   }
 
+  /**
+   * The HTML error page of `status`: _404 for 404, _500 for the rest. A client
+   * error (HttpError) shows its message; a server error only in development.
+   */
   function errorPage(
     status: number,
     url: URL,
@@ -138,10 +146,18 @@ export function createApp<S>(options: AppOptions<S>): App {
   ): Response {
     const module = status === 404 ? special.notFound : special.error;
     const component = module?.default as ComponentType<Record<string, unknown>> | undefined;
+    const headers = error instanceof HttpError ? error.headers : undefined;
     if (!component) {
-      return new Response(status === 404 ? "Not found" : "Internal error", { status });
+      const text = error instanceof HttpError
+        ? error.message
+        : status === 404
+        ? "Not found"
+        : "Internal error";
+      return new Response(text, { status, headers });
     }
-    const message = options.dev && error instanceof Error
+    const message = error instanceof HttpError
+      ? error.message
+      : options.dev && error instanceof Error
       ? error.stack ?? error.message
       : undefined;
     return page(component, {
@@ -150,7 +166,7 @@ export function createApp<S>(options: AppOptions<S>): App {
       params: {},
       state,
       app: options.services,
-    }, { status });
+    }, { status, headers });
   }
 
   async function dispatch(
@@ -187,14 +203,14 @@ export function createApp<S>(options: AppOptions<S>): App {
       const handler = route.module.handler;
       if (handler === undefined) {
         if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(ctx.render());
-        return Promise.resolve(methodNotAllowed(["GET", "HEAD"]));
+        return Promise.resolve(methodNotAllowed(["GET", "HEAD"], isApi));
       }
       if (typeof handler === "function") return Promise.resolve(handler(ctx));
       const method = req.method as Method;
       const fn = handler[method] ?? (method === "HEAD" ? handler.GET : undefined);
       if (!fn) {
         const allowed = METHODS.filter((m) => handler[m] || (m === "HEAD" && handler.GET));
-        return Promise.resolve(methodNotAllowed(allowed));
+        return Promise.resolve(methodNotAllowed(allowed, isApi));
       }
       return Promise.resolve(fn(ctx));
     };
@@ -233,7 +249,7 @@ export function createApp<S>(options: AppOptions<S>): App {
       if (error instanceof HttpError) {
         if (isApi) return httpErrorResponse(error);
         if (error.status === 404) return errorPage(404, url, state);
-        return new Response(error.message, { status: error.status, headers: error.headers });
+        return errorPage(error.status, url, state, error);
       }
       console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
       if (isApi) {
@@ -249,8 +265,10 @@ export function createApp<S>(options: AppOptions<S>): App {
   };
 }
 
-function methodNotAllowed(allowed: string[]): Response {
-  const res = errorResponse("method_not_allowed", `Method not allowed. Use ${allowed.join(", ")}.`);
-  res.headers.set("Allow", allowed.join(", "));
-  return res;
+/** 405 with Allow: JSON on /api/, thrown to become the HTML error page elsewhere. */
+function methodNotAllowed(allowed: string[], isApi: boolean): Response {
+  const message = `Method not allowed. Use ${allowed.join(", ")}.`;
+  const headers = { Allow: allowed.join(", ") };
+  if (!isApi) throw new HttpError("method_not_allowed", message, headers);
+  return errorResponse("method_not_allowed", message, headers);
 }

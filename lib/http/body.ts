@@ -1,34 +1,37 @@
 /**
- * Reads a JSON request body under a size limit, streaming, so an oversized or
- * lying Content-Length cannot make the server buffer more than the limit.
+ * Reads request bodies (JSON, forms) under a size limit, streaming, so an
+ * oversized or lying Content-Length cannot make the server buffer more than the limit.
  */
 import { HttpError } from "./errors.ts";
 
-/** Parses the body as JSON; 413 over `limit` bytes, 400 when it is not JSON. */
-export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+/** Largest accepted HTML form body: a title or a confirm button needs far less. */
+export const MAX_FORM_BYTES = 8 * 1024;
+
+/** The body's bytes; 413 `payload_too_large` past `limit` (declared or actually sent). */
+async function readLimited(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) {
-    await req.body?.cancel();
+    await req.body?.cancel().catch(() => {});
     throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
   }
-  const type = req.headers.get("content-type") ?? "";
-  if (type && !/^application\/json\b|^text\/plain\b/i.test(type)) {
-    await req.body?.cancel();
-    throw new HttpError("invalid_request", `Send JSON: Content-Type "${type}" is not accepted.`);
-  }
-  if (!req.body) throw new HttpError("invalid_request", "The body is empty: send a JSON object.");
+  if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = req.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError("invalid_request", "The body could not be read: send it again.");
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -36,12 +39,29 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
     bytes.set(c, offset);
     offset += c.length;
   }
-  let text: string;
+  return bytes;
+}
+
+function utf8(bytes: Uint8Array): string {
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new HttpError("invalid_request", "The body is not valid UTF-8.");
   }
+}
+
+/** Parses the body as JSON; 413 over `limit` bytes, 400 when it is not JSON. */
+export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  if (type && !/^application\/json\b|^text\/plain\b/i.test(type)) {
+    const declared = Number(req.headers.get("content-length") ?? "0");
+    await req.body?.cancel().catch(() => {});
+    if (declared > limit) {
+      throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
+    }
+    throw new HttpError("invalid_request", `Send JSON: Content-Type "${type}" is not accepted.`);
+  }
+  const text = utf8(await readLimited(req, limit));
   if (!text.trim()) {
     throw new HttpError("invalid_request", "The body is empty: send a JSON object.");
   }
@@ -50,4 +70,36 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   } catch {
     throw new HttpError("invalid_request", "The body is not valid JSON.");
   }
+}
+
+/**
+ * Reads an HTML form post (urlencoded or multipart) of at most `limit` bytes;
+ * 413 past it, 400 for another Content-Type or a body that is not a form.
+ * An empty body without Content-Type is an empty form (a bare confirm button).
+ * File fields are dropped: no form of this app uploads files.
+ */
+export async function readFormBody(
+  req: Request,
+  limit: number = MAX_FORM_BYTES,
+): Promise<URLSearchParams> {
+  const type = req.headers.get("content-type") ?? "";
+  const urlencoded = /^application\/x-www-form-urlencoded\b/i.test(type);
+  const multipart = /^multipart\/form-data\b/i.test(type);
+  const bytes = await readLimited(req, limit);
+  if (urlencoded || (!type && bytes.length === 0)) return new URLSearchParams(utf8(bytes));
+  if (!multipart) {
+    throw new HttpError(
+      "invalid_request",
+      `Send a form: Content-Type "${type}" is not application/x-www-form-urlencoded or multipart/form-data.`,
+    );
+  }
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new HttpError("invalid_request", "The body is not a valid multipart form.");
+  }
+  const fields = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
+  return fields;
 }

@@ -4,8 +4,13 @@
  * its own chats.
  */
 
-/** Name of the visitor cookie. */
+/** Name of the visitor cookie over plain HTTP (local development), and its legacy name. */
 export const VISITOR_COOKIE = "visitor";
+/**
+ * Name of the visitor cookie when cookies are Secure: the `__Host-` prefix makes
+ * the browser refuse it unless it is Secure, has Path=/ and no Domain.
+ */
+export const SECURE_VISITOR_COOKIE = "__Host-visitor";
 const ONE_YEAR = 60 * 60 * 24 * 365;
 
 const encoder = new TextEncoder();
@@ -21,10 +26,18 @@ function b64url(bytes: Uint8Array): string {
 export interface VisitorSigner {
   sign(visitorId: string): Promise<string>;
   verify(value: string): Promise<string | null>;
+  /** Whether the cookies it signs are Secure (`__Host-visitor`); the default of `resolveVisitor`. */
+  readonly secure?: boolean;
 }
 
-/** Builds a signer over `secret` (at least 32 characters). */
-export async function createVisitorSigner(secret: string): Promise<VisitorSigner> {
+/**
+ * Builds a signer over `secret` (at least 32 characters). `secure` is the
+ * deployment's cookie policy (`secureCookiesFromEnv`), carried for `resolveVisitor`.
+ */
+export async function createVisitorSigner(
+  secret: string,
+  { secure = false }: { secure?: boolean } = {},
+): Promise<VisitorSigner> {
   if (secret.length < 32) throw new Error("SESSION_SECRET must be at least 32 characters long.");
   const key = await crypto.subtle.importKey(
     "raw",
@@ -41,6 +54,7 @@ export async function createVisitorSigner(secret: string): Promise<VisitorSigner
   // Verified cookie values, so a returning visitor costs one map lookup instead of an HMAC.
   const verified = new Map<string, string>();
   return {
+    secure,
     async sign(id) {
       return `${id}.${await mac(id)}`;
     },
@@ -65,44 +79,121 @@ export async function createVisitorSigner(secret: string): Promise<VisitorSigner
   };
 }
 
-/** Reads one cookie from a request. */
+/**
+ * Reads one cookie from a request. A value that is not valid percent-encoding is
+ * treated as no cookie: a client's garbage must never fail the request.
+ */
 export function readCookie(req: Request, name: string): string | null {
   const header = req.headers.get("cookie");
   if (!header) return null;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
     if (eq > 0 && part.slice(0, eq).trim() === name) {
-      return decodeURIComponent(part.slice(eq + 1).trim());
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
     }
   }
   return null;
 }
 
-/** The visitor of a request: an existing verified id, or a new one with the cookie to set. */
+/**
+ * Whether cookies are Secure in this deployment. Decided from the deployment, not
+ * from `req.url`, which says http behind a TLS-terminating proxy: Deno Deploy
+ * (DENO_DEPLOYMENT_ID) or COOKIE_SECURE=true turns it on, COOKIE_SECURE=false off.
+ */
+export function secureCookiesFromEnv(env: Record<string, string | undefined>): boolean {
+  const forced = env.COOKIE_SECURE?.trim().toLowerCase();
+  if (forced === "true") return true;
+  if (forced === "false") return false;
+  if (forced) {
+    throw new Error(
+      `COOKIE_SECURE must be "true" or "false", got "${env.COOKIE_SECURE}". Unset it to decide from the deployment.`,
+    );
+  }
+  return Boolean(env.DENO_DEPLOYMENT_ID);
+}
+
+/** The verified visitor of a request and the cookie name it came under. */
+async function verifiedVisitor(
+  req: Request,
+  signer: VisitorSigner,
+): Promise<{ id: string; signed: string; name: string } | null> {
+  // The `__Host-` cookie first; the legacy name keeps earlier visitors' chats.
+  for (const name of [SECURE_VISITOR_COOKIE, VISITOR_COOKIE]) {
+    const raw = readCookie(req, name);
+    const id = raw ? await signer.verify(raw) : null;
+    if (id) return { id, signed: raw!, name };
+  }
+  return null;
+}
+
+/** Cookie options of `resolveVisitor`. */
+export interface VisitorCookieOptions {
+  /** Secure cookie under `__Host-visitor`; default: the signer's `secure` (false without one). */
+  secure?: boolean;
+}
+
+/**
+ * The visitor of a request: an existing verified id, or a new one with the cookie
+ * to set. A visitor known by the legacy `visitor` cookie while cookies are Secure
+ * gets the same id re-issued as `__Host-visitor`.
+ */
 export async function resolveVisitor(
   req: Request,
   signer: VisitorSigner,
+  options: VisitorCookieOptions = {},
 ): Promise<{ id: string; setCookie: string | null }> {
-  const raw = readCookie(req, VISITOR_COOKIE);
-  const id = raw ? await signer.verify(raw) : null;
-  if (id) return { id, setCookie: null };
+  const secure = options.secure ?? signer.secure ?? false;
+  const known = await verifiedVisitor(req, signer);
+  if (known) {
+    const reissue = secure && known.name !== SECURE_VISITOR_COOKIE;
+    return { id: known.id, setCookie: reissue ? visitorCookie(known.signed, true) : null };
+  }
   const fresh = b64url(crypto.getRandomValues(new Uint8Array(18)));
-  return {
-    id: fresh,
-    setCookie: visitorCookie(await signer.sign(fresh), new URL(req.url).protocol === "https:"),
-  };
+  return { id: fresh, setCookie: visitorCookie(await signer.sign(fresh), secure) };
 }
 
-/** The Set-Cookie value for a signed visitor id. */
+/**
+ * The Set-Cookie re-issuing a legacy `visitor` cookie as `__Host-visitor`, or null
+ * when there is nothing to move (not Secure, no legacy cookie, or already moved).
+ */
+export async function migrateVisitorCookie(
+  req: Request,
+  signer: VisitorSigner,
+  secure: boolean,
+): Promise<string | null> {
+  if (!secure) return null;
+  const known = await verifiedVisitor(req, signer);
+  return known && known.name !== SECURE_VISITOR_COOKIE ? visitorCookie(known.signed, true) : null;
+}
+
+/** The Set-Cookie value for a signed visitor id (`__Host-visitor` when `secure`). */
 export function visitorCookie(signed: string, secure: boolean): string {
-  return `${VISITOR_COOKIE}=${signed}; Path=/; Max-Age=${ONE_YEAR}; HttpOnly; SameSite=Lax${
+  const name = secure ? SECURE_VISITOR_COOKIE : VISITOR_COOKIE;
+  return `${name}=${signed}; Path=/; Max-Age=${ONE_YEAR}; HttpOnly; SameSite=Lax${
     secure ? "; Secure" : ""
   }`;
 }
 
-/** A Set-Cookie value that removes the visitor cookie. */
+/** A Set-Cookie value that removes the visitor cookie of this deployment's name. */
 export function clearVisitorCookie(secure: boolean): string {
-  return `${VISITOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+  const name = secure ? SECURE_VISITOR_COOKIE : VISITOR_COOKIE;
+  return `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/**
+ * Set-Cookie values that forget the visitor under every name it may be known by:
+ * when Secure, the legacy `visitor` cookie too (a browser refuses `__Host-` without Secure).
+ */
+export function clearVisitorCookies(secure: boolean): string[] {
+  if (!secure) return [clearVisitorCookie(false)];
+  return [
+    clearVisitorCookie(true),
+    `${VISITOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure`,
+  ];
 }
 
 /**
@@ -131,6 +222,5 @@ export async function loadSessionSecret(
 
 /** The verified visitor id of a request, or null (never creates one: for reads). */
 export async function existingVisitor(req: Request, signer: VisitorSigner): Promise<string | null> {
-  const raw = readCookie(req, VISITOR_COOKIE);
-  return raw ? await signer.verify(raw) : null;
+  return (await verifiedVisitor(req, signer))?.id ?? null;
 }

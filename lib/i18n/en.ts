@@ -20,6 +20,8 @@ export const en: typeof ptBR = {
   notFoundBody: "The address you opened does not exist or was removed.",
   errorTitle: "Something went wrong",
   errorBody: "We had a problem building this page. Please try again in a moment.",
+  refusedTitle: "Request refused",
+  refusedBody: "This request could not be completed. Go back to the chat and try again.",
   backHome: "Back to the chat",
   you: "You",
   assistant: "Assistant",

@@ -17,6 +17,8 @@ export const ptBR = {
   notFoundBody: "O endereço que você abriu não existe ou foi removido.",
   errorTitle: "Algo deu errado",
   errorBody: "Tivemos um problema ao montar esta página. Tente de novo em instantes.",
+  refusedTitle: "Pedido recusado",
+  refusedBody: "Não foi possível atender a este pedido. Volte ao chat e tente de novo.",
   backHome: "Voltar para o chat",
   you: "Você",
   assistant: "Assistente",

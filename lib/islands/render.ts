@@ -70,6 +70,12 @@ export interface RenderedPage {
   islandsUsed: string[];
 }
 
+/** Options of `renderDocument`. */
+export interface RenderOptions {
+  /** CSP nonce put on every inline `<script>` the renderer adds. */
+  nonce?: string;
+}
+
 /**
  * Renders `vnode` to a full HTML document. `islands` maps island components to
  * their names; `assets` says which files hold their bundles (null before the
@@ -79,6 +85,7 @@ export function renderDocument(
   vnode: VNode,
   islands: Record<string, ComponentType<unknown>>,
   assets: IslandAssets | null,
+  { nonce }: RenderOptions = {},
 ): RenderedPage {
   const state: RenderState = {
     islands: new Map(Object.entries(islands).map(([name, c]) => [c, name])),
@@ -100,7 +107,7 @@ export function renderDocument(
       const [index, ...rest] = path.replace(/^\[(\d+)\]\.?/, "$1.").split(".");
       return `island "${state.names[Number(index)]}", prop "${rest.join(".") || "(props)"}"`;
     });
-    if (assets) scripts = bootScript(json, [...state.used], assets);
+    if (assets) scripts = bootScript(json, [...state.used], assets, nonce);
     else {console.warn(
         "Island bundles are not built: run `deno task build`. Pages render without JS.",
       );}
@@ -110,7 +117,12 @@ export function renderDocument(
   return { html, islandsUsed: [...state.used] };
 }
 
-function bootScript(propsJson: string, used: string[], assets: IslandAssets): string {
+function bootScript(
+  propsJson: string,
+  used: string[],
+  assets: IslandAssets,
+  nonce: string | undefined,
+): string {
   const preload = new Set<string>([assets.boot]);
   const imports: string[] = [];
   const entries: string[] = [];
@@ -125,8 +137,10 @@ function bootScript(propsJson: string, used: string[], assets: IslandAssets): st
   const links = [...preload].map((f) => `<link rel="modulepreload" href="/_islands/${f}">`).join(
     "",
   );
-  return `${links}<script id="${PROPS_SCRIPT_ID}" type="application/json">${propsJson}</script>` +
-    `<script type="module">import { boot } from "/_islands/${assets.boot}";${
+  // The nonce is base64 (no quotes or angle brackets); the attribute is safe as is.
+  const n = nonce ? ` nonce="${nonce}"` : "";
+  return `${links}<script id="${PROPS_SCRIPT_ID}" type="application/json"${n}>${propsJson}</script>` +
+    `<script type="module"${n}>import { boot } from "/_islands/${assets.boot}";${
       imports.join("")
     }boot({${entries.join(",")}});</script>`;
 }

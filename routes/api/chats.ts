@@ -1,14 +1,25 @@
 import { define } from "@/lib/http/define.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { cursorParam, intParam, isInvalidCursorError } from "@/lib/http/query.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 
 /** The visitor's own chats, newest first, paged with a KV cursor. */
 export const handler = define.handlers({
   async GET(ctx) {
+    // Parameters are checked first, so a bad one is a 400 for every visitor alike.
+    const limit = intParam(ctx.url, "limit", { min: 1, max: 100, fallback: 20 });
+    const cursor = cursorParam(ctx.url);
     const visitorId = await existingVisitor(ctx.req, ctx.app.signer);
     if (!visitorId) return Response.json({ chats: [], cursor: null });
-    const limit = Math.min(100, Math.max(1, Number(ctx.url.searchParams.get("limit") ?? 20) || 20));
-    const cursor = ctx.url.searchParams.get("cursor") || undefined;
-    const page = await ctx.app.store.listChats(visitorId, { cursor, limit });
-    return Response.json(page, { headers: { "Cache-Control": "private, no-store" } });
+    try {
+      const page = await ctx.app.store.listChats(visitorId, { cursor, limit });
+      return Response.json(page, { headers: { "Cache-Control": "private, no-store" } });
+    } catch (error) {
+      if (!isInvalidCursorError(error)) throw error;
+      throw new HttpError(
+        "invalid_request",
+        'Invalid "cursor": send back the cursor of the previous page unchanged.',
+      );
+    }
   },
 });

@@ -2,7 +2,7 @@ import { generateText } from "ai";
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
-import { resolveVisitor } from "@/lib/http/visitor.ts";
+import { existingVisitor } from "@/lib/http/visitor.ts";
 import { CHAT_ID } from "@/lib/chat/request.ts";
 import { clampTitle, fallbackTitle, messageText } from "@/lib/chat/title.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
@@ -15,9 +15,10 @@ export const handler = define.handlers({
     if (typeof body?.id !== "string" || !CHAT_ID.test(body.id)) {
       throw new HttpError("invalid_request", 'Invalid "id": send { "id": "<chat id>" }.');
     }
-    const visitor = await resolveVisitor(ctx.req, app.signer);
-    const chat = await app.store.getChat(body.id);
-    if (!chat || chat.visitorId !== visitor.id) {
+    // Only a returning visitor can own a chat: nobody new is minted here.
+    const visitorId = await existingVisitor(ctx.req, app.signer);
+    const chat = visitorId ? await app.store.getChat(body.id) : null;
+    if (!chat || chat.visitorId !== visitorId) {
       throw new HttpError("not_found", `Chat "${body.id}" not found.`);
     }
     const messages = await app.store.loadMessages(body.id, { consistency: "eventual" });

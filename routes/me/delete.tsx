@@ -1,6 +1,7 @@
 import { define } from "@/lib/http/define.ts";
+import { readFormBody } from "@/lib/http/body.ts";
 import { localeOf } from "@/lib/http/locale.ts";
-import { clearVisitorCookie, existingVisitor } from "@/lib/http/visitor.ts";
+import { clearVisitorCookies, existingVisitor } from "@/lib/http/visitor.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { ConfirmPage } from "@/components/ConfirmPage.tsx";
 
@@ -10,12 +11,12 @@ export const handler = define.handlers({
     return ctx.render();
   },
   async POST(ctx) {
+    await readFormBody(ctx.req); // nothing in it is used, but it is read under the form cap
     const visitorId = await existingVisitor(ctx.req, ctx.app.signer);
     if (visitorId) await ctx.app.store.deleteVisitorChats(visitorId);
-    return new Response(null, {
-      status: 303,
-      headers: { Location: "/", "Set-Cookie": clearVisitorCookie(ctx.url.protocol === "https:") },
-    });
+    const headers = new Headers({ Location: "/" });
+    for (const c of clearVisitorCookies(ctx.app.secureCookies)) headers.append("Set-Cookie", c);
+    return new Response(null, { status: 303, headers });
   },
 });
 

@@ -11,7 +11,7 @@ Deno.test("app over loopback: pages, static files, API errors", async (t) => {
       const html = await res.text();
       assert.match(html, /<html lang="pt-BR">/);
       assert.match(html, /data-island="ChatMessages"/);
-      assert.match(html, /<script id="__island_props" type="application\/json">/);
+      assert.match(html, /<script id="__island_props" type="application\/json" nonce="[^"]+">/);
       assert.match(html, /import \{ boot \} from "\/_islands\/boot-[0-9a-f]+\.js"/);
       assert.match(html, /Assistente do Site/);
       const island = /\/_islands\/(ChatMessages-[0-9a-f]+\.js)/.exec(html);

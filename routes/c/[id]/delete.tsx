@@ -1,4 +1,5 @@
 import { define } from "@/lib/http/define.ts";
+import { readFormBody } from "@/lib/http/body.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
@@ -17,6 +18,7 @@ export const handler = define.handlers<Data>({
   },
   async POST(ctx) {
     const chat = await ownedChat(ctx.req, ctx.app, ctx.params.id);
+    await readFormBody(ctx.req); // nothing in it is used, but it is read under the form cap
     await ctx.app.store.deleteChat(chat.id);
     return new Response(null, { status: 303, headers: { Location: "/" } });
   },

@@ -1,5 +1,6 @@
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { readFormBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
 import { clampTitle } from "@/lib/chat/title.ts";
 
@@ -7,8 +8,8 @@ import { clampTitle } from "@/lib/chat/title.ts";
 export const handler = define.handlers({
   async POST(ctx) {
     const chat = await ownedChat(ctx.req, ctx.app, ctx.params.id);
-    const form = await ctx.req.formData().catch(() => null);
-    const title = clampTitle(String(form?.get("title") ?? ""));
+    const form = await readFormBody(ctx.req);
+    const title = clampTitle(form.get("title") ?? "");
     if (!title) throw new HttpError("invalid_request", "A title is required.");
     await ctx.app.store.renameChat(chat.id, title);
     return new Response(null, { status: 303, headers: { Location: `/c/${chat.id}` } });

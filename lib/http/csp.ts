@@ -1,0 +1,31 @@
+/**
+ * Content-Security-Policy of HTML pages. Scripts run only from our origin or
+ * when they carry the page's nonce (the island boot script is inline), so an
+ * injected `<script>` or event-handler attribute does not run.
+ */
+
+/** A fresh nonce for one response: 16 random bytes, base64. */
+export function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
+/**
+ * The policy for a page whose inline scripts carry `nonce`. Style attributes are
+ * allowed (island markers, markdown table alignment and MathML from temml use
+ * them) but not inline `<style>` elements; images may be data: URLs (SVG icons).
+ */
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}
