@@ -9,6 +9,7 @@ import type { Ctx } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { resolveVisitor } from "@/lib/http/visitor.ts";
+import { clientIp } from "@/lib/http/client_ip.ts";
 import { ModelUnavailableError } from "@/lib/models/registry.ts";
 import { type ChatRequest, newUserMessage, parseChatRequest } from "./request.ts";
 import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
@@ -193,9 +194,4 @@ async function loadOwnHistory(
   }
   if (!chat) return { messages: [], exists: false };
   return { messages: await app.store.loadMessages(chatId) as ChatMessage[], exists: true };
-}
-
-/** The peer address; X-Forwarded-For is not trusted since clients could forge it. */
-export function clientIp(ctx: Ctx): string {
-  return typeof ctx.state.remoteAddr === "string" ? ctx.state.remoteAddr : "unknown";
 }

@@ -3,6 +3,7 @@ import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
+import { clientIp } from "@/lib/http/client_ip.ts";
 import { CHAT_ID } from "@/lib/chat/request.ts";
 import { clampTitle, fallbackTitle, messageText } from "@/lib/chat/title.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
@@ -27,8 +28,16 @@ export const handler = define.handlers({
     let title = fallbackTitle(first);
     const modelId = app.models.defaultModelId();
     if (modelId !== OFFLINE_MODEL_ID) {
+      // A model call spends the owner's money: the chat's limits hold here too.
+      const ip = clientIp(ctx);
+      const limited = await app.limits.check(chat.visitorId, ip);
+      if (limited) {
+        throw new HttpError("rate_limited", "Too many requests. Please wait a moment.", {
+          "Retry-After": String(limited.retryAfterSeconds),
+        });
+      }
       try {
-        const { text } = await generateText({
+        const { text, usage } = await generateText({
           model: app.models.get(modelId),
           system:
             "Write a title of at most 6 words for a chat that starts with the visitor's question below, in the question's language. Reply with the title only.",
@@ -38,6 +47,13 @@ export const handler = define.handlers({
           abortSignal: AbortSignal.timeout(8000),
         });
         title = clampTitle(text) || title;
+        const tokens = Math.max(
+          usage.totalTokens ?? 0,
+          (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+        );
+        await app.limits.addTokens(chat.visitorId, ip, tokens).catch((error) =>
+          console.error("Counting the title's tokens failed:", error)
+        );
       } catch (error) {
         console.warn("Title generation failed; using the question:", error);
       }

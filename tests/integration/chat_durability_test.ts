@@ -282,3 +282,41 @@ Deno.test({
     }
   },
 });
+
+Deno.test("limits: /api/title holds the same request limit as the chat, and counts its tokens", async () => {
+  const big = { requestsPerMinute: 1000, tokensPerDay: 1_000_000 };
+  const { server, replay, close } = await startReplayedApp(
+    chatScript([{ body: openaiChatStream(FAST) }]),
+    {
+      config: testConfig({
+        limits: { visitor: { requestsPerMinute: 3, tokensPerDay: 1_000_000 }, ip: big },
+      }),
+    },
+  );
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    assert.ok(
+      (await readSse(
+        await postChat(server.url, { id, model: MODEL, message: userMessage("Oi") }, { jar }),
+      )).done,
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await jar.fetch(`${server.url}/api/title`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id }),
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    assert.deepEqual(statuses, [200, 200, 429]);
+    const titleCalls = replay.requests.filter((r) =>
+      (r.body as { stream?: boolean }).stream !== true
+    );
+    assert.equal(titleCalls.length, 2, "the limited request never reached the provider");
+  } finally {
+    await close();
+  }
+});
