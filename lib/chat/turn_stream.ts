@@ -219,7 +219,7 @@ async function settle(
 ): Promise<boolean> {
   void countTokens(app, plan, end);
   if (!opened && end.kind === "abort" && plan.newChat && plan.visitor.setCookie && start.ok) {
-    await app.store.deleteChat(plan.chatId, { forget: true }).catch((error) =>
+    await app.store.deleteChat(plan.chatId, { allowReuse: true }).catch((error) =>
       console.error(`Chat ${plan.chatId}: removing an abandoned chat failed:`, error)
     );
     return true;
