@@ -1,20 +1,52 @@
 /**
  * Chats and their messages in Deno KV.
  *
- * Key schema (every key of a chat expires together, `retentionDays` after the
+ * Key schema (every key of a chat expires with it, `retentionDays` after the
  * chat was created, through `expireIn`):
  *
- *   ["chat", chatId]                          → ChatRecord
- *   ["msg", chatId, seq, part]                → Uint8Array: part of a message's UTF-8 JSON;
- *                                               a message over 60 KiB spans several parts
+ *   ["chat", chatId]                 → ChatRecord
+ *   ["msg", chatId, seq, part]       → Uint8Array: part of a message's UTF-8 JSON (60 KiB
+ *                                      parts), or in part 0 a BlobRef for a large message
+ *   ["msg_id", chatId, messageId]    → seq: finds a message by id
+ *   ["blob", chatId, blobId, i]      → Uint8Array: part of a large message, written in
+ *                                      commits of its own before the commit naming it
  *   ["visitor_chat", visitorId, updatedAt, chatId] → null: a visitor's chats, newest last
+ *   ["chat_deleted", chatId]         → { at }: tombstone, expires after the retention period
+ *   ["visitor_erased", visitorId]    → { at }: tombstone, expires after the retention period
  *
- * A turn's writes (messages, the chat record, the index move) go in one atomic
- * commit checked against the chat record's versionstamp; a lost race reloads
- * and retries, so two tabs appending at once both keep their messages.
+ * Seqs are never reused: a message appends at `nextSeq`; an edit or
+ * regenerate removes a suffix by adding `[from, nextSeq)` to the record's
+ * `cuts`, so its commit stays small whatever it removes, and readers skip cut
+ * seqs. The cut keys are deleted right after that commit (or expire).
+ *
+ * Every write that changes which messages a chat has (`beginTurn`) commits
+ * atomically, checked against the chat record's versionstamp and both
+ * tombstones; a lost race re-reads and retries, so two tabs appending at once
+ * both keep their messages, and a chat deleted (or a visitor erased) while an
+ * answer streams is never re-created. Rewriting one message (`replaceMessage`,
+ * `updateMessage`) checks the record and that message's slot.
+ *
+ * Records saved before `nextSeq` existed are upgraded (ids indexed) on their
+ * first write.
  */
 import type { UIMessage } from "ai";
 import { commitWithRetry, isTransientKvError, KV_LIMITS } from "./kv.ts";
+import {
+  type BlobRef,
+  decodeParts,
+  deleteBlob,
+  deleteKeys,
+  deletePrefix,
+  encodeMessage,
+  getManyBatched,
+  INLINE_MAX_BYTES,
+  isBlobRef,
+  readBlob,
+  type SlotValues,
+  writeBlob,
+} from "./message_slots.ts";
+
+export { encodeMessage };
 
 /** A chat's header. */
 export interface ChatRecord {
@@ -23,10 +55,14 @@ export interface ChatRecord {
   title: string | null;
   createdAt: number;
   updatedAt: number;
-  /** Number of messages (the next message's seq). */
+  /** Number of messages. */
   count: number;
   /** Absolute expiry time (epoch ms), shared by every key of the chat. */
   expiresAt: number;
+  /** The seq of the next appended message; absent on records saved before it existed. */
+  nextSeq?: number;
+  /** Seq ranges `[from, to)` removed by edits and regenerates. */
+  cuts?: Array<[number, number]>;
 }
 
 /** A chat as listed in the sidebar. */
@@ -52,13 +88,52 @@ export class StoreConflictError extends Error {
   }
 }
 
-/** What a turn writes. */
+/** Raised when a chat may not be written by this visitor: it belongs to another visitor, it was deleted, or the visitor erased their data. Routes answer 404, exactly like a missing chat. */
+export class ChatNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ChatNotFoundError";
+  }
+}
+
+/** Raised when an edit or regenerate names a message that is no longer in the chat. Routes answer 400. */
+export class ReplaceTargetMissingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ReplaceTargetMissingError";
+  }
+}
+
+/** Raised when a list cursor is not one this visitor's listing gave. Routes answer 400. */
+export class InvalidCursorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidCursorError";
+  }
+}
+
+/**
+ * What the deprecated `saveTurn` writes.
+ * @deprecated Use `BeginTurn` with `beginTurn` and `replaceMessage`.
+ */
 export interface TurnWrite {
   chatId: string;
   visitorId: string;
-  /** Drop messages from this index on before appending (regenerate, continuation). */
+  /** Drop messages from this index on before appending (an index, so racy: see `beginTurn`). */
   truncateTo?: number;
   /** Messages to append in order. */
+  append: UIMessage[];
+  /** A title to set if the chat has none. */
+  title?: string;
+}
+
+/** What `beginTurn` writes. */
+export interface BeginTurn {
+  chatId: string;
+  visitorId: string;
+  /** Edit or regenerate: the id of the first message the turn replaces — it and every message after it are removed, resolved BY ID at commit time (never by an index taken earlier). null for a new question: nothing is removed. */
+  replaceFrom: string | null;
+  /** Appended at the end, in order: the visitor's question (absent when regenerating) and the answer's placeholder message. */
   append: UIMessage[];
   /** A title to set if the chat has none. */
   title?: string;
@@ -71,15 +146,28 @@ export interface ChatStore {
     chatId: string,
     options?: { consistency?: Deno.KvConsistencyLevel },
   ): Promise<UIMessage[]>;
-  /** Writes a turn atomically; returns the updated record. */
+  /**
+   * Writes a turn atomically; returns the updated record.
+   * @deprecated `truncateTo` is an index taken before the turn: a concurrent turn's
+   * messages are lost. Use `beginTurn` + `replaceMessage`.
+   */
   saveTurn(write: TurnWrite): Promise<ChatRecord>;
+  /** Starts a turn in one atomic commit: creates the chat for `visitorId` when it does not exist yet (the first writer owns the id; a later writer from another visitor gets ChatNotFoundError), removes what `replaceFrom` replaces, appends `append`. Returns the updated record. */
+  beginTurn(write: BeginTurn): Promise<ChatRecord>;
+  /** Replaces a saved message, found by its id, with `message` (same id), e.g. the answer's placeholder with the finished answer. Returns false and writes nothing when the chat or the message is gone (deleted, or removed by an edit meanwhile): a save never recreates a deleted chat or visitor. Works for messages larger than one KV commit. */
+  replaceMessage(chatId: string, messageId: string, message: UIMessage): Promise<boolean>;
+  /** A page of the visitor's chats, newest first; throws `InvalidCursorError` for a cursor it did not give. */
   listChats(
     visitorId: string,
     options?: { cursor?: string; limit?: number },
   ): Promise<{ chats: ChatSummary[]; cursor: string | null }>;
   renameChat(chatId: string, title: string): Promise<ChatRecord | null>;
-  deleteChat(chatId: string): Promise<boolean>;
-  /** Deletes every chat of a visitor; returns how many. */
+  /**
+   * Deletes a chat; a tombstone keeps it from being written again for the retention
+   * period, unless `allowReuse` (the import's replace and clean-up).
+   */
+  deleteChat(chatId: string, options?: { allowReuse?: boolean }): Promise<boolean>;
+  /** Deletes every chat of a visitor, who may then write no more; returns how many. */
   deleteVisitorChats(visitorId: string): Promise<number>;
   /** Rewrites one saved message (e.g. to attach feedback); returns it, or null when absent. */
   updateMessage(
@@ -89,51 +177,89 @@ export interface ChatStore {
   ): Promise<UIMessage | null>;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Splits a message into KV-sized parts. */
-export function encodeMessage(message: UIMessage): Uint8Array[] {
-  const bytes = encoder.encode(JSON.stringify(message));
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += KV_LIMITS.chunkBytes) {
-    parts.push(bytes.subarray(i, i + KV_LIMITS.chunkBytes));
-  }
-  if (parts.length === 0) parts.push(new Uint8Array());
-  return parts;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
-
 /** Options of the KV chat store. */
 export interface KvChatStoreOptions {
   retentionDays: number;
   clock?: () => number;
 }
 
+/** Bytes of inline message parts one `beginTurn` commit may carry (KV allows 800 KiB in all). */
+const COMMIT_INLINE_BYTES = 600 * 1024;
+/** Mutations one commit may carry, with room for the record and the index. */
+const COMMIT_MUTATIONS = KV_LIMITS.maxMutations - 10;
+/** How long blobs outlive their chat's expiry, so a reader never finds a reference without one. */
+const BLOB_GRACE_MS = 60_000;
+const ATTEMPTS = 8;
+
+type Slot = Deno.KvEntry<Uint8Array | BlobRef>[];
+
+/** Whether `seq` is not (or no longer) a message of `chat`. */
+function dead(chat: ChatRecord, seq: number): boolean {
+  return seq >= (chat.nextSeq ?? chat.count) ||
+    (chat.cuts ?? []).some(([from, to]) => seq >= from && seq < to);
+}
+
+/** `cuts` with `[from, to)` added; ranges it covers are merged into it. */
+function addCut(cuts: Array<[number, number]>, [from, to]: [number, number]) {
+  const apart = ([a, b]: [number, number]) => b < from || a > to;
+  const touching = cuts.filter((c) => !apart(c));
+  const merged: [number, number] = [
+    Math.min(from, ...touching.map(([a]) => a)),
+    Math.max(to, ...touching.map(([, b]) => b)),
+  ];
+  return [...cuts.filter(apart), merged].sort((x, y) => x[0] - y[0]);
+}
+
+/** A cursor names the last chat of a page and the visitor it was given to. */
+function visitorTag(visitorId: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < visitorId.length; i++) h = Math.imul(h ^ visitorId.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+function encodeCursor(visitorId: string, updatedAt: number, chatId: string): string {
+  const json = JSON.stringify([visitorTag(visitorId), updatedAt, chatId]);
+  return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(visitorId: string, cursor: string): [number, string] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
+  } catch {
+    parsed = null;
+  }
+  if (
+    !Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== visitorTag(visitorId) ||
+    typeof parsed[1] !== "number" || typeof parsed[2] !== "string"
+  ) {
+    throw new InvalidCursorError(
+      `The cursor "${cursor.slice(0, 40)}" is not one this visitor's chat list gave; ` +
+        "list again without a cursor.",
+    );
+  }
+  return [parsed[1], parsed[2]];
+}
+
 /** The Deno KV implementation of `ChatStore`. */
 export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): ChatStore {
   const now = options.clock ?? Date.now;
   const retentionMs = options.retentionDays * 24 * 60 * 60 * 1000;
+  const typed = [
+    StoreConflictError,
+    StoreUnavailableError,
+    ChatNotFoundError,
+    ReplaceTargetMissingError,
+    InvalidCursorError,
+  ];
 
   async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof StoreConflictError || error instanceof StoreUnavailableError) {
-        throw error;
-      }
+      if (typed.some((type) => error instanceof type)) throw error;
       if (
-        error instanceof TypeError && /too large|limit/i.test(error.message) &&
+        error instanceof TypeError && /too large|too many|limit/i.test(error.message) &&
         !isTransientKvError(error)
       ) throw error;
       throw new StoreUnavailableError(`Deno KV failed while trying to ${what}.`, { cause: error });
@@ -145,14 +271,280 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
     return record && record.expiresAt > now() ? record : null;
   }
 
-  async function listMessageKeys(chatId: string, fromSeq: number): Promise<Deno.KvKey[]> {
-    const keys: Deno.KvKey[] = [];
-    const iter = kv.list({
-      start: ["msg", chatId, fromSeq],
-      end: ["msg", chatId, Number.MAX_SAFE_INTEGER],
+  const expireInOf = (chat: { expiresAt: number }) => Math.max(1000, chat.expiresAt - now());
+  const backoff = (attempt: number) =>
+    new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
+
+  /** The message slots of seqs `[from, to)`, grouped by seq, in order. */
+  async function listSlots(
+    chatId: string,
+    from = 0,
+    to = Number.MAX_SAFE_INTEGER,
+    consistency: Deno.KvConsistencyLevel = "strong",
+  ): Promise<Map<number, Slot>> {
+    const slots = new Map<number, Slot>();
+    const iter = kv.list<Uint8Array | BlobRef>({
+      start: ["msg", chatId, from],
+      end: ["msg", chatId, to],
+    }, { consistency });
+    for await (const entry of iter) {
+      const seq = entry.key[2] as number;
+      slots.set(seq, [...(slots.get(seq) ?? []), entry]);
+    }
+    return slots;
+  }
+
+  async function readSlot(
+    chatId: string,
+    slot: Slot,
+    consistency: Deno.KvConsistencyLevel = "strong",
+  ): Promise<UIMessage> {
+    const first = slot[0].value;
+    if (isBlobRef(first)) return decodeParts(await readBlob(kv, chatId, first, consistency));
+    return decodeParts(slot.map((e) => e.value as Uint8Array));
+  }
+
+  /** The live seq of message `messageId`, or null. */
+  async function findSeq(chat: ChatRecord, messageId: string): Promise<number | null> {
+    const entry = await kv.get<number>(["msg_id", chat.id, messageId]);
+    return typeof entry.value === "number" && !dead(chat, entry.value) ? entry.value : null;
+  }
+
+  /** Indexes the messages of a record saved before `nextSeq` existed, then marks it upgraded. */
+  async function upgrade(head: Deno.KvEntry<ChatRecord>): Promise<void> {
+    const chat = head.value;
+    const expireIn = expireInOf(chat);
+    const ids: Array<[string, number]> = [];
+    for (const [seq, slot] of await listSlots(chat.id, 0, chat.count)) {
+      ids.push([(await readSlot(chat.id, slot)).id, seq]);
+    }
+    for (let i = 0; i < ids.length; i += 500) {
+      const op = kv.atomic();
+      for (const [id, seq] of ids.slice(i, i + 500)) {
+        op.set(["msg_id", chat.id, id], seq, { expireIn });
+      }
+      await commitWithRetry(op);
+    }
+    const record: ChatRecord = { ...chat, nextSeq: chat.count, cuts: [] };
+    // A lost race is fine: the caller re-reads and upgrades again if needed.
+    await commitWithRetry(kv.atomic().check(head).set(["chat", chat.id], record, { expireIn }));
+  }
+
+  /**
+   * Slot values for `messages` appended in one commit: inline while they fit the
+   * commit's budget, otherwise a blob written now, in commits of its own.
+   */
+  async function prepareSlots(
+    chatId: string,
+    messages: UIMessage[],
+    expiresAt: number,
+  ): Promise<{ slots: SlotValues[]; blobs: string[] }> {
+    const slots: SlotValues[] = [];
+    const blobs: string[] = [];
+    let bytes = 0;
+    let mutations = 0;
+    for (const message of messages) {
+      const parts = encodeMessage(message);
+      const size = parts.reduce((n, p) => n + p.length, 0);
+      if (
+        size <= INLINE_MAX_BYTES && bytes + size <= COMMIT_INLINE_BYTES &&
+        mutations + parts.length + 1 <= COMMIT_MUTATIONS
+      ) {
+        slots.push(parts);
+        bytes += size;
+        mutations += parts.length + 1;
+        continue;
+      }
+      const expireIn = Math.max(1000, expiresAt - now()) + BLOB_GRACE_MS;
+      const ref = await writeBlob(kv, chatId, parts, expireIn);
+      blobs.push(ref.blob);
+      slots.push([ref]);
+      mutations += 2;
+    }
+    if (mutations > COMMIT_MUTATIONS) {
+      throw new TypeError(
+        `Appending ${messages.length} messages needs ${mutations} KV mutations, over the limit ` +
+          `of ${COMMIT_MUTATIONS} a commit; append fewer messages at a time.`,
+      );
+    }
+    return { slots, blobs };
+  }
+
+  /** Deletes the keys of seqs `[from, to)` that a commit cut from `chat` (best effort). */
+  async function sweep(chat: ChatRecord, [from, to]: [number, number]): Promise<void> {
+    try {
+      const slots = await listSlots(chat.id, from, to);
+      const keys: Deno.KvKey[] = [];
+      for (const slot of slots.values()) {
+        for (const entry of slot) keys.push(entry.key);
+        if (isBlobRef(slot[0].value)) await deleteBlob(kv, chat.id, slot[0].value.blob);
+      }
+      await deleteKeys(kv, keys);
+      // An id may have been appended again by the same commit: delete only entries still cut.
+      const stale: Deno.KvEntry<number>[] = [];
+      for await (const entry of kv.list<number>({ prefix: ["msg_id", chat.id] })) {
+        if (entry.value >= from && entry.value < to) stale.push(entry);
+      }
+      for (let i = 0; i < stale.length; i += KV_LIMITS.maxChecks) {
+        const op = kv.atomic();
+        for (const e of stale.slice(i, i + KV_LIMITS.maxChecks)) op.check(e).delete(e.key);
+        await commitWithRetry(op);
+      }
+    } catch (error) {
+      console.warn(`Chat "${chat.id}": removing cut messages failed; they expire with it:`, error);
+    }
+  }
+
+  /** The live messages of `chat` from `seq` on, counted through the id index. */
+  async function countFrom(chat: ChatRecord, seq: number): Promise<number> {
+    let n = 0;
+    for await (const entry of kv.list<number>({ prefix: ["msg_id", chat.id] })) {
+      if (entry.value >= seq && !dead(chat, entry.value)) n++;
+    }
+    return n;
+  }
+
+  /** One attempt of `beginTurn`'s commit; null when it lost a race. */
+  async function tryBeginTurn(write: BeginTurn, slots: SlotValues[]) {
+    const { chatId, visitorId } = write;
+    const [head, gone, erased] = await kv.getMany<[ChatRecord, unknown, unknown]>([
+      ["chat", chatId],
+      ["chat_deleted", chatId],
+      ["visitor_erased", visitorId],
+    ]);
+    const prev = live(head.value);
+    if (gone.versionstamp || erased.versionstamp || (prev && prev.visitorId !== visitorId)) {
+      throw new ChatNotFoundError(`Chat "${chatId}" not found.`);
+    }
+    if (prev && prev.nextSeq === undefined) {
+      await upgrade(head as Deno.KvEntry<ChatRecord>);
+      return null;
+    }
+    const t = now();
+    // An expired chat that KV has not swept yet: a new chat, its seqs after the old ones, cut.
+    const start = head.value ? head.value.nextSeq ?? head.value.count : 0;
+    let cuts: Array<[number, number]> = prev?.cuts ?? (head.value ? [[0, start]] : []);
+    let cut: [number, number] | null = null;
+    let removed = 0;
+    if (write.replaceFrom !== null) {
+      const from = prev ? await findSeq(prev, write.replaceFrom) : null;
+      if (from === null) {
+        throw new ReplaceTargetMissingError(
+          `Message "${write.replaceFrom}" is no longer in chat "${chatId}"; reload the chat.`,
+        );
+      }
+      removed = await countFrom(prev!, from);
+      cut = [from, start];
+      cuts = addCut(cuts, cut);
+    }
+    const expiresAt = prev?.expiresAt ?? t + retentionMs;
+    const record: ChatRecord = {
+      id: chatId,
+      visitorId,
+      title: prev?.title ?? write.title ?? null,
+      createdAt: prev?.createdAt ?? t,
+      updatedAt: Math.max(t, (prev?.updatedAt ?? 0) + 1),
+      count: (prev?.count ?? 0) - removed + write.append.length,
+      expiresAt,
+      nextSeq: start + write.append.length,
+      cuts,
+    };
+    const expireIn = Math.max(1000, expiresAt - t);
+    const op = kv.atomic().check(head).check(gone).check(erased);
+    slots.forEach((values, i) => {
+      values.forEach((v, p) => op.set(["msg", chatId, start + i, p], v, { expireIn }));
+      op.set(["msg_id", chatId, write.append[i].id], start + i, { expireIn });
     });
-    for await (const entry of iter) keys.push(entry.key);
-    return keys;
+    op.set(["chat", chatId], record, { expireIn });
+    if (head.value) {
+      op.delete(["visitor_chat", head.value.visitorId, head.value.updatedAt, chatId]);
+    }
+    op.set(["visitor_chat", visitorId, record.updatedAt, chatId], null, { expireIn });
+    if (!(await commitWithRetry(op)).ok) return null;
+    if (cut) await sweep(record, cut);
+    return record;
+  }
+
+  /**
+   * Rewrites the message `messageId` with what `next` makes of it; null (nothing
+   * written) when the chat or the message is gone. A large result goes to a blob.
+   */
+  async function rewrite(
+    chatId: string,
+    messageId: string,
+    next: (read: () => Promise<UIMessage>) => Promise<UIMessage> | UIMessage,
+  ): Promise<UIMessage | null> {
+    let written = null as { message: UIMessage; ref: BlobRef } | null;
+    let kept = false;
+    try {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const head = await kv.get<ChatRecord>(["chat", chatId]);
+        const chat = live(head.value);
+        if (!chat) return null;
+        if (chat.nextSeq === undefined) {
+          await upgrade(head as Deno.KvEntry<ChatRecord>);
+          continue;
+        }
+        const seq = await findSeq(chat, messageId);
+        const slot = seq === null ? undefined : (await listSlots(chatId, seq, seq + 1)).get(seq);
+        if (seq === null || !slot) return null;
+        const message = await next(() => readSlot(chatId, slot));
+        const parts = encodeMessage(message);
+        let values: SlotValues = parts;
+        if (parts.reduce((n, p) => n + p.length, 0) > INLINE_MAX_BYTES) {
+          if (written?.message !== message) {
+            if (written) await deleteBlob(kv, chatId, written.ref.blob);
+            const expireIn = expireInOf(chat) + BLOB_GRACE_MS;
+            written = { message, ref: await writeBlob(kv, chatId, parts, expireIn) };
+          }
+          values = [written.ref];
+        }
+        const expireIn = expireInOf(chat);
+        const op = kv.atomic().check(head).check(slot[0]);
+        values.forEach((v, p) => op.set(["msg", chatId, seq, p], v, { expireIn }));
+        for (const entry of slot.slice(values.length)) op.delete(entry.key);
+        if ((await commitWithRetry(op)).ok) {
+          kept = values[0] === written?.ref;
+          const old = slot[0].value;
+          if (isBlobRef(old)) await deleteBlob(kv, chatId, old.blob).catch(() => {});
+          return message;
+        }
+        await backoff(attempt);
+      }
+      throw new StoreConflictError(
+        `Could not rewrite message "${messageId}" of chat "${chatId}": too many concurrent writes.`,
+      );
+    } finally {
+      if (written && !kept) await deleteBlob(kv, chatId, written.ref.blob).catch(() => {});
+    }
+  }
+
+  /** Deletes a chat; with `visitorId`, only if it is that visitor's. */
+  async function removeChat(
+    chatId: string,
+    { allowReuse = false, visitorId }: { allowReuse?: boolean; visitorId?: string } = {},
+  ): Promise<boolean> {
+    for (let attempt = 0;; attempt++) {
+      const head = await kv.get<ChatRecord>(["chat", chatId]);
+      if (!head.value || (visitorId && head.value.visitorId !== visitorId)) return false;
+      const op = kv.atomic().check(head).delete(["chat", chatId]).delete([
+        "visitor_chat",
+        head.value.visitorId,
+        head.value.updatedAt,
+        chatId,
+      ]);
+      if (!allowReuse) op.set(["chat_deleted", chatId], { at: now() }, { expireIn: retentionMs });
+      if ((await commitWithRetry(op)).ok) {
+        // Nothing can be written under the chat any more: its keys go in batches.
+        for (const prefix of ["msg", "msg_id", "blob"]) await deletePrefix(kv, [prefix, chatId]);
+        return live(head.value) !== null;
+      }
+      if (attempt >= ATTEMPTS) {
+        throw new StoreConflictError(
+          `Could not delete chat "${chatId}": too many concurrent writes.`,
+        );
+      }
+    }
   }
 
   const store: ChatStore = {
@@ -165,121 +557,106 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
 
     loadMessages(chatId, { consistency = "strong" } = {}) {
       return wrap("read a chat's messages", async () => {
-        const messages: UIMessage[] = [];
-        let seq = -1;
-        let parts: Uint8Array[] = [];
-        const flush = () => {
-          if (parts.length) messages.push(JSON.parse(decoder.decode(concat(parts))));
-          parts = [];
-        };
-        for await (
-          const entry of kv.list<Uint8Array>({ prefix: ["msg", chatId] }, { consistency })
-        ) {
-          const s = entry.key[2] as number;
-          if (s !== seq) {
-            flush();
-            seq = s;
-          }
-          parts.push(entry.value);
+        for (let attempt = 0;; attempt++) {
+          const head = await kv.get<ChatRecord>(["chat", chatId], { consistency });
+          const chat = live(head.value);
+          if (!chat) return [];
+          const slots = [...(await listSlots(chatId, 0, undefined, consistency))]
+            .filter(([seq]) => !dead(chat, seq));
+          const messages = await Promise.all(
+            slots.map(([, slot]) => readSlot(chatId, slot, consistency)),
+          );
+          // An edit's clean-up between the two reads could have removed listed messages.
+          const again = await kv.get<ChatRecord>(["chat", chatId], { consistency });
+          if (again.versionstamp === head.versionstamp || attempt >= 2) return messages;
         }
-        flush();
-        return messages;
       });
+    },
+
+    beginTurn(write) {
+      return wrap("start a turn", async () => {
+        const pre = live((await kv.get<ChatRecord>(["chat", write.chatId])).value);
+        const { slots, blobs } = await prepareSlots(
+          write.chatId,
+          write.append,
+          pre?.expiresAt ?? now() + retentionMs,
+        );
+        try {
+          for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+            const record = await tryBeginTurn(write, slots);
+            if (record) return record;
+            await backoff(attempt);
+          }
+          throw new StoreConflictError(
+            `Could not save chat "${write.chatId}": too many concurrent writes.`,
+          );
+        } catch (error) {
+          for (const blob of blobs) await deleteBlob(kv, write.chatId, blob).catch(() => {});
+          throw error;
+        }
+      });
+    },
+
+    replaceMessage(chatId, messageId, message) {
+      return wrap(
+        "save a message",
+        async () => (await rewrite(chatId, messageId, () => message)) !== null,
+      );
     },
 
     saveTurn(write) {
       return wrap("save a turn", async () => {
-        for (let attempt = 0; attempt < 8; attempt++) {
-          const current = await kv.get<ChatRecord>(["chat", write.chatId]);
-          const t = now();
-          const prev = live(current.value);
-          if (current.value && !prev) {
-            // An expired chat that KV has not swept yet: start over under the same id.
-            for (const key of await listMessageKeys(write.chatId, 0)) await kv.delete(key);
-          }
-          if (prev && prev.visitorId !== write.visitorId) {
-            throw new StoreConflictError(`Chat "${write.chatId}" belongs to another visitor.`);
-          }
-          const expiresAt = prev?.expiresAt ?? t + retentionMs;
-          const expireIn = Math.max(1000, expiresAt - t);
-          const start = Math.min(write.truncateTo ?? prev?.count ?? 0, prev?.count ?? 0);
-          const record: ChatRecord = {
-            id: write.chatId,
-            visitorId: write.visitorId,
-            title: prev?.title ?? write.title ?? null,
-            createdAt: prev?.createdAt ?? t,
-            updatedAt: Math.max(t, (prev?.updatedAt ?? 0) + 1),
-            count: start + write.append.length,
-            expiresAt,
-          };
-          const op = kv.atomic().check(current);
-          if (prev && start < prev.count) {
-            for (const key of await listMessageKeys(write.chatId, start)) op.delete(key);
-          }
-          let bytes = 0;
-          write.append.forEach((message, i) => {
-            encodeMessage(message).forEach((part, p) => {
-              bytes += part.length;
-              op.set(["msg", write.chatId, start + i, p], part, { expireIn });
-            });
-          });
-          if (bytes > KV_LIMITS.maxCommitBytes - 16 * 1024) {
-            throw new TypeError(`A turn of ${bytes} bytes is over the KV commit limit.`);
-          }
-          op.set(["chat", write.chatId], record, { expireIn });
-          if (current.value) {
-            op.delete([
-              "visitor_chat",
-              current.value.visitorId,
-              current.value.updatedAt,
-              write.chatId,
-            ]);
-          }
-          op.set(["visitor_chat", write.visitorId, record.updatedAt, write.chatId], null, {
-            expireIn,
-          });
-          const res = await commitWithRetry(op);
-          if (res.ok) return record;
-          await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
+        let replaceFrom: string | null = null;
+        if (write.truncateTo !== undefined) {
+          const ids = (await store.loadMessages(write.chatId)).map((m) => m.id);
+          replaceFrom = ids[write.truncateTo] ?? null;
         }
-        throw new StoreConflictError(
-          `Could not save chat "${write.chatId}": too many concurrent writes.`,
-        );
+        return await store.beginTurn({ ...write, replaceFrom });
       });
     },
 
     listChats(visitorId, { cursor, limit = 20 } = {}) {
       return wrap("list chats", async () => {
-        const iter = kv.list({ prefix: ["visitor_chat", visitorId] }, {
+        const prefix = ["visitor_chat", visitorId];
+        const after = cursor ? decodeCursor(visitorId, cursor) : null;
+        const iter = kv.list(after ? { prefix, end: [...prefix, ...after] } : { prefix }, {
           reverse: true,
-          limit,
-          cursor,
+          limit: limit + 1,
           consistency: "eventual",
         });
-        const ids: string[] = [];
-        for await (const entry of iter) ids.push(entry.key[3] as string);
-        const records = ids.length
-          ? await kv.getMany<ChatRecord[]>(ids.map((id) => ["chat", id]), {
-            consistency: "eventual",
-          })
-          : [];
+        const keys: Deno.KvKey[] = [];
+        for await (const entry of iter) keys.push(entry.key);
+        const page = keys.slice(0, limit);
+        const records = await getManyBatched<ChatRecord>(
+          kv,
+          page.map((key) => ["chat", key[3]]),
+          "eventual",
+        );
         const chats = records.flatMap((r) => {
           const c = live(r.value);
-          return c ? [{ id: c.id, title: c.title, updatedAt: c.updatedAt }] : [];
+          return c && c.visitorId === visitorId
+            ? [{ id: c.id, title: c.title, updatedAt: c.updatedAt }]
+            : [];
         });
-        return { chats, cursor: ids.length === limit && iter.cursor ? iter.cursor : null };
+        const last = page.at(-1);
+        return {
+          chats,
+          cursor: keys.length > limit && last
+            ? encodeCursor(visitorId, last[2] as number, last[3] as string)
+            : null,
+        };
       });
     },
 
     renameChat(chatId, title) {
       return wrap("rename a chat", async () => {
-        for (let attempt = 0; attempt < 8; attempt++) {
+        for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
           const current = await kv.get<ChatRecord>(["chat", chatId]);
-          if (!current.value) return null;
-          const record = { ...current.value, title };
-          const expireIn = Math.max(1000, record.expiresAt - now());
-          const res = await kv.atomic().check(current).set(["chat", chatId], record, { expireIn })
-            .commit();
+          if (!live(current.value)) return null;
+          const record = { ...current.value!, title };
+          const res = await kv.atomic().check(current).set(["chat", chatId], record, {
+            expireIn: expireInOf(record),
+          }).commit();
           if (res.ok) return record;
         }
         throw new StoreConflictError(
@@ -288,70 +665,24 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
       });
     },
 
-    deleteChat(chatId) {
-      return wrap("delete a chat", async () => {
-        const current = await kv.get<ChatRecord>(["chat", chatId]);
-        if (!current.value) return false;
-        const keys = await listMessageKeys(chatId, 0);
-        // Header and index first, atomically, so the chat disappears at once; messages follow in batches.
-        const head = await kv.atomic().check(current).delete(["chat", chatId]).delete([
-          "visitor_chat",
-          current.value.visitorId,
-          current.value.updatedAt,
-          chatId,
-        ]).commit();
-        if (!head.ok) return store.deleteChat(chatId);
-        for (let i = 0; i < keys.length; i += 500) {
-          const op = kv.atomic();
-          for (const key of keys.slice(i, i + 500)) op.delete(key);
-          await op.commit();
-        }
-        return true;
-      });
+    deleteChat(chatId, options = {}) {
+      return wrap("delete a chat", () => removeChat(chatId, options));
     },
 
     updateMessage(chatId, messageId, update) {
-      return wrap("update a message", async () => {
-        for (let attempt = 0; attempt < 8; attempt++) {
-          const head = await kv.get<ChatRecord>(["chat", chatId]);
-          const chat = live(head.value);
-          if (!chat) return null;
-          // Group the parts by seq to find the message and its keys.
-          const bySeq = new Map<number, { keys: Deno.KvKey[]; parts: Uint8Array[] }>();
-          for await (const entry of kv.list<Uint8Array>({ prefix: ["msg", chatId] })) {
-            const seq = entry.key[2] as number;
-            const group = bySeq.get(seq) ?? { keys: [], parts: [] };
-            group.keys.push(entry.key);
-            group.parts.push(entry.value);
-            bySeq.set(seq, group);
-          }
-          let found: { seq: number; keys: Deno.KvKey[]; message: UIMessage } | null = null;
-          for (const [seq, group] of bySeq) {
-            const message = JSON.parse(decoder.decode(concat(group.parts))) as UIMessage;
-            if (message.id === messageId) found = { seq, keys: group.keys, message };
-          }
-          if (!found) return null;
-          const next = update(found.message);
-          const expireIn = Math.max(1000, chat.expiresAt - now());
-          // The check on the chat record keeps this from racing a turn that truncates.
-          const op = kv.atomic().check(head);
-          for (const key of found.keys) op.delete(key);
-          encodeMessage(next).forEach((part, p) =>
-            op.set(["msg", chatId, found!.seq, p], part, { expireIn })
-          );
-          if ((await commitWithRetry(op)).ok) return next;
-        }
-        throw new StoreConflictError(
-          `Could not update a message of chat "${chatId}": too many concurrent writes.`,
-        );
-      });
+      return wrap(
+        "update a message",
+        () => rewrite(chatId, messageId, async (read) => update(await read())),
+      );
     },
 
     deleteVisitorChats(visitorId) {
       return wrap("delete a visitor's chats", async () => {
+        // First, so that no turn of this visitor can start (or re-create a chat) from now on.
+        await kv.set(["visitor_erased", visitorId], { at: now() }, { expireIn: retentionMs });
         let n = 0;
         for await (const entry of kv.list({ prefix: ["visitor_chat", visitorId] })) {
-          if (await store.deleteChat(entry.key[3] as string)) n++;
+          if (await removeChat(entry.key[3] as string, { visitorId })) n++;
           else await kv.delete(entry.key);
         }
         return n;

@@ -60,7 +60,7 @@
  * `validateUIMessages`.
  *
  * Nothing is written unless the whole file is valid. A chat is written with
- * `saveTurn`, split into several commits when its messages would exceed
+ * `beginTurn`, split into several commits when its messages would exceed
  * ~700 KB (or 900 KV entries) in one.
  */
 import { type UIMessage, validateUIMessages } from "ai";
@@ -72,9 +72,9 @@ import { type ChatStore, encodeMessage } from "./chats.ts";
 /** The visitor-cookie id format (see lib/http/visitor.ts). */
 export const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** Most bytes of messages written by one `saveTurn` commit (KV allows 800 KiB in all). */
+/** Most bytes of messages written by one `beginTurn` commit (KV allows 800 KiB in all). */
 export const MAX_COMMIT_BYTES = 700 * 1024;
-/** Most message entries in one commit (KV allows 1000 mutations in all). */
+/** Most KV entries (message parts, plus one id entry a message) in one commit (KV allows 1000 mutations in all). */
 export const MAX_COMMIT_ENTRIES = 900;
 /** Most problems listed in an error message. */
 const MAX_LISTED = 25;
@@ -119,7 +119,7 @@ export interface PreparedChat {
   id: string;
   title: string | undefined;
   messages: ChatMessage[];
-  /** The messages split into `saveTurn` calls that fit KV's commit limits. */
+  /** The messages split into `beginTurn` calls that fit KV's commit limits. */
   commits: ChatMessage[][];
   stats: ImportStats;
 }
@@ -589,7 +589,8 @@ export function splitCommits<M extends UIMessage>(
   for (const message of messages) {
     const parts = encodeMessage(message);
     const size = parts.reduce((n, p) => n + p.length, 0);
-    if (batch.length && (bytes + size > maxBytes || entries + parts.length > maxEntries)) {
+    // A message takes its parts and its entry in the chat's id index.
+    if (batch.length && (bytes + size > maxBytes || entries + parts.length + 1 > maxEntries)) {
       batches.push(batch);
       batch = [];
       bytes = 0;
@@ -597,7 +598,7 @@ export function splitCommits<M extends UIMessage>(
     }
     batch.push(message);
     bytes += size;
-    entries += parts.length;
+    entries += parts.length + 1;
   }
   if (batch.length) batches.push(batch);
   return batches;
@@ -700,14 +701,15 @@ export interface WriteReport {
   written: string[];
   skipped: Array<{ id: string; reason: string }>;
   failed: Array<{ id: string; error: string }>;
-  /** `saveTurn` calls made. */
+  /** `beginTurn` calls made. */
   commits: number;
 }
 
 /**
  * Writes prepared chats through the chat store, one chat after another, each in
- * as many `saveTurn` commits as it needs. An existing chat is skipped (or, with
+ * as many `beginTurn` commits as it needs. An existing chat is skipped (or, with
  * `replace`, deleted and written again); a chat that fails half-way is removed.
+ * Both deletions let the id be written again (no tombstone).
  */
 export async function writeImport(
   store: ChatStore,
@@ -730,11 +732,12 @@ export async function writeImport(
   }
   for (const chat of plan) {
     try {
-      if (options.replace) await store.deleteChat(chat.id);
+      if (options.replace) await store.deleteChat(chat.id, { allowReuse: true });
       for (const append of chat.commits) {
-        await store.saveTurn({
+        await store.beginTurn({
           chatId: chat.id,
           visitorId: prepared.visitorId,
+          replaceFrom: null,
           append,
           title: chat.title,
         });
@@ -744,7 +747,7 @@ export async function writeImport(
     } catch (error) {
       report.failed.push({ id: chat.id, error: (error as Error).message });
       try {
-        await store.deleteChat(chat.id);
+        await store.deleteChat(chat.id, { allowReuse: true });
       } catch {
         // The failure is reported already; a half chat expires with its retention.
       }

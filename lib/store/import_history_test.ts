@@ -413,7 +413,8 @@ Deno.test("splitCommits keeps every batch under the commit limits, in order", ()
     role: "user",
     parts: [{ type: "text", text: "hi" }],
   }));
-  assert.deepEqual(splitCommits(many).map((b) => b.length), [900, 900, 200]);
+  // Each message takes one part and one id-index entry: 450 fill the 900 entries of a commit.
+  assert.deepEqual(splitCommits(many).map((b) => b.length), [450, 450, 450, 450, 200]);
 });
 
 Deno.test("end to end: the fixture is written to KV and loads back with the right states", async () => {

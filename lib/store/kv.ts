@@ -19,6 +19,8 @@ export const KV_LIMITS = {
   maxValueBytes: 64 * 1024,
   chunkBytes: 60 * 1024,
   maxChecks: 10,
+  /** Keys one `kv.getMany` call accepts. */
+  maxGetMany: 10,
   maxMutations: 1000,
   /** Total size of one atomic commit's mutations. */
   maxCommitBytes: 800 * 1024,

@@ -3,13 +3,19 @@
  *
  * An in-isolate counter answers an obvious excess without touching KV; KV
  * counters make the limit hold across isolates and processes sharing one KV.
- * They grow with `atomic().sum()`, which never conflicts, so a burst from one
- * IP costs one commit each instead of retried read-modify-writes. `sum` cannot
- * set `expireIn`, so each increment also deletes the same counter's window
- * before last: an active visitor keeps at most two windows.
  *
  *   ["rate", "req", scope, id, minute]  → Deno.KvU64 requests in that minute
  *   ["rate", "tok", scope, id, day]     → Deno.KvU64 tokens in that UTC day
+ *
+ * Every counter is written with `set` and an `expireIn` that ends a minute
+ * after its window, so an idle visitor's counters go away. Not with
+ * `atomic().sum()`: on Deno 2.9.6 a `sum` on an existing key clears the
+ * expiry an earlier `set` gave it (measured: the row's expiration goes back
+ * to "never"), and a new key made by `sum` has none. Each increment is a
+ * read, then a commit checked against the counters' versionstamps: a lost race
+ * across processes re-reads and retries, so the count stays exact. In one
+ * isolate, increments of the same counters queue behind each other, so a
+ * burst costs no lost races.
  */
 import type { RateLimit } from "@/lib/config.ts";
 import { commitWithRetry } from "./kv.ts";
@@ -30,6 +36,28 @@ export interface RateLimiter {
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+/** How long a counter outlives its window: room for clocks of isolates that disagree. */
+export const COUNTER_GRACE_MS = 60_000;
+/** Commits tried before giving up on a counter that other processes keep moving. */
+const ATTEMPTS = 30;
+
+/** Runs `fn` after every earlier call that named one of `names` has finished. */
+function createQueues() {
+  const tails = new Map<string, Promise<void>>();
+  return async function serial<T>(names: string[], fn: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    const done = new Promise<void>((r) => (release = r));
+    const before = names.map((n) => tails.get(n));
+    for (const n of names) tails.set(n, done);
+    try {
+      await Promise.all(before);
+      return await fn();
+    } finally {
+      release();
+      for (const n of names) if (tails.get(n) === done) tails.delete(n);
+    }
+  };
+}
 
 /** The KV-backed limiter. */
 export function createRateLimiter(
@@ -38,6 +66,7 @@ export function createRateLimiter(
   clock: () => number = Date.now,
 ): RateLimiter {
   const local = new Map<string, { window: number; count: number }>();
+  const serial = createQueues();
 
   function localCount(key: string, window: number): number {
     const entry = local.get(key);
@@ -50,22 +79,35 @@ export function createRateLimiter(
   }
 
   /**
-   * Adds `n` to each counter of `window` in one atomic commit (no checks, so no lost
-   * races) and drops the counter of `window - 2`; returns the new values.
+   * Reads the counters `keys` (and `alsoRead`), lets `decide` refuse, else adds
+   * `n` to each counter in one commit checked against what was read; retries a
+   * lost race. `expireIn` is relative to now, so a fake clock gives real expiries.
    */
-  async function increment(
-    keys: (window: number) => Deno.KvKey[],
-    window: number,
+  function increment<R>(
+    keys: Deno.KvKey[],
+    alsoRead: Deno.KvKey[],
     n: bigint,
-    alsoRead: Deno.KvKey[] = [],
-  ): Promise<number[]> {
-    const op = kv.atomic();
-    for (const key of keys(window)) op.sum(key, n);
-    for (const key of keys(window - 2)) op.delete(key);
-    await commitWithRetry(op);
-    // One read for the new values and any other counters the caller needs.
-    const values = await kv.getMany<Deno.KvU64[]>([...keys(window), ...alsoRead]);
-    return values.map((e) => Number(e.value?.value ?? 0n));
+    expireIn: number,
+    decide: (values: number[]) => R | null,
+  ): Promise<R | null> {
+    return serial(keys.map((k) => JSON.stringify(k)), async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const entries = await kv.getMany<Deno.KvU64[]>([...keys, ...alsoRead]);
+        const values = entries.map((e) => e.value?.value ?? 0n);
+        const refusal = decide(values.map(Number));
+        if (refusal) return refusal;
+        const op = kv.atomic();
+        keys.forEach((key, i) => {
+          op.check(entries[i]).set(key, new Deno.KvU64(values[i] + n), { expireIn });
+        });
+        if ((await commitWithRetry(op)).ok) return null;
+        await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(attempt + 1, 8)));
+      }
+      throw new Error(
+        `Rate-limit counter ${JSON.stringify(keys[0])} kept changing under ${ATTEMPTS} attempts; ` +
+          "retry the request.",
+      );
+    });
   }
 
   return {
@@ -82,33 +124,37 @@ export function createRateLimiter(
           return { retryAfterSeconds: untilNextMinute, reason: "requests" };
         }
       }
-      const values = await increment(
-        (m) => scopes.map(([scope, id]) => ["rate", "req", scope, id, m]),
-        minute,
-        1n,
+      // A refused request is not counted: only requests that pass use up the minute.
+      return await increment<Limited>(
+        scopes.map(([scope, id]) => ["rate", "req", scope, id, minute]),
         scopes.map(([scope, id]) => ["rate", "tok", scope, id, day]),
+        1n,
+        (minute + 1) * MINUTE - t + COUNTER_GRACE_MS,
+        (values) => {
+          for (let i = 0; i < scopes.length; i++) {
+            const limit = scopes[i][2];
+            if (values[i] + 1 > limit.requestsPerMinute) {
+              return { retryAfterSeconds: untilNextMinute, reason: "requests" };
+            }
+            if (values[scopes.length + i] >= limit.tokensPerDay) {
+              return { retryAfterSeconds: untilNextDay, reason: "tokens" };
+            }
+          }
+          return null;
+        },
       );
-      const requests = values.slice(0, scopes.length);
-      const tokens = values.slice(scopes.length);
-      for (let i = 0; i < scopes.length; i++) {
-        const limit = scopes[i][2];
-        if (requests[i] > limit.requestsPerMinute) {
-          return { retryAfterSeconds: untilNextMinute, reason: "requests" };
-        }
-        if (tokens[i] >= limit.tokensPerDay) {
-          return { retryAfterSeconds: untilNextDay, reason: "tokens" };
-        }
-      }
-      return null;
     },
 
     async addTokens(visitorId, ip, tokens) {
       if (!(tokens > 0)) return;
-      const day = Math.floor(clock() / DAY);
+      const t = clock();
+      const day = Math.floor(t / DAY);
       await increment(
-        (d) => [["rate", "tok", "visitor", visitorId, d], ["rate", "tok", "ip", ip, d]],
-        day,
+        [["rate", "tok", "visitor", visitorId, day], ["rate", "tok", "ip", ip, day]],
+        [],
         BigInt(Math.round(tokens)),
+        (day + 1) * DAY - t + COUNTER_GRACE_MS,
+        () => null,
       );
     },
   };

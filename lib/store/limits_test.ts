@@ -70,3 +70,66 @@ Deno.test("limits: a burst from one IP never fails, and never lets more than the
   assert.ok(passed <= 50 && passed > 0, `${passed} passed`);
   kv.close();
 });
+
+/** Every key of a KV file with its absolute expiry (-1: never), read from the file itself. */
+async function expiries(path: string): Promise<Array<{ key: string; expiresAt: number }>> {
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT k, expiration_ms FROM kv").all() as Array<
+      { k: Uint8Array; expiration_ms: number }
+    >;
+    return rows.map((r) => ({
+      key: new TextDecoder().decode(r.k).replace(/[^\x20-\x7e]+/g, "/"),
+      expiresAt: Number(r.expiration_ms),
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("limits: every counter expires a minute after its window, also after increments", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const kv = await Deno.openKv(path);
+  // 50 s into a minute, 20 h into a day (the clock is fake: expiries are relative to it).
+  const t = 86_400_000 * 200 + 20 * 3_600_000 + 50_000;
+  const limiter = createRateLimiter(kv, limits, () => t);
+  const before = Date.now();
+  for (let i = 0; i < 3; i++) await limiter.check("v1", "6.6.6.6");
+  await limiter.addTokens("v1", "6.6.6.6", 10);
+  await limiter.addTokens("v1", "6.6.6.6", 10);
+  const after = Date.now();
+  kv.close();
+  const rows = await expiries(path);
+  await Deno.remove(path);
+  assert.equal(rows.length, 4, JSON.stringify(rows));
+  for (const { key, expiresAt } of rows) {
+    assert.ok(expiresAt > 0, `${key} never expires`);
+    // The request counter: 10 s left in the minute + a minute; the token counter: 4 h - 50 s + a minute.
+    const left = key.includes("req") ? 10_000 + 60_000 : 4 * 3_600_000 - 50_000 + 60_000;
+    assert.ok(
+      expiresAt >= before + left && expiresAt <= after + left,
+      `${key} expires ${expiresAt - before} ms after the test started, not ${left}`,
+    );
+  }
+});
+
+Deno.test("limits: concurrent increments from two KV handles on one file stay exact", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const kvA = await Deno.openKv(path);
+  const kvB = await Deno.openKv(path);
+  const wide = { requestsPerMinute: 1e6, tokensPerDay: 1e12 };
+  const a = createRateLimiter(kvA, { visitor: wide, ip: wide }, () => 1_000);
+  const b = createRateLimiter(kvB, { visitor: wide, ip: wide }, () => 1_000);
+  await Promise.all(
+    Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).addTokens("v", "7.7.7.7", 5)),
+  );
+  await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).check("v", "7.7.7.7")));
+  const day = await kvA.get<Deno.KvU64>(["rate", "tok", "visitor", "v", 0]);
+  const minute = await kvA.get<Deno.KvU64>(["rate", "req", "ip", "7.7.7.7", 0]);
+  assert.equal(day.value?.value, 200n);
+  assert.equal(minute.value?.value, 40n);
+  kvA.close();
+  kvB.close();
+  await Deno.remove(path);
+});

@@ -1,7 +1,8 @@
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { cursorParam, intParam, isInvalidCursorError } from "@/lib/http/query.ts";
+import { cursorParam, intParam } from "@/lib/http/query.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
+import { InvalidCursorError } from "@/lib/store/chats.ts";
 
 /** The visitor's own chats, newest first, paged with a KV cursor. */
 export const handler = define.handlers({
@@ -15,7 +16,7 @@ export const handler = define.handlers({
       const page = await ctx.app.store.listChats(visitorId, { cursor, limit });
       return Response.json(page, { headers: { "Cache-Control": "private, no-store" } });
     } catch (error) {
-      if (!isInvalidCursorError(error)) throw error;
+      if (!(error instanceof InvalidCursorError)) throw error;
       throw new HttpError(
         "invalid_request",
         'Invalid "cursor": send back the cursor of the previous page unchanged.',
