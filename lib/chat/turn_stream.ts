@@ -30,8 +30,11 @@ import {
 /** What the visitor sees when something fails inside the stream; details go to the log. */
 const GENERIC_STREAM_ERROR = "The answer could not be completed. Please try again.";
 
-/** Chunk types that carry no content: the first token is the first chunk after them. */
-const PREAMBLE = new Set(["start", "start-step", "message-metadata"]);
+/**
+ * Chunk types that do not open the stream: the first token is the first chunk after them.
+ * An abort before any content means nobody is reading: the turn ends unopened.
+ */
+const PREAMBLE = new Set(["start", "start-step", "message-metadata", "abort"]);
 
 /** Runs the planned turn; resolves to the SSE response, or throws an `HttpError` before it starts. */
 export async function streamTurn(

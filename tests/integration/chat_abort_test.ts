@@ -107,7 +107,7 @@ Deno.test("abort: the next turn after a stopped answer sees it in history", asyn
     stop.abort();
     await reader.read().catch(() => {});
     reader.releaseLock();
-    await waitForMessages(server.services.store, id, (m) => m.length === 2);
+    await waitForMessages(server.services.store, id, (m) => m[1]?.metadata?.outcome === "stopped");
 
     const next = await postChat(server.url, {
       id,
@@ -155,7 +155,11 @@ Deno.test("abort: a stop before the first token keeps the question, and the chat
     stop.abort();
     await assert.rejects(pending, (e: Error) => e.name === "AbortError");
 
-    const saved = await waitForMessages(server.services.store, id, (m) => m.length === 2);
+    const saved = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m[1]?.metadata?.outcome === "stopped",
+    );
     assert.deepEqual(saved[0], question);
     assert.equal(saved[1].role, "assistant");
     assert.equal(saved[1].metadata?.finishReason, "aborted");

@@ -227,8 +227,15 @@ for (const { name, setup, step } of UPSTREAM_ERRORS) {
         "no upstream details leak",
       );
       assert.equal(t.replay.requests.length, 1, "maxRetries 0: no retry");
-      // Nothing answered, so nothing is saved for the chat.
-      assert.equal(await t.server.services.store.getChat(t.id), null);
+      // The question is kept (saved when the turn started); the answer is marked failed,
+      // and the cookie comes with the error so a new visitor can retry in the same chat.
+      const saved = await waitForMessages(
+        t.server.services.store,
+        t.id,
+        (m) => m[1]?.metadata?.outcome === "failed",
+      );
+      assert.equal(saved[0].role, "user");
+      assert.equal(messageText(saved[1]), "");
     } finally {
       await t.close();
     }

@@ -379,9 +379,11 @@ Deno.test("client: stop ends the turn as aborted, keeps the partial answer, and 
 
     // The server saved what it had sent (at least what the client shows).
     let saved: ChatMessage[] = [];
-    for (let i = 0; i < 100 && saved.length < 2; i++) {
+    // The answer is saved as a placeholder when the turn starts, then as stopped.
+    const stopped = () => saved[1]?.metadata?.outcome === "stopped";
+    for (let i = 0; i < 100 && !stopped(); i++) {
       saved = await server.services.store.loadMessages(chat.id) as ChatMessage[];
-      if (saved.length < 2) await new Promise((r) => setTimeout(r, 20));
+      if (!stopped()) await new Promise((r) => setTimeout(r, 20));
     }
     assert.equal(saved[1].metadata?.finishReason, "aborted");
     assert.ok(messageText(saved[1]).startsWith(shown));
