@@ -177,7 +177,7 @@ function checkOperationIds(agent: AgentConfig, document: Json): Set<string> {
       if (typeof id !== "string" || !id) {
         throw new AgentConfigError(
           `Agent "${agent.id}", operation ${where}: it has no operationId, which names its tool. Fix: add an operationId such as "${
-            suggestName(`${method}_${path}`)
+            camelName(method, path)
           }".`,
           agent.id,
         );
@@ -203,6 +203,12 @@ function checkOperationIds(agent: AgentConfig, document: Json): Set<string> {
     }
   }
   return new Set(seen.keys());
+}
+
+/** `get` + `/messages/{id}` → `getMessagesId`. */
+function camelName(method: string, path: string): string {
+  const words = path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
+  return suggestName(method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join(""));
 }
 
 function suggestName(text: string): string {
