@@ -223,13 +223,20 @@ Deno.test("a name with only public addresses passes; a name that does not resolv
     fetch: forbiddenFetch(calls),
   });
   assert.deepEqual(dataOf(ok), { reached: true });
+  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+  const mapped = await executeAgentRequest(get("https://api.example.test/y"), {
+    agent: agent("https://api.example.test"),
+    resolveDns: dns({ A: [], AAAA: ["::ffff:93.184.216.34"] }),
+    fetch: forbiddenFetch(calls),
+  });
+  assert.deepEqual(dataOf(mapped), { reached: true });
   const none = await executeAgentRequest(get("https://nowhere.example.test/x"), {
     agent: agent("https://nowhere.example.test"),
     resolveDns: () => Promise.reject(new Deno.errors.NotFound("no record")),
     fetch: forbiddenFetch(calls),
   });
   assert.equal(errorOf(none).code, "network");
-  assert.deepEqual(calls, ["https://api.example.test/x"]);
+  assert.deepEqual(calls, ["https://api.example.test/x", "https://api.example.test/y"]);
 });
 
 Deno.test("IP literals and loopback names are checked without DNS", async () => {
