@@ -15,6 +15,7 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import * as yaml from "js-yaml";
+import { validateAgentConfig } from "./agent_config.ts";
 import { readCapped } from "./body_reader.ts";
 import { operationInputSchema, toJsonSchema } from "./input_schema.ts";
 import { AgentConfigError } from "./types.ts";
@@ -55,11 +56,12 @@ const SPEC_DIR = "static/agents/";
 
 type Json = Record<string, unknown>;
 
-/** Loads, validates and builds the operations of `agent`. */
+/** Checks `agent`'s config, then loads, validates and builds its operations. */
 export async function loadAgent(
   agent: AgentConfig,
   options: LoadSpecOptions = {},
 ): Promise<LoadedAgent> {
+  validateAgentConfig(agent);
   const document = await loadSpecDocument(agent, options);
   return { agent, operations: await buildOperations(agent, document) };
 }

@@ -253,3 +253,9 @@ Deno.test("a spec URL is fetched over https, and its failures are explained", as
   const huge: typeof fetch = () => Promise.resolve(new Response("x".repeat(2000)));
   assertHelpful(await loadAgent(agent, { fetch: huge, maxBytes: 1000 }).catch((e) => e), "1000");
 });
+
+Deno.test("loadAgent checks the agent's config before reading its spec", async () => {
+  const error = await loadAgent(contactAgent({ baseUrl: "http://api.example.com" }), { root })
+    .catch((e) => e);
+  assertHelpful(error, "not https");
+});
