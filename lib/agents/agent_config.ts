@@ -1,0 +1,101 @@
+/**
+ * Checks an {@linkcode AgentConfig} as the owner wrote it and resolves its headers'
+ * `${ENV_NAME}` references. Mistakes throw {@linkcode AgentConfigError}, whose
+ * message names the agent and the fix.
+ *
+ * Rules: the id is `^[a-z0-9][a-z0-9_-]{0,63}$`; baseUrl is an http(s) URL without
+ * query, fragment or credentials, and https for an agent that runs on the server
+ * unless it is `local`; an agent that runs in the browser cannot reference the
+ * environment in its headers (every visitor would receive the secret).
+ */
+import { AgentConfigError } from "./types.ts";
+import type { AgentConfig } from "./types.ts";
+
+const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Throws when `agent` is not usable; returns it unchanged otherwise. */
+export function validateAgentConfig(agent: AgentConfig): AgentConfig {
+  const id = String(agent.id);
+  if (!ID.test(id)) {
+    throw new AgentConfigError(
+      `Agent "${id}": the id must match ${ID} (lower-case letters, digits, "_" and "-"). Fix: rename it, e.g. "contact".`,
+      id,
+    );
+  }
+  if (agent.runIn !== "server" && agent.runIn !== "browser") {
+    throw new AgentConfigError(
+      `Agent "${id}": "runIn" is "${agent.runIn}". Fix: set it to "server" or "browser".`,
+      id,
+    );
+  }
+  checkBaseUrl(agent);
+  if (agent.runIn === "browser") {
+    for (const [name, value] of Object.entries(agent.headers ?? {})) {
+      if (envReferences(value).length) {
+        throw new AgentConfigError(
+          `Agent "${id}": header "${name}" references the environment, but the agent runs in the browser, so every visitor would receive the secret. Fix: set "runIn" to "server" or remove the header.`,
+          id,
+        );
+      }
+    }
+  }
+  return agent;
+}
+
+function checkBaseUrl(agent: AgentConfig): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(agent.baseUrl);
+  } catch {
+    // reported below
+  }
+  const plain = url && (url.protocol === "https:" || url.protocol === "http:") && !url.search &&
+    !url.hash && !url.username && !url.password;
+  if (!url || !plain) {
+    throw new AgentConfigError(
+      `Agent "${agent.id}": baseUrl "${agent.baseUrl}" is not a plain http(s) URL. Fix: write it like "https://api.example.com/v1" (no query, fragment or credentials).`,
+      agent.id,
+    );
+  }
+  if (url.protocol === "http:" && agent.runIn === "server" && !agent.local) {
+    throw new AgentConfigError(
+      `Agent "${agent.id}": baseUrl "${agent.baseUrl}" is not https. Fix: use https, or set "local: true" for an API on this machine or network.`,
+      agent.id,
+    );
+  }
+}
+
+/** The names of the environment variables referenced by a header value. */
+export function envReferences(value: string): string[] {
+  return [...value.matchAll(ENV_REFERENCE)].map((match) => match[1]);
+}
+
+/**
+ * The agent's headers with every `${ENV_NAME}` replaced from `env`; a missing or
+ * empty variable throws.
+ */
+export function resolveAgentHeaders(
+  agent: AgentConfig,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(agent.headers ?? {})) {
+    resolved[name] = value.replace(ENV_REFERENCE, (_, variable: string) => {
+      const found = env[variable];
+      if (!found) {
+        throw new AgentConfigError(
+          `Agent "${agent.id}": header "${name}" needs the environment variable ${variable}, which is not set. Fix: set ${variable} or remove the header.`,
+          agent.id,
+        );
+      }
+      return found;
+    });
+  }
+  return resolved;
+}
+
+/** The header names that are secret on the approval card: all the agent's configured headers. */
+export function secretHeaderNames(agent: AgentConfig): string[] {
+  return Object.keys(agent.headers ?? {});
+}
