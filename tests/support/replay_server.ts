@@ -32,8 +32,16 @@ export interface ReplayStep {
   delayMs?: number;
   /** Drop the connection (no proper end of body) after sending this many chunks. */
   failAfterChunks?: number;
-  /** Delay before sending the status line and headers, in ms. */
+  /**
+   * Delay before sending the status line and headers, in ms. A client that closes the
+   * connection meanwhile is seen as a "client-closed" close with no chunk sent.
+   */
   headersDelayMs?: number;
+  /**
+   * Stall after sending this many chunks (0: headers, then no body): send nothing more,
+   * without ending the body, until the client closes the connection.
+   */
+  stallAfterChunks?: number;
 }
 
 /** A request the server received. */
@@ -171,11 +179,15 @@ export function startReplayServer(script: ReplayScript): ReplayServer {
     } catch (error) {
       return new Response(`Replay server error: ${error}`, { status: 599 });
     }
+    const index = recorded.index;
     if (step.headersDelayMs) {
-      await new Promise((resolve) => setTimeout(resolve, step.headersDelayMs));
+      await sleep(step.headersDelayMs, req.signal);
+      if (req.signal.aborted) {
+        noteClose({ index, reason: "client-closed", at: performance.now(), chunksSent: 0 });
+        return new Response(null, { status: 499 });
+      }
     }
 
-    const index = recorded.index;
     let sent = 0;
     let ended = false;
     const stop = new AbortController();
@@ -186,6 +198,11 @@ export function startReplayServer(script: ReplayScript): ReplayServer {
           ended = true;
           noteClose({ index, reason: "dropped", at: performance.now(), chunksSent: sent });
           controller.error(new Error("Replay server dropped the connection on purpose"));
+          return;
+        }
+        if (step.stallAfterChunks !== undefined && sent >= step.stallAfterChunks) {
+          // Until the client closes the connection (cancel() below wakes this up).
+          await sleep(2_147_483_647, stop.signal);
           return;
         }
         if (sent >= chunks.length) {
