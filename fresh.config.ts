@@ -8,6 +8,9 @@ export default defineConfig({
   },
   allowedOrigins: [],
   maxSteps: 7,
+  // A provider that sends nothing for this long is given up (raise them for a slow local model).
+  modelDeadlines: { firstByteMs: 20_000, idleMs: 30_000 },
+  maxOutputTokens: 4096,
   retentionDays: 30,
   suggestions: {
     "pt-BR": [

@@ -2,6 +2,11 @@
  * The app's typed configuration, written by the site owner in fresh.config.ts.
  */
 import type { Locale } from "@/lib/i18n/mod.ts";
+import { resolveModelDeadlines } from "@/lib/models/deadlines.ts";
+import type { ModelDeadlines } from "@/lib/models/types.ts";
+
+/** Most tokens one model call may write when the configuration says nothing. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 /** A limit per window: requests a minute and tokens a day. */
 export interface RateLimit {
@@ -21,8 +26,19 @@ export interface AppConfig {
   };
   /** Origins other than our own allowed to call /api/chat (the embeddable widget). */
   allowedOrigins: string[];
-  /** Most model steps in one turn (tool calls and answers). */
+  /**
+   * Most model steps in one turn (tool calls and answers). The last allowed step is called
+   * without tools and told to answer, so a turn always ends with text.
+   */
   maxSteps: number;
+  /**
+   * Deadlines of every model call, in milliseconds: to the first byte of the provider's
+   * answer (`firstByteMs`), and the longest pause inside it (`idleMs`). An expired one aborts
+   * the call (a gateway that does not answer in time is skipped for the direct route).
+   */
+  modelDeadlines: ModelDeadlines;
+  /** Most tokens one model call may write (reasoning models count their reasoning too). */
+  maxOutputTokens: number;
   /** Chats expire after this many days without an update. */
   retentionDays: number;
   /** Suggested questions on an empty chat, per language. */
@@ -32,12 +48,34 @@ export interface AppConfig {
   maxBodyBytes: number;
 }
 
-/** Checks and returns the configuration; a bad value stops the start with a clear message. */
-export function defineConfig(config: AppConfig): AppConfig {
+/** What fresh.config.ts writes: the fields with a default may be left out. */
+export type AppConfigInput =
+  & Omit<AppConfig, "modelDeadlines" | "maxOutputTokens">
+  & { modelDeadlines?: Partial<ModelDeadlines>; maxOutputTokens?: number };
+
+/**
+ * Checks the configuration and fills in the defaults (`modelDeadlines` from
+ * `DEFAULT_MODEL_DEADLINES`, `maxOutputTokens` 4096); a bad value stops the start with a
+ * clear message.
+ */
+export function defineConfig(input: AppConfigInput): AppConfig {
+  const config: AppConfig = {
+    ...input,
+    modelDeadlines: resolveModelDeadlines(input.modelDeadlines, "fresh.config.ts: "),
+    maxOutputTokens: input.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+  };
   if (!config.site.name.trim()) throw new Error('fresh.config.ts: "site.name" must not be empty.');
   if (!Number.isInteger(config.maxSteps) || config.maxSteps < 1 || config.maxSteps > 50) {
     throw new Error(
       `fresh.config.ts: "maxSteps" must be an integer from 1 to 50, got ${config.maxSteps}.`,
+    );
+  }
+  if (
+    !Number.isInteger(config.maxOutputTokens) || config.maxOutputTokens < 1 ||
+    config.maxOutputTokens > 1_000_000
+  ) {
+    throw new Error(
+      `fresh.config.ts: "maxOutputTokens" must be an integer from 1 to 1000000, got ${config.maxOutputTokens}.`,
     );
   }
   if (!(config.retentionDays > 0)) {

@@ -8,8 +8,15 @@
  * - a network error or a 5xx status from the gateway repeats the call ONCE against
  *   the direct URL (route "direct-after-gateway-error");
  * - a 4xx is returned as is; the caller's abort is never retried;
- * - the decision is taken on the status line and headers only: once the response is
- *   handed to the adapter, a failure while reading its body surfaces to the caller.
+ * - a gateway that sends no body byte within the first-byte deadline counts as a network
+ *   error (it is repeated directly); the decision is taken before the response is handed
+ *   to the adapter: once it is, a failure while reading its body (an idle stall included)
+ *   surfaces to the caller, since content was already streamed.
+ *
+ * Deadlines (see deadlines.ts): each attempt must deliver the first byte of its response
+ * body within `firstByteMs` of sending the request, and then no gap between two body
+ * chunks may exceed `idleMs` while the adapter waits for one. On expiry the request is
+ * aborted (its connection closes) and the call fails with a `ModelDeadlineError`.
  *
  * Tokens: the response body is observed while the adapter reads it (no extra copy is
  * buffered for streams). Usage is parsed from SSE `data:` lines or a JSON body in the
@@ -20,7 +27,9 @@
  */
 import { reportRoute } from "./call_routes.ts";
 import { costUsd } from "./catalog.ts";
+import { DEFAULT_MODEL_DEADLINES, ModelDeadlineError } from "./deadlines.ts";
 import type {
+  ModelDeadlines,
   ModelFamily,
   ModelInfo,
   ProviderId,
@@ -49,6 +58,22 @@ export interface RoutedFetchOptions {
   recorder?: UsageRecorder;
   /** Epoch milliseconds (default `Date.now`). */
   clock?: () => number;
+  /** Deadlines of each attempt (default `DEFAULT_MODEL_DEADLINES`); timed on the real clock. */
+  deadlines?: ModelDeadlines;
+}
+
+/** An attempt whose response has begun: headers and the first body read (or an empty body). */
+interface Opened {
+  response: Response;
+  /** Reader of the body, with its first read done; null for a null body. */
+  reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  first: ReadableStreamReadResult<Uint8Array> | null;
+  /** Clock time when the request was sent. */
+  start: number;
+  /** Clock time of the first body byte (of the headers for a null body, of its end for an
+   * empty one). */
+  firstByteAt: number;
+  attempt: Attempt;
 }
 
 /** Cap on a JSON (non-streamed) body kept for usage parsing. */
@@ -96,84 +121,96 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
     }
   };
 
-  /** Sends one attempt; records it when it fails before a response. */
-  const send = async (
+  const deadlines = options.deadlines ?? DEFAULT_MODEL_DEADLINES;
+  const firstByteExpired = () =>
+    new ModelDeadlineError("first-byte", options.modelId, deadlines.firstByteMs);
+  const idleExpired = () => new ModelDeadlineError("idle", options.modelId, deadlines.idleMs);
+
+  /**
+   * Sends one attempt and waits for the first byte of its body (or its end), within the
+   * first-byte deadline; records the attempt when that fails.
+   */
+  const open = async (
     url: string,
     init: RequestInit | undefined,
     route: UpstreamRoute,
-  ): Promise<{ response: Response; start: number }> => {
+  ): Promise<Opened> => {
     const start = clock();
+    const attempt = new Attempt(init?.signal);
+    attempt.arm(deadlines.firstByteMs, firstByteExpired);
+    let response: Response | undefined;
     try {
-      const response = await baseFetch(url, init);
-      return { response, start };
+      response = await baseFetch(url, { ...init, signal: attempt.signal });
+      const nullBody = response.body === null || NULL_BODY_STATUSES.includes(response.status);
+      const reader = nullBody ? null : response.body!.getReader();
+      const first = reader ? await reader.read() : null;
+      if (attempt.expired) throw attempt.expired;
+      attempt.disarm();
+      return { response, reader, first, start, firstByteAt: clock(), attempt };
     } catch (error) {
+      attempt.end();
       record({
         route,
-        status: 0,
+        status: response?.status ?? 0,
         ttfbMs: null,
         totalMs: clock() - start,
-        outcome: isAbort(error, init?.signal) ? "aborted" : "error",
+        outcome: attempt.outcomeOf(error),
         inputTokens: null,
         outputTokens: null,
         at: start,
       });
-      throw error;
+      throw attempt.expired ?? error;
     }
   };
 
-  /** Wraps the body so the record is written when the adapter has read it. */
-  const observe = (response: Response, start: number, route: UpstreamRoute): Response => {
-    const headersAt = clock();
-    const nullBody = response.body === null || [101, 204, 205, 304].includes(response.status);
-    if (nullBody) {
-      record({
-        route,
-        status: response.status,
-        ttfbMs: headersAt - start,
-        totalMs: headersAt - start,
-        outcome: "complete",
-        inputTokens: null,
-        outputTokens: null,
-        at: start,
-      });
-      return response;
-    }
+  /** Hands the response to the adapter; the record is written when the adapter has read it. */
+  const observe = (opened: Opened, route: UpstreamRoute): Response => {
+    const { response, reader, start, firstByteAt, attempt } = opened;
     const scanner = new UsageScanner(response.headers.get("content-type") ?? "");
-    const reader = response.body!.getReader();
-    let firstByteAt: number | null = null;
     let finished = false;
     const finish = (outcome: UpstreamCall["outcome"]) => {
       if (finished) return;
       finished = true;
+      attempt.end();
       scanner.end();
-      const end = clock();
       record({
         route,
         status: response.status,
-        ttfbMs: (firstByteAt ?? end) - start,
-        totalMs: end - start,
+        ttfbMs: firstByteAt - start,
+        totalMs: clock() - start,
         outcome,
         inputTokens: scanner.inputTokens,
         outputTokens: scanner.outputTokens,
         at: start,
       });
     };
+    if (reader === null) {
+      finish("complete");
+      return response;
+    }
+    let pending = opened.first;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          finish(isAbort(error) ? "aborted" : "error");
-          controller.error(error);
-          return;
+        let chunk = pending;
+        pending = null;
+        if (chunk === null) {
+          // The idle deadline runs only while the adapter waits for the provider.
+          attempt.arm(deadlines.idleMs, idleExpired);
+          try {
+            chunk = await reader.read();
+            if (attempt.expired) throw attempt.expired;
+          } catch (error) {
+            finish(attempt.outcomeOf(error));
+            controller.error(attempt.expired ?? error);
+            return;
+          }
+          attempt.disarm();
         }
         if (chunk.done) {
           finish("complete");
           controller.close();
           return;
         }
-        firstByteAt ??= clock();
         scanner.push(chunk.value);
         controller.enqueue(chunk.value);
       },
@@ -199,9 +236,9 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
       : undefined;
 
     if (gatewayUrl === undefined) {
-      const { response, start } = await send(url, requestInit, "direct");
+      const opened = await open(url, requestInit, "direct");
       reportRoute("direct");
-      return observe(response, start, "direct");
+      return observe(opened, "direct");
     }
 
     const gatewayInit = withHeaders(requestInit, options.gatewayHeaders);
@@ -209,17 +246,19 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
     const repeatable = !(requestInit?.body instanceof ReadableStream);
     let gatewayError: unknown;
     try {
-      const { response, start } = await send(gatewayUrl, gatewayInit, "gateway");
+      const opened = await open(gatewayUrl, gatewayInit, "gateway");
+      const { response, start } = opened;
       if (response.status < 500 || !repeatable) {
         reportRoute("gateway");
-        return observe(response, start, "gateway");
+        return observe(opened, "gateway");
       }
-      await response.body?.cancel().catch(() => {});
+      await opened.reader?.cancel().catch(() => {});
+      opened.attempt.end();
       const end = clock();
       record({
         route: "gateway",
         status: response.status,
-        ttfbMs: end - start,
+        ttfbMs: opened.firstByteAt - start,
         totalMs: end - start,
         outcome: "error",
         inputTokens: null,
@@ -227,14 +266,67 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
         at: start,
       });
     } catch (error) {
+      // A first-byte deadline is no abort of the caller's: it is repeated like a network error.
       if (isAbort(error, requestInit?.signal) || !repeatable) throw error;
       gatewayError = error;
     }
     if (requestInit?.signal?.aborted) throw requestInit.signal.reason ?? gatewayError;
-    const { response, start } = await send(url, requestInit, "direct-after-gateway-error");
+    const opened = await open(url, requestInit, "direct-after-gateway-error");
     reportRoute("direct-after-gateway-error");
-    return observe(response, start, "direct-after-gateway-error");
+    return observe(opened, "direct-after-gateway-error");
   };
+}
+
+/** Statuses whose response has no body. */
+const NULL_BODY_STATUSES = [101, 204, 205, 304];
+
+/**
+ * One upstream attempt: its own abort controller, which follows the caller's signal and
+ * which a deadline timer aborts with a `ModelDeadlineError`.
+ */
+class Attempt {
+  readonly #controller = new AbortController();
+  readonly #caller: AbortSignal | null | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The deadline that expired, if one did. */
+  expired: ModelDeadlineError | null = null;
+
+  constructor(caller: AbortSignal | null | undefined) {
+    this.#caller = caller;
+    if (caller?.aborted) this.#controller.abort(caller.reason);
+    else caller?.addEventListener("abort", this.#onCallerAbort, { once: true });
+  }
+
+  /** The signal the request is sent with. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Aborts the request with `error()` after `ms` unless disarmed first. */
+  arm(ms: number, error: () => ModelDeadlineError): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.expired = error();
+      this.#controller.abort(this.expired);
+    }, ms);
+  }
+
+  disarm(): void {
+    clearTimeout(this.#timer);
+  }
+
+  /** The attempt is over: no timer, no listener left on the caller's signal. */
+  end(): void {
+    this.disarm();
+    this.#caller?.removeEventListener("abort", this.#onCallerAbort);
+  }
+
+  /** How a failure of this attempt is recorded: a deadline is an error, not an abort. */
+  outcomeOf(error: unknown): UpstreamCall["outcome"] {
+    return this.expired === null && isAbort(error, this.#caller) ? "aborted" : "error";
+  }
+
+  #onCallerAbort = () => this.#controller.abort(this.#caller?.reason);
 }
 
 function defaultProvider(family: ModelFamily): ProviderId {

@@ -24,6 +24,13 @@ export {
   ModelUnavailableError,
 } from "./registry.ts";
 export {
+  DEFAULT_MODEL_DEADLINES,
+  findModelDeadlineError,
+  ModelDeadlineError,
+  type ModelDeadlineKind,
+  resolveModelDeadlines,
+} from "./deadlines.ts";
+export {
   createMemoryUsageRecorder,
   createRoutedFetch,
   extractUsage,

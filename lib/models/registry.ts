@@ -7,12 +7,14 @@ import { createGoogle } from "@ai-sdk/google";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { buildCatalog, OFFLINE_MODEL_ID } from "./catalog.ts";
+import { resolveModelDeadlines } from "./deadlines.ts";
 import { createRoutedFetch } from "./gateway_fetch.ts";
 import { createLocalModel, type LocalModelOptions } from "./local_model.ts";
 import { gatewayBaseUrl, providerConfig, PROVIDERS } from "./providers.ts";
 import type {
   Env,
   GetModelOptions,
+  ModelDeadlines,
   ModelInfo,
   ModelRegistry,
   ProviderId,
@@ -48,6 +50,12 @@ export interface ModelRegistryOptions {
   clock?: () => number;
   /** Options of the offline model (e.g. `delayMs` for demos). */
   local?: LocalModelOptions;
+  /**
+   * Deadlines of every upstream call (`config.modelDeadlines`); a missing one takes its
+   * default from `DEFAULT_MODEL_DEADLINES`. An expired deadline aborts the request and
+   * fails the call with a `ModelDeadlineError`.
+   */
+  deadlines?: Partial<ModelDeadlines>;
 }
 
 /**
@@ -66,12 +74,17 @@ export interface ModelRegistryOptions {
  *
  * @example
  * ```ts
- * const registry = createModelRegistry({ env: Deno.env.toObject(), recorder });
+ * const registry = createModelRegistry({
+ *   env: Deno.env.toObject(),
+ *   recorder,
+ *   deadlines: { firstByteMs: 20_000, idleMs: 30_000 },
+ * });
  * const model = registry.get(registry.defaultModelId());
  * ```
  */
 export function createModelRegistry(options: ModelRegistryOptions): ModelRegistry {
   const env = { ...options.env };
+  const deadlines = resolveModelDeadlines(options.deadlines);
   const catalog = buildCatalog(env);
   const configs = new Map(PROVIDERS.map((p) => [p, providerConfig(p, env)]));
   const isAvailable = (m: ModelInfo) => configs.get(m.provider)?.configured ?? false;
@@ -93,6 +106,7 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
       fetch: options.fetch,
       recorder: options.recorder,
       clock: options.clock,
+      deadlines,
     });
     switch (info.family) {
       case "openai": {

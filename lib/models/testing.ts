@@ -20,10 +20,15 @@ export type ScriptedModel = LanguageModelV4 & {
   readonly calls: LanguageModelV4CallOptions[];
 };
 
+/** What a scripted model answers when its step calls a tool but the call offers none. */
+export const SCRIPTED_TOOLLESS_TEXT = "Respondo com o que já encontrei.";
+
 /**
  * A model that plays `steps` in order, one per call, and then repeats the last step
  * forever — so a script ending with a tool call is a model that always calls a tool,
- * which is how the step bound (`maxSteps`) is tested.
+ * which is how the step bound (`maxSteps`) is tested. Like a real provider, it calls no
+ * tool when the call offers none (no tools, or toolChoice "none"): such a tool-call step
+ * answers {@linkcode SCRIPTED_TOOLLESS_TEXT} instead.
  *
  * @example
  * ```ts
@@ -41,7 +46,11 @@ export function createScriptedModel(steps: ScriptedStep[]): ScriptedModel {
     }
     calls.push(options);
     const index = calls.length - 1;
-    const step = steps[Math.min(index, steps.length - 1)];
+    const scripted = steps[Math.min(index, steps.length - 1)];
+    const toolless = !options.tools?.length || options.toolChoice?.type === "none";
+    const step: ScriptedStep = scripted.type === "tool-call" && toolless
+      ? { type: "text", text: SCRIPTED_TOOLLESS_TEXT }
+      : scripted;
     return { step, index };
   };
   const usage: LanguageModelV4Usage = {

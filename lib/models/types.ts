@@ -74,6 +74,14 @@ export interface UpstreamCall {
   at: number;
 }
 
+/** Deadlines of every upstream model call, in milliseconds. */
+export interface ModelDeadlines {
+  /** From sending the request to the first byte of the response body (headers alone do not count). */
+  firstByteMs: number;
+  /** Longest gap between two chunks of the response body. */
+  idleMs: number;
+}
+
 /** Where usage records go. The KV implementation lives in lib/store/. */
 export interface UsageRecorder {
   record(call: UpstreamCall): void | Promise<void>;

@@ -1,12 +1,13 @@
 /**
  * The step bound of a turn (config.maxSteps) with a scripted model injected through
  * a minimal ModelRegistry: a model that always calls search_site is called exactly
- * maxSteps times and the stream still ends properly.
+ * maxSteps times, the last time without tools, and the answer ends with its text.
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import {
   createScriptedModel,
+  SCRIPTED_TOOLLESS_TEXT,
   type ScriptedModel,
   type ScriptedStep,
 } from "@/lib/models/testing.ts";
@@ -71,25 +72,37 @@ const ALWAYS_SEARCH: ScriptedStep[] = [
 ];
 
 for (const maxSteps of [1, 3, 5]) {
-  Deno.test(`steps: a model that always calls search_site is called exactly maxSteps=${maxSteps} times`, async () => {
+  Deno.test(`steps: a model that always calls search_site is called exactly maxSteps=${maxSteps} times, the last without tools`, async () => {
     const { model, sse, saved } = await run(ALWAYS_SEARCH, maxSteps);
     assert.equal(model.calls.length, maxSteps);
     assert.ok(sse.done, "the stream ends with [DONE]");
     assert.equal(sse.chunks.filter((c) => c.type === "start-step").length, maxSteps);
-    assert.equal(sse.chunks.filter((c) => c.type === "tool-output-available").length, maxSteps);
+    assert.equal(
+      sse.chunks.filter((c) => c.type === "tool-output-available").length,
+      maxSteps - 1,
+    );
     const finish = sse.chunks.at(-1);
     assert.equal(finish?.type, "finish");
     assert.equal(sse.chunks.filter((c) => c.type === "error").length, 0);
 
-    // Each later call saw the previous tool results.
+    // Only the last call had no tools; it saw every earlier tool result.
+    assert.deepEqual(
+      model.calls.map((c) => c.toolChoice?.type === "none"),
+      Array.from({ length: maxSteps }, (_, i) => i === maxSteps - 1),
+    );
     assert.equal(
       model.calls.at(-1)!.prompt.filter((m) => m.role === "tool").length,
       maxSteps - 1,
     );
-    // The saved answer holds every tool call, finished with "tool-calls".
+    // The saved answer holds the tool calls made, then the words of the last step.
     assert.equal(saved.length, 2);
-    assert.equal(saved[1].parts.filter((p) => p.type === "tool-search_site").length, maxSteps);
-    assert.equal(saved[1].metadata?.finishReason, "tool-calls");
+    assert.equal(
+      saved[1].parts.filter((p) => p.type === "tool-search_site").length,
+      maxSteps - 1,
+    );
+    assert.equal(saved[1].parts.at(-1)?.type, "text");
+    assert.equal(messageText(saved[1]), SCRIPTED_TOOLLESS_TEXT);
+    assert.equal(saved[1].metadata?.finishReason, "stop");
   });
 }
 

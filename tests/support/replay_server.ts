@@ -32,8 +32,19 @@ export interface ReplayStep {
   delayMs?: number;
   /** Drop the connection (no proper end of body) after sending this many chunks. */
   failAfterChunks?: number;
-  /** Delay before sending the status line and headers, in ms. */
+  /**
+   * Delay before sending the status line and headers, in ms; `close()` cuts it short. A
+   * client that closes the connection meanwhile is seen as a "client-closed" close with no
+   * chunk sent, but only when its request was small: Deno.serve does not notice the close
+   * of a connection whose request body was over about 1 KB before it answers. For "never
+   * answers" use tests/support/silent_server.ts, which sees every close.
+   */
   headersDelayMs?: number;
+  /**
+   * Stall after sending this many chunks (0: headers, then no body): send nothing more,
+   * without ending the body, until the client closes the connection.
+   */
+  stallAfterChunks?: number;
 }
 
 /** A request the server received. */
@@ -125,6 +136,8 @@ export function startReplayServer(script: ReplayScript): ReplayServer {
   const closes: ResponseClose[] = [];
   const waiters: Array<{ index: number; resolve: (close: ResponseClose) => void }> = [];
   const encoder = new TextEncoder();
+  // Aborted by close(): deliberate delays and stalls end instead of holding the shutdown.
+  const closing = new AbortController();
 
   const noteClose = (close: ResponseClose) => {
     if (closes.some((c) => c.index === close.index)) return;
@@ -171,11 +184,15 @@ export function startReplayServer(script: ReplayScript): ReplayServer {
     } catch (error) {
       return new Response(`Replay server error: ${error}`, { status: 599 });
     }
+    const index = recorded.index;
     if (step.headersDelayMs) {
-      await new Promise((resolve) => setTimeout(resolve, step.headersDelayMs));
+      await sleep(step.headersDelayMs, AbortSignal.any([req.signal, closing.signal]));
+      if (req.signal.aborted) {
+        noteClose({ index, reason: "client-closed", at: performance.now(), chunksSent: 0 });
+        return new Response(null, { status: 499 });
+      }
     }
 
-    const index = recorded.index;
     let sent = 0;
     let ended = false;
     const stop = new AbortController();
@@ -186,6 +203,15 @@ export function startReplayServer(script: ReplayScript): ReplayServer {
           ended = true;
           noteClose({ index, reason: "dropped", at: performance.now(), chunksSent: sent });
           controller.error(new Error("Replay server dropped the connection on purpose"));
+          return;
+        }
+        if (step.stallAfterChunks !== undefined && sent >= step.stallAfterChunks) {
+          // Until the client closes the connection (cancel() below wakes this up).
+          await sleep(2_147_483_647, AbortSignal.any([stop.signal, closing.signal]));
+          if (!ended) {
+            ended = true;
+            controller.error(new Error("Replay server closed while stalling"));
+          }
           return;
         }
         if (sent >= chunks.length) {
@@ -237,6 +263,7 @@ export function startReplayServer(script: ReplayScript): ReplayServer {
       });
     },
     async close() {
+      closing.abort();
       await server.shutdown();
     },
   };

@@ -12,6 +12,10 @@
  *
  * Chunks go to a synchronous sink as they are made: no queue and no promise
  * per chunk beyond the provider stream's own read.
+ *
+ * The step bound: the last allowed model call gets no tools (`toolChoice: "none"`) and an
+ * instruction to answer now, so a turn that reaches `maxSteps` still ends with words
+ * instead of a tool call nobody reads.
  */
 import {
   experimental_streamLanguageModelCall as streamLanguageModelCall,
@@ -23,6 +27,7 @@ import {
   type ToolSet,
   type UIMessageChunk,
 } from "ai";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/config.ts";
 import { toUiChunk } from "./ui_chunks.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";
 import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
@@ -33,8 +38,13 @@ export interface RunTurnOptions {
   instructions: string;
   messages: ModelMessage[];
   tools: ToolSet;
-  /** Model calls at most (each tool round is one more call). */
+  /**
+   * Model calls at most (each tool round is one more call). The last one is made without
+   * tools and told to answer (see `STEP_LIMIT_INSTRUCTION`).
+   */
   maxSteps: number;
+  /** Most tokens each model call may write (default `DEFAULT_MAX_OUTPUT_TOKENS`, 4096). */
+  maxOutputTokens?: number;
   abortSignal: AbortSignal;
   /** Id of the assistant message being streamed. */
   messageId: string;
@@ -51,6 +61,18 @@ export interface TurnTotals {
   finishReason: FinishReason;
   usage: LanguageModelUsage;
   steps: number;
+  /** The last call was the forced tool-less one of step `maxSteps`: the bound was reached. */
+  stepLimitReached: boolean;
+}
+
+/** Added to the instructions of the last allowed step, which has no tools. */
+export const STEP_LIMIT_INSTRUCTION =
+  "You have reached the limit of steps for this answer: no tools are available any more. " +
+  "Answer the visitor now with what you already have; if it is not enough, say so briefly.";
+
+/** The instructions of the last allowed step. */
+export function withStepLimitInstruction(instructions: string): string {
+  return instructions ? `${instructions}\n\n${STEP_LIMIT_INSTRUCTION}` : STEP_LIMIT_INSTRUCTION;
 }
 
 /** How the turn ended. */
@@ -85,6 +107,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
   let usage = emptyUsage();
   let finishReason: FinishReason = "other";
   let steps = 0;
+  let stepLimitReached = false;
   emit(
     options.startMetadata !== undefined
       ? { type: "start", messageId: options.messageId, messageMetadata: options.startMetadata }
@@ -93,8 +116,9 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
   try {
     while (steps < options.maxSteps) {
       steps++;
+      stepLimitReached = steps === options.maxSteps;
       emit({ type: "start-step" });
-      const step = await runStep(options, messages, emit);
+      const step = await runStep(options, messages, emit, stepLimitReached);
       usage = addUsage(usage, step.usage);
       finishReason = step.finishReason;
       emit({ type: "finish-step" });
@@ -118,7 +142,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
     emit({ type: "abort" });
     return { kind: "abort" };
   }
-  const totals = { finishReason, usage, steps };
+  const totals = { finishReason, usage, steps, stepLimitReached };
   const metadata = options.finishMetadata?.(totals);
   emit(
     metadata !== undefined
@@ -136,17 +160,26 @@ interface StepResult {
   failed: boolean;
 }
 
-/** One model call, its tool calls executed as they arrive; resolves once all of them answered. */
+/**
+ * One model call, its tool calls executed as they arrive; resolves once all of them answered.
+ * The `last` step has no tools and is told to answer.
+ */
 async function runStep(
   options: RunTurnOptions,
   messages: ModelMessage[],
   emit: ChunkSink,
+  last: boolean,
 ): Promise<StepResult> {
+  const tools: ToolSet = last ? {} : options.tools;
   const { stream } = await streamLanguageModelCall({
     model: options.model,
-    instructions: options.instructions,
+    instructions: last ? withStepLimitInstruction(options.instructions) : options.instructions,
     messages,
-    tools: options.tools,
+    tools,
+    // With "none" the SDK also withholds any tool call a model makes regardless, and fails
+    // the step with an error instead.
+    ...(last ? { toolChoice: "none" as const } : {}),
+    maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     abortSignal: options.abortSignal,
     // Content is collected here; the SDK need not keep its own copy.
     _internal: { collectContent: false },
@@ -201,7 +234,7 @@ async function runStep(
           ...dynamic,
         });
         if (part.providerExecuted) break;
-        const tool = options.tools[part.toolName];
+        const tool = tools[part.toolName];
         if (!tool?.execute) break;
         running.push(
           executeToolCall(tool, part, { messages, abortSignal: options.abortSignal }).then(

@@ -2,7 +2,8 @@
  * The engine against the SDK's own loop as the oracle: the same model script
  * and tools run through `runTurn` and through `streamText(...).toUIMessageStream()`
  * must send the model the same prompt at every step and give the client the same
- * message. Then what only the engine decides: totals, abort, errors, the bound.
+ * message. Then what only the engine decides: totals, abort, errors, the bound,
+ * deadlines of a real provider call.
  */
 import assert from "node:assert/strict";
 import {
@@ -19,11 +20,21 @@ import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { z } from "zod";
 import type { SiteSearch } from "@/lib/search/types.ts";
+import { createModelRegistry } from "@/lib/models/registry.ts";
+import { findModelDeadlineError } from "@/lib/models/deadlines.ts";
+import { startReplayServer } from "@/tests/support/replay_server.ts";
+import { startSilentServer } from "@/tests/support/silent_server.ts";
 import { createSearchTool } from "../search_tool.ts";
-import { ApprovalNotSupportedError, runTurn, type RunTurnOptions } from "./run_turn.ts";
+import {
+  ApprovalNotSupportedError,
+  runTurn,
+  type RunTurnOptions,
+  withStepLimitInstruction,
+} from "./run_turn.ts";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
@@ -31,7 +42,7 @@ const usage = (input: number, output: number) => ({
 });
 const finish = (
   reason: "stop" | "tool-calls",
-  u = usage(10, 5),
+  u: LanguageModelV4Usage = usage(10, 5),
 ): LanguageModelV4StreamPart => ({
   type: "finish",
   finishReason: { unified: reason, raw: reason },
@@ -53,7 +64,14 @@ const call = (
   { type: "tool-call", toolCallId, toolName, input: JSON.stringify(input) },
 ];
 
-/** A model that streams `script[i]` on its i-th call (the last one again after the end). */
+/** What the scripted model says when it may not call a tool but its script does. */
+const TOOLLESS_ANSWER = "From what I have: enough.";
+
+/**
+ * A model that streams `script[i]` on its i-th call (the last one again after the end).
+ * Like a real provider, a call without tools (or with toolChoice "none") gets no tool
+ * call: a step that would call one answers TOOLLESS_ANSWER instead, with the same usage.
+ */
 function scriptedModel(script: LanguageModelV4StreamPart[][], opts: { paceMs?: number } = {}) {
   const calls: LanguageModelV4CallOptions[] = [];
   const model: LanguageModelV4 = {
@@ -67,7 +85,15 @@ function scriptedModel(script: LanguageModelV4StreamPart[][], opts: { paceMs?: n
     // deno-lint-ignore require-await
     async doStream(options) {
       calls.push(options);
-      const parts = script[Math.min(calls.length - 1, script.length - 1)];
+      const scripted = script[Math.min(calls.length - 1, script.length - 1)];
+      const toolless = !options.tools?.length || options.toolChoice?.type === "none";
+      const finishPart = scripted.find((p) => p.type === "finish");
+      const parts = toolless && scripted.some((p) => p.type === "tool-call")
+        ? [
+          ...text("toolless", TOOLLESS_ANSWER),
+          finish("stop", finishPart?.type === "finish" ? finishPart.usage : undefined),
+        ]
+        : scripted;
       let i = 0;
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
@@ -102,6 +128,7 @@ const tools = {
 } satisfies ToolSet;
 
 const GENERIC = "Something failed.";
+const MAX_OUTPUT_TOKENS = 1234;
 const MESSAGES: ModelMessage[] = [{ role: "user", content: "Define two words." }];
 
 async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
@@ -131,6 +158,7 @@ async function ours(
     messages: MESSAGES,
     tools,
     maxSteps: 5,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
     abortSignal: new AbortController().signal,
     messageId: "m1",
     errorText: () => GENERIC,
@@ -147,6 +175,16 @@ async function sdk(script: LanguageModelV4StreamPart[][], maxSteps = 5, toolSet:
     messages: MESSAGES,
     tools: toolSet,
     stopWhen: isStepCount(maxSteps),
+    // The engine's bound: the last allowed step has no tools and is told to answer.
+    prepareStep: ({ stepNumber }) =>
+      stepNumber === maxSteps - 1
+        ? {
+          activeTools: [],
+          toolChoice: "none",
+          instructions: withStepLimitInstruction("Be brief."),
+        }
+        : undefined,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
     maxRetries: 0,
   });
   const message = await lastMessage(
@@ -156,7 +194,7 @@ async function sdk(script: LanguageModelV4StreamPart[][], maxSteps = 5, toolSet:
 }
 
 /** JSON equality: the SDK leaves `undefined` fields where the engine leaves none. */
-const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+const plain = (v: unknown) => v === undefined ? v : JSON.parse(JSON.stringify(v));
 
 const SCENARIOS: Array<[string, LanguageModelV4StreamPart[][]]> = [
   ["text only", [[...text("t", "Hello ", "there."), finish("stop")]]],
@@ -193,8 +231,15 @@ const SCENARIOS: Array<[string, LanguageModelV4StreamPart[][]]> = [
     [...call("c1", "lookup", { word: "boom" }), finish("tool-calls")],
     [...text("t", "It failed."), finish("stop")],
   ]],
-  ["a model that always calls a tool stops at the bound", [
+  ["a model that always calls a tool answers without tools at the bound", [
     [...call("c1", "lookup", { word: "again" }), finish("tool-calls")],
+  ]],
+  ["an answer on the last allowed step, after tool calls", [
+    [...call("c1", "lookup", { word: "a" }), finish("tool-calls")],
+    [...call("c2", "lookup", { word: "b" }), finish("tool-calls")],
+    [...call("c3", "lookup", { word: "c" }), finish("tool-calls")],
+    [...call("c4", "lookup", { word: "d" }), finish("tool-calls")],
+    [...text("t", "Four words."), finish("stop")],
   ]],
 ];
 
@@ -211,6 +256,9 @@ function assertSameRun(
       `prompt of call ${i + 1}`,
     );
     assert.deepEqual(plain(a.calls[i].tools), plain(b.calls[i].tools), `tools of call ${i + 1}`);
+    assert.deepEqual(a.calls[i].toolChoice, b.calls[i].toolChoice, `toolChoice of call ${i + 1}`);
+    assert.equal(a.calls[i].maxOutputTokens, MAX_OUTPUT_TOKENS, `maxOutputTokens of call ${i + 1}`);
+    assert.equal(b.calls[i].maxOutputTokens, MAX_OUTPUT_TOKENS);
   }
   assert.deepEqual(plain(a.message), plain(b.message));
 }
@@ -277,7 +325,7 @@ Deno.test("engine = SDK loop: the search tool's toModelOutput gives the model wh
   assert.ok(!JSON.stringify(a.chunks).includes(INTERNAL_TEXT), "nor does any chunk");
 });
 
-Deno.test("engine: totals add every step's usage; the bound ends the loop with the last reason", async () => {
+Deno.test("engine: totals add every step's usage; the bound ends the loop with a tool-less answer", async () => {
   const { end, chunks, calls } = await ours(
     [[...call("c1", "lookup", { word: "x" }), finish("tool-calls", usage(7, 3))]],
     { maxSteps: 3 },
@@ -288,9 +336,60 @@ Deno.test("engine: totals add every step's usage; the bound ends the loop with t
   assert.equal(end.totals.steps, 3);
   assert.equal(end.totals.usage.inputTokens, 21);
   assert.equal(end.totals.usage.outputTokens, 9);
-  assert.equal(end.totals.finishReason, "tool-calls");
+  assert.equal(end.totals.finishReason, "stop");
+  assert.equal(end.totals.stepLimitReached, true);
   assert.deepEqual(chunks.filter((c) => c.type === "start-step").length, 3);
+  assert.equal(chunks.filter((c) => c.type === "tool-output-available").length, 2);
   assert.equal(chunks.at(-1)?.type, "finish");
+  // Only the last call was tool-less and told to answer.
+  assert.deepEqual(calls.map((c) => [(c.tools?.length ?? 0) > 0, c.toolChoice?.type]), [
+    [true, "auto"],
+    [true, "auto"],
+    [false, "none"],
+  ]);
+  const system = (i: number) => calls[i].prompt.find((m) => m.role === "system")?.content;
+  assert.equal(system(0), "Be brief.");
+  assert.equal(system(2), withStepLimitInstruction("Be brief."));
+});
+
+Deno.test("engine: maxSteps 2 with a model that always searches runs the tool once and ends with text", async () => {
+  let executed = 0;
+  const search = tool({
+    description: "Searches the site.",
+    inputSchema: z.object({ query: z.string() }),
+    execute: ({ query }) => {
+      executed++;
+      return { passages: [`about ${query}`] };
+    },
+  });
+  const { end, message } = await ours(
+    [[...call("c1", "search", { query: "data" }), finish("tool-calls")]],
+    { maxSteps: 2, tools: { search } },
+  );
+  assert.equal(executed, 1);
+  assert.equal(end.kind, "finish");
+  assert.equal(end.kind === "finish" && end.totals.stepLimitReached, true);
+  const last = message.parts.at(-1);
+  assert.equal(last?.type, "text");
+  assert.equal(last?.type === "text" && last.text, TOOLLESS_ANSWER);
+});
+
+Deno.test("engine: an answer before the bound is no step limit", async () => {
+  const { end, calls } = await ours([[...text("t", "Hi."), finish("stop")]], { maxSteps: 2 });
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].toolChoice?.type, "auto");
+  assert.equal(end.kind === "finish" && end.totals.stepLimitReached, false);
+});
+
+Deno.test("engine: maxOutputTokens defaults to 4096 on every call", async () => {
+  const { calls } = await ours(
+    [[...call("c1", "lookup", { word: "x" }), finish("tool-calls")], [
+      ...text("t", "Ok."),
+      finish("stop"),
+    ]],
+    { maxOutputTokens: undefined },
+  );
+  assert.deepEqual(calls.map((c) => c.maxOutputTokens), [4096, 4096]);
 });
 
 Deno.test("engine: start and finish carry the metadata the caller gives", async () => {
@@ -414,4 +513,70 @@ Deno.test("engine: a tool that needs approval is refused before the model is cal
   assert.equal(calls.length, 0);
   assert.equal(ran, false);
   assert.deepEqual(chunks, []);
+});
+
+/** A real provider adapter (OpenAI-compatible) over a loopback server, with 200 ms deadlines. */
+async function turnAgainst(
+  server: { url: string; waitForClose(index: number): Promise<unknown>; close(): Promise<void> },
+) {
+  const abort = new AbortController();
+  // Bound: without deadlines the turn would wait forever; abort so the server can close.
+  const bound = setTimeout(() => abort.abort(), 3_000);
+  try {
+    const registry = createModelRegistry({
+      env: { CEREBRAS_API_KEY: "k", CEREBRAS_BASE_URL: `${server.url}/v1` },
+      deadlines: { firstByteMs: 200, idleMs: 200 },
+    });
+    const chunks: UIMessageChunk[] = [];
+    const seen: unknown[] = [];
+    const end = await runTurn({
+      model: registry.get("cerebras/gpt-oss-120b"),
+      instructions: "",
+      messages: MESSAGES,
+      tools,
+      maxSteps: 5,
+      abortSignal: abort.signal,
+      messageId: "m1",
+      errorText: (error) => {
+        seen.push(error);
+        return GENERIC;
+      },
+    }, (c) => chunks.push(c));
+    const message = await lastMessage(chunksStream(chunks));
+    // The provider's connection was closed.
+    await server.waitForClose(0);
+    return { end, chunks, seen, message };
+  } finally {
+    clearTimeout(bound);
+    await server.close();
+  }
+}
+
+Deno.test("engine: a provider stalling after two tokens ends the turn with an error; the text stays", async () => {
+  const { end, chunks, seen, message } = await turnAgainst(startReplayServer([{
+    body: [
+      'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n',
+      'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"lo"}}]}\n\n',
+    ],
+    stallAfterChunks: 2,
+  }]));
+  assert.equal(end.kind, "error");
+  assert.equal(findModelDeadlineError(end.kind === "error" && end.error)?.kind, "idle");
+  assert.deepEqual(chunks.filter((c) => c.type === "error"), [
+    { type: "error", errorText: GENERIC },
+  ]);
+  assert.equal(chunks.at(-1)?.type, "error");
+  assert.ok(!chunks.some((c) => c.type === "finish"));
+  assert.equal(seen.length, 1);
+  assert.deepEqual(
+    message.parts.flatMap((p) => p.type === "text" ? [p.text] : []),
+    ["Hello"],
+  );
+});
+
+Deno.test("engine: a provider that never answers ends the turn with an error chunk", async () => {
+  const { end, chunks } = await turnAgainst(startSilentServer());
+  assert.equal(end.kind, "error");
+  assert.equal(findModelDeadlineError(end.kind === "error" && end.error)?.kind, "first-byte");
+  assert.deepEqual(chunks.map((c) => c.type), ["start", "start-step", "error"]);
 });
