@@ -57,6 +57,7 @@ export async function streamTurn(
       messages: plan.modelMessages,
       tools: plan.tools,
       maxSteps: app.config.maxSteps,
+      maxOutputTokens: app.config.maxOutputTokens,
       abortSignal: abort.signal,
       messageId: answer.message.id,
       startMetadata: { agentId: plan.modelId, model: plan.modelId, createdAt: plan.startedAt },

@@ -103,6 +103,11 @@ for (const maxSteps of [1, 3, 5]) {
     assert.equal(saved[1].parts.at(-1)?.type, "text");
     assert.equal(messageText(saved[1]), SCRIPTED_TOOLLESS_TEXT);
     assert.equal(saved[1].metadata?.finishReason, "stop");
+    assert.equal(
+      saved[1].metadata?.outcome,
+      "step-limit",
+      "the page says the step limit was reached",
+    );
   });
 }
 
