@@ -9,17 +9,47 @@ export function messageText(message: UIMessage): string {
   return message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join(" ").trim();
 }
 
+/** Longest part of a question a title is made from: the title keeps 60 characters at most. */
+const TITLE_SOURCE_CHARS = 1000;
+
+/**
+ * `text` without the characters `strip` accepts at its start (`lead`) and its end (`trail`).
+ * Index scans, not an end-anchored regex: `/[x]+$/` retries from every position of a long
+ * run of `x` that is followed by anything else, which is quadratic on visitor text.
+ */
+export function trimChars(
+  text: string,
+  lead: (c: string) => boolean,
+  trail: (c: string) => boolean = lead,
+): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && lead(text[start])) start++;
+  while (end > start && trail(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
+const charsOf = (chars: string) => (c: string) => chars.includes(c);
+const QUOTES = `"'“”«»`;
+const TITLE_LEAD = charsOf(`${QUOTES} #*`);
+const TITLE_TRAIL = charsOf(`${QUOTES} *.`);
+const CUT_TRAIL = charsOf(",;:. ");
+
 /** Cleans a title and caps it at 60 characters, on a word boundary when possible. */
 export function clampTitle(raw: string): string {
-  const text = raw.replace(/\s+/g, " ").replace(/^["'“”«»\s#*]+|["'“”«»\s*.]+$/g, "").trim();
+  const text = trimChars(
+    raw.slice(0, TITLE_SOURCE_CHARS).replace(/\s+/g, " "),
+    TITLE_LEAD,
+    TITLE_TRAIL,
+  );
   if (text.length <= 60) return text;
   const cut = text.slice(0, 59);
   const space = cut.lastIndexOf(" ");
-  return (space > 30 ? cut.slice(0, space) : cut).replace(/[,;:.\s]+$/, "") + "…";
+  return trimChars(space > 30 ? cut.slice(0, space) : cut, () => false, CUT_TRAIL) + "…";
 }
 
 /** A title from the first question, in its own language. */
 export function fallbackTitle(message: UIMessage): string {
-  const text = messageText(message);
-  return clampTitle(text.replace(/[?!]+$/, "")) || "…";
+  const text = messageText(message).slice(0, TITLE_SOURCE_CHARS);
+  return clampTitle(trimChars(text, () => false, charsOf("?!"))) || "…";
 }
