@@ -87,7 +87,8 @@ export const ptBR = {
   routeRetry: "direto, após falha do gateway",
   routeOffline: "no próprio servidor (offline)",
   adminMessagesTitle: "Mensagens recebidas",
-  adminMessagesIntro: "Mensagens que visitantes enviaram a você pelo assistente, das mais novas às mais antigas.",
+  adminMessagesIntro:
+    "Mensagens que visitantes enviaram a você pelo assistente, das mais novas às mais antigas.",
   adminMessagesEmpty: "Nenhuma mensagem por aqui.",
   adminMessagesOlder: "Mensagens mais antigas",
   adminMessagesNewest: "Voltar às mais recentes",
