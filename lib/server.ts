@@ -19,6 +19,7 @@ import { createEmbedderFromEnv, loadSiteSearch } from "@/lib/search/mod.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
+import { createContactStore } from "@/lib/store/contact.ts";
 import { openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
@@ -83,6 +84,7 @@ export async function createServerApp(
     dev,
     kv,
     store: createKvChatStore(kv, { retentionDays: config.retentionDays }),
+    contact: createContactStore(kv, { retentionDays: config.retentionDays, clock }),
     search,
     models: createModelRegistry({
       env,

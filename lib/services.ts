@@ -7,6 +7,7 @@ import type { VisitorSigner } from "@/lib/http/visitor.ts";
 import type { ModelRegistry } from "@/lib/models/types.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/chats.ts";
+import type { ContactStore } from "@/lib/store/contact.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
 import type { StreamRegistry } from "@/lib/chat/streams.ts";
@@ -22,6 +23,8 @@ export interface AppServices {
   dev: boolean;
   kv: Deno.Kv;
   store: ChatStore;
+  /** Messages to the site owner (POST /api/contact, /admin/messages). */
+  contact: ContactStore;
   search: SiteSearch;
   models: ModelRegistry;
   signer: VisitorSigner;

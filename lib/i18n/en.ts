@@ -89,4 +89,15 @@ export const en: typeof ptBR = {
   routeDirect: "direct to the provider",
   routeRetry: "direct, after a gateway failure",
   routeOffline: "on the server itself (offline)",
+  adminMessagesTitle: "Messages received",
+  adminMessagesIntro: "Messages visitors sent you through the assistant, newest first.",
+  adminMessagesEmpty: "No messages here.",
+  adminMessagesOlder: "Older messages",
+  adminMessagesNewest: "Back to the newest",
+  adminMessageFrom: "From",
+  adminMessageReceived: "Received",
+  adminMessageChat: "Sent from chat {chatId} ({locale})",
+  adminUnauthorizedTitle: "Restricted",
+  adminUnauthorizedBody:
+    "This page is the site owner's: send the Authorization: Bearer header with the ADMIN_TOKEN.",
 };

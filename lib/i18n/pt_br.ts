@@ -86,4 +86,16 @@ export const ptBR = {
   routeDirect: "direto ao provedor",
   routeRetry: "direto, após falha do gateway",
   routeOffline: "no próprio servidor (offline)",
+  adminMessagesTitle: "Mensagens recebidas",
+  adminMessagesIntro:
+    "Mensagens que visitantes enviaram a você pelo assistente, das mais novas às mais antigas.",
+  adminMessagesEmpty: "Nenhuma mensagem por aqui.",
+  adminMessagesOlder: "Mensagens mais antigas",
+  adminMessagesNewest: "Voltar às mais recentes",
+  adminMessageFrom: "De",
+  adminMessageReceived: "Recebida em",
+  adminMessageChat: "Enviada da conversa {chatId} ({locale})",
+  adminUnauthorizedTitle: "Acesso restrito",
+  adminUnauthorizedBody:
+    "Esta página é do dono do site: envie o cabeçalho Authorization: Bearer com o ADMIN_TOKEN.",
 };

@@ -76,6 +76,9 @@ const PATHS: Record<string, (id: string) => string> = {
   "api/models.ts": () => "/api/models",
   "api/title.ts": () => "/api/title",
   "api/usage.ts": () => "/api/usage",
+  "api/contact.ts": () => "/api/contact",
+  "api/contact/status.ts": () => "/api/contact/status",
+  "admin/messages.tsx": () => "/admin/messages",
   "_404.tsx": (id) => `/no-such/${id}`,
 };
 /** The methods each route implements, favoured by the generator. */
@@ -88,6 +91,7 @@ const OWN_METHODS: Record<string, string[]> = {
   "api/chats/[id]/feedback.ts": ["POST"],
   "api/me.ts": ["DELETE"],
   "api/title.ts": ["POST"],
+  "api/contact.ts": ["POST"],
 };
 
 const printable = fc.string({

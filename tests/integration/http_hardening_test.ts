@@ -46,6 +46,13 @@ export function everyRoute(chatId: string): { method: string; path: string; body
     { method: "GET", path: "/api/models" },
     { method: "DELETE", path: "/api/me" },
     { method: "GET", path: "/api/usage" },
+    {
+      method: "POST",
+      path: "/api/contact",
+      body: JSON.stringify({ name: "A", email: "a@example.com", message: "Oi" }),
+    },
+    { method: "GET", path: "/api/contact/status" },
+    { method: "GET", path: "/admin/messages" },
   ];
 }
 
