@@ -12,8 +12,46 @@ export interface CitationCounts {
 }
 
 const CITATION = /\[(\d{1,3})\]/g;
-// A suffix that may still become a citation once the next delta arrives.
-const PARTIAL = /\[\d{0,3}$/;
+
+/** Spaces that go with a removed citation: "e [9]." becomes "e.", not "e .". */
+const isBlank = (c: string) => c === " " || c === "\t";
+
+/**
+ * Where the suffix starts that must wait for the next delta: an unclosed `[`, `[1`… (it may
+ * still become a citation) and the blanks before it, or trailing blanks (a citation may
+ * follow them). Index scans: an end-anchored regex would be quadratic on long runs.
+ */
+function heldFrom(text: string): number {
+  let i = text.length;
+  const open = text.lastIndexOf("[");
+  if (open >= 0 && text.length - open <= 4) {
+    let digits = true;
+    for (let j = open + 1; j < text.length; j++) digits &&= text[j] >= "0" && text[j] <= "9";
+    if (digits) i = open;
+  }
+  while (i > 0 && isBlank(text[i - 1])) i--;
+  return i;
+}
+
+/** Removes the blanks at the end of the joined `pieces` (amortised: each piece is trimmed once). */
+function dropTrailingBlanks(pieces: string[]): void {
+  while (pieces.length) {
+    const last = pieces[pieces.length - 1];
+    let end = last.length;
+    while (end > 0 && isBlank(last[end - 1])) end--;
+    if (end > 0) {
+      pieces[pieces.length - 1] = last.slice(0, end);
+      return;
+    }
+    pieces.pop();
+  }
+}
+
+/** A held suffix at the end of the text: an unclosed citation number is dropped, the rest kept. */
+function flushHeld(held: string): string {
+  const open = held.lastIndexOf("[");
+  return open >= 0 && held.length - open > 1 ? held.slice(0, open).trimEnd() : held;
+}
 
 /** Extra metadata to send with the final counts, before `finish` or `abort`. */
 export type EndMetadata = (kind: "finish" | "abort") => Record<string, unknown>;
@@ -36,30 +74,40 @@ export function citationFilter(
   const known = new Set(valid);
   const pending = new Map<string, string>();
 
+  /** `text` without unknown citations and the blanks before each. */
   function clean(text: string): string {
-    return text.replace(CITATION, (m, n: string) => {
-      if (known.has(n) || valid.has(n)) {
+    const pieces: string[] = [];
+    let from = 0;
+    for (const match of text.matchAll(CITATION)) {
+      pieces.push(text.slice(from, match.index));
+      from = match.index + match[0].length;
+      if (known.has(match[1]) || valid.has(match[1])) {
         counts.valid++;
-        return m;
+        pieces.push(match[0]);
+        continue;
       }
       counts.invalid++;
-      return "";
-    });
+      dropTrailingBlanks(pieces);
+    }
+    pieces.push(text.slice(from));
+    return pieces.join("");
   }
 
   return (chunk, out) => {
     if (chunk.type === "source-url") known.add(chunk.sourceId);
     if (chunk.type === "text-delta") {
-      // Most deltas hold no "[" and nothing is pending: no citation can start or end in them.
-      if (!chunk.delta.includes("[") && !pending.get(chunk.id)) {
+      // Most deltas hold no "[", end in no blank and nothing is pending: no citation can start
+      // or end in them, and no blank before one is waiting to be dropped.
+      if (
+        !chunk.delta.includes("[") && !pending.get(chunk.id) && !isBlank(chunk.delta.at(-1) ?? "")
+      ) {
         if (chunk.delta) out(chunk);
         return;
       }
       const text = (pending.get(chunk.id) ?? "") + chunk.delta;
-      const hold = PARTIAL.exec(text);
-      const ready = hold ? text.slice(0, hold.index) : text;
-      pending.set(chunk.id, hold ? hold[0] : "");
-      const cleaned = clean(ready);
+      const held = heldFrom(text);
+      pending.set(chunk.id, text.slice(held));
+      const cleaned = clean(text.slice(0, held));
       if (cleaned) out({ ...chunk, delta: cleaned });
       return;
     }
@@ -73,7 +121,8 @@ export function citationFilter(
     if (chunk.type === "text-end") {
       const rest = pending.get(chunk.id);
       pending.delete(chunk.id);
-      if (rest) out({ type: "text-delta", id: chunk.id, delta: clean(rest) });
+      const last = rest ? clean(flushHeld(rest)) : "";
+      if (last) out({ type: "text-delta", id: chunk.id, delta: last });
     }
     out(chunk);
   };
