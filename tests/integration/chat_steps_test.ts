@@ -129,7 +129,7 @@ Deno.test("steps: a citation the search did not return is removed before the cli
     { type: "text", text: "Trinta dias [1], talvez [42]." },
   ], 3);
   const text = sse.chunks.flatMap((c) => c.type === "text-delta" ? [c.delta] : []).join("");
-  assert.equal(text, "Trinta dias [1], talvez .");
+  assert.equal(text, "Trinta dias [1], talvez.");
   assert.equal(messageText(saved[1]), text);
   assert.deepEqual(saved[1].metadata?.citations, { valid: 1, invalid: 1 });
 });
