@@ -74,10 +74,12 @@ export async function streamTurn(
     abort.stop();
     throw start.refused;
   }
-  const unopened = (end: TurnEnd) => settle(app, plan, answer, end, start, { opened: false });
   if (first === "error") {
     abort.stop();
-    void ended.then(unopened);
+    // Failed, whatever the engine reports after the stop above.
+    void ended.then((end) =>
+      settle(app, plan, answer, end, start, { opened: false, failed: true })
+    );
     // The question is saved: the cookie lets a brand-new visitor retry in the same chat.
     const cookie = plan.visitor.setCookie;
     throw new HttpError(
@@ -88,7 +90,7 @@ export async function streamTurn(
   }
   if (first === "end" && abort.signal.aborted) {
     // Gone before the first token: nobody reads this stream.
-    void ended.then(unopened);
+    void ended.then((end) => settle(app, plan, answer, end, start, { opened: false }));
     return new Response(null, { status: 204 });
   }
   return openStream(app, plan, { answer, relay, ended, start, abort, cors });
@@ -219,16 +221,22 @@ async function settle(
   answer: MessageBuilder<ChatMessage>,
   end: TurnEnd,
   start: Begun,
-  { opened, aborted = false }: { opened: boolean; aborted?: boolean },
+  { opened, aborted = false, failed = false }: {
+    opened: boolean;
+    aborted?: boolean;
+    failed?: boolean;
+  },
 ): Promise<boolean> {
   void countTokens(app, plan, end);
-  if (!opened && end.kind === "abort" && plan.newChat && plan.visitor.setCookie && start.ok) {
+  if (
+    !opened && !failed && end.kind === "abort" && plan.newChat && plan.visitor.setCookie && start.ok
+  ) {
     await app.store.deleteChat(plan.chatId, { allowReuse: true }).catch((error) =>
       console.error(`Chat ${plan.chatId}: removing an abandoned chat failed:`, error)
     );
     return true;
   }
-  const saved = settledAnswer(answer.message, outcomeOf(end, aborted));
+  const saved = settledAnswer(answer.message, failed ? "failed" : outcomeOf(end, aborted));
   return await saveAnswer(app, plan, saved, start);
 }
 
