@@ -15,6 +15,11 @@ const CITATION = /\[(\d{1,3})\]/g;
 
 /** Spaces that go with a removed citation: "e [9]." becomes "e.", not "e .". */
 const isBlank = (c: string) => c === " " || c === "\t";
+/**
+ * At most this many blanks go with a removed citation, and so are held at the end of a delta.
+ * Unbounded, a stream of blank-only deltas would rescan all the held blanks at every delta.
+ */
+const MAX_BLANKS = 16;
 
 /**
  * Where the suffix starts that must wait for the next delta: an unclosed `[`, `[1`… (it may
@@ -29,22 +34,20 @@ function heldFrom(text: string): number {
     for (let j = open + 1; j < text.length; j++) digits &&= text[j] >= "0" && text[j] <= "9";
     if (digits) i = open;
   }
-  while (i > 0 && isBlank(text[i - 1])) i--;
+  const floor = Math.max(0, i - MAX_BLANKS);
+  while (i > floor && isBlank(text[i - 1])) i--;
   return i;
 }
 
-/** Removes the blanks at the end of the joined `pieces` (amortised: each piece is trimmed once). */
+/**
+ * Removes up to `MAX_BLANKS` blanks at the end of the last of `pieces`, the text since the
+ * previous citation: blanks before an earlier removed citation went with that one.
+ */
 function dropTrailingBlanks(pieces: string[]): void {
-  while (pieces.length) {
-    const last = pieces[pieces.length - 1];
-    let end = last.length;
-    while (end > 0 && isBlank(last[end - 1])) end--;
-    if (end > 0) {
-      pieces[pieces.length - 1] = last.slice(0, end);
-      return;
-    }
-    pieces.pop();
-  }
+  const last = pieces[pieces.length - 1] ?? "";
+  let end = last.length;
+  while (end > 0 && last.length - end < MAX_BLANKS && isBlank(last[end - 1])) end--;
+  pieces[pieces.length - 1] = last.slice(0, end);
 }
 
 /** A held suffix at the end of the text: an unclosed citation number is dropped, the rest kept. */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { UIMessageChunk } from "ai";
 import { type CitationCounts, citationFilter } from "./citations.ts";
 
@@ -87,4 +88,90 @@ Deno.test("citationFilter: the result does not depend on where the deltas are cu
       }
     }
   }
+});
+
+// [text, valid numbers, filtered text, counts as [valid, invalid]]
+const MORE: [string, string[], string, [number, number]][] = [
+  ["a [1][9] b [9][1]", ["1"], "a [1] b[1]", [2, 2]],
+  ["a[9]b", [], "ab", [0, 1]],
+  ["2024 [9], e [12]", ["12"], "2024, e [12]", [1, 1]],
+  ["nota [1000] e [1234", [], "nota [1000] e [1234", [0, 0]],
+  ["Fim  [123", [], "Fim", [0, 0]],
+  ["[4", [], "", [0, 0]],
+  ["Fim [ ", [], "Fim [ ", [0, 0]],
+  ["Fim [7 e", [], "Fim [7 e", [0, 0]],
+  ["   ", [], "   ", [0, 0]],
+  // At most 16 blanks go with a removed citation, however the text is cut.
+  [`a${" ".repeat(20)}[9].`, [], `a${" ".repeat(4)}.`, [0, 1]],
+  [`a${" ".repeat(20)}[9`, [], `a${" ".repeat(4)}`, [0, 0]],
+];
+
+/** The filtered text and counts of `deltas`, checking that no empty delta is sent. */
+function filterDeltas(deltas: string[], valid: string[]) {
+  const { out, counts } = run([
+    { type: "text-start", id: "t" },
+    ...deltas.map(delta),
+    { type: "text-end", id: "t" },
+    { type: "finish" },
+  ], valid);
+  assert.ok(out.every((c) => c.type !== "text-delta" || c.delta !== ""), "no empty delta");
+  return { text: out.flatMap((c) => c.type === "text-delta" ? [c.delta] : []).join(""), counts };
+}
+
+Deno.test("citationFilter: more cases and their counts, cut at every one and two positions and per character", () => {
+  for (const [text, valid, expected, [v, i]] of MORE) {
+    const splits = [[text], [...text]];
+    for (let a = 0; a <= text.length; a++) {
+      for (let b = a; b <= text.length; b++) {
+        splits.push([text.slice(0, a), text.slice(a, b), text.slice(b)]);
+      }
+    }
+    for (const deltas of splits) {
+      const label = JSON.stringify(deltas);
+      const got = filterDeltas(deltas, valid);
+      assert.equal(got.text, expected, label);
+      assert.deepEqual(got.counts, { valid: v, invalid: i }, label);
+    }
+  }
+});
+
+Deno.test("citationFilter: text and counts do not depend on the cuts (property)", () => {
+  const piece = fc.constantFrom(
+    ..."aé \t\n[]19.".split(""),
+    "12",
+    "[1]",
+    "[9]",
+    " [9]",
+    " [1]",
+    " ".repeat(17),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 30 }).map((p) => p.join("")),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      (text, cuts) => {
+        const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const deltas = [0, ...at].map((from, k) => text.slice(from, [...at, text.length][k]));
+        assert.deepEqual(filterDeltas(deltas, ["1"]), filterDeltas([text], ["1"]));
+      },
+    ),
+    { numRuns: 2000, seed: 11 },
+  );
+});
+
+Deno.test("citationFilter: two text parts hold their own pending text", () => {
+  const { out } = run([
+    { type: "text-start", id: "a" },
+    { type: "text-delta", id: "a", delta: "um [" },
+    { type: "text-start", id: "b" },
+    { type: "text-delta", id: "b", delta: "dois " },
+    { type: "text-delta", id: "a", delta: "9] fim" },
+    { type: "text-delta", id: "b", delta: "[1]" },
+    { type: "text-end", id: "a" },
+    { type: "text-end", id: "b" },
+  ], ["1"]);
+  const part = (id: string) =>
+    out.flatMap((c) => c.type === "text-delta" && c.id === id ? [c.delta] : []).join("");
+  assert.equal(part("a"), "um fim");
+  assert.equal(part("b"), "dois [1]");
 });

@@ -3,6 +3,7 @@
  * also offline), refined by a real model through /api/title when one is set.
  */
 import type { UIMessage } from "ai";
+import { boundedPrefix } from "@/lib/text/scan.ts";
 
 /** The text of a message's text parts. */
 export function messageText(message: UIMessage): string {
@@ -38,7 +39,7 @@ const CUT_TRAIL = charsOf(",;:. ");
 /** Cleans a title and caps it at 60 characters, on a word boundary when possible. */
 export function clampTitle(raw: string): string {
   const text = trimChars(
-    raw.slice(0, TITLE_SOURCE_CHARS).replace(/\s+/g, " "),
+    boundedPrefix(raw, TITLE_SOURCE_CHARS).replace(/\s+/g, " "),
     TITLE_LEAD,
     TITLE_TRAIL,
   );
@@ -50,6 +51,6 @@ export function clampTitle(raw: string): string {
 
 /** A title from the first question, in its own language. */
 export function fallbackTitle(message: UIMessage): string {
-  const text = messageText(message).slice(0, TITLE_SOURCE_CHARS);
+  const text = boundedPrefix(messageText(message), TITLE_SOURCE_CHARS);
   return clampTitle(trimChars(text, () => false, charsOf("?!"))) || "…";
 }

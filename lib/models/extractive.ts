@@ -4,6 +4,7 @@
  */
 
 import { analyze, LANGS } from "@/lib/search/analyzer.ts";
+import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 
 /** Languages the offline model answers in. */
 export type AnswerLang = "pt" | "en";
@@ -270,8 +271,11 @@ export function buildExtractiveAnswer(
  * and with bracketed numbers in the source turned into "(N)" so that only the
  * model's own markers read as citations.
  */
+const TIDY_TAIL = charClass(";:,–—-", true);
+
 function tidy(text: string): string {
-  let out = text.replace(/\[(\d+)\]/g, "($1)").replace(/[\s;:,–—-]+$/u, "");
+  // The tail is trimmed by an index scan: `/[…]+$/` is quadratic on long runs not at the end.
+  let out = trimEndRun(text.replace(/\[(\d+)\]/g, "($1)"), TIDY_TAIL);
   out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
   return /[.!?…]$/u.test(out) ? out : `${out}.`;
 }

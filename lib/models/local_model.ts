@@ -21,6 +21,7 @@ import {
   detectLang,
   notCoveredAnswer,
 } from "./extractive.ts";
+import { isSpace, runEnd } from "@/lib/text/scan.ts";
 
 /** Name of the site search tool the offline model calls. */
 export const SEARCH_TOOL_NAME = "search_site";
@@ -270,7 +271,16 @@ function countWords(text: string): number {
 
 /** Splits text into word-sized deltas that concatenate back to the text. */
 export function wordDeltas(text: string): string[] {
-  return text.match(/\s*\S+\s*/g) ?? [];
+  // An index scan: `/\s*\S+\s*/g` retries from every space of a space-only tail (quadratic).
+  const out: string[] = [];
+  let start = 0;
+  let i = runEnd(text, isSpace);
+  while (i < text.length) {
+    i = runEnd(text, isSpace, runEnd(text, (c) => !isSpace(c), i));
+    out.push(text.slice(start, i));
+    start = i;
+  }
+  return out;
 }
 
 function abortError(signal: AbortSignal): unknown {
