@@ -17,12 +17,36 @@ const messageSchema = z.object({
   metadata: z.unknown().optional(),
 }).loose();
 
+/** The visitor's decision on one pending approval; `input` is an edit of the arguments. */
+const approvalSchema = z.object({
+  approvalId: z.string().min(1).max(64),
+  approved: z.boolean(),
+  reason: z.string().max(500).optional(),
+  input: z.record(z.string(), z.unknown()).optional(),
+}).strict().refine((a) => a.approved || a.input === undefined, {
+  message: "an edited input goes only with an approval",
+});
+
+/** The result of a tool the visitor's browser ran (a browser-run agent). */
+const outputSchema = z.object({
+  toolCallId: z.string().min(1).max(128),
+  output: z.union([
+    z.object({ data: z.unknown() }).strict(),
+    z.object({ error: z.object({ status: z.number(), message: z.string().max(2000) }).loose() })
+      .strict(),
+  ]),
+}).strict();
+
 const bodySchema = z.object({
   id: z.string().regex(CHAT_ID, "must be 8–64 letters, digits, '-' or '_'"),
   message: messageSchema.optional(),
   model: z.string().min(1).max(128).optional(),
-  trigger: z.enum(["submit-message", "regenerate-message"]).default("submit-message"),
+  agent: z.string().min(1).max(64).optional(),
+  trigger: z.enum(["submit-message", "regenerate-message", "approval-responses", "tool-outputs"])
+    .default("submit-message"),
   messageId: z.string().min(1).max(128).optional(),
+  approvals: z.array(approvalSchema).min(1).max(20).optional(),
+  outputs: z.array(outputSchema).min(1).max(20).optional(),
 }).loose();
 
 /** A validated chat request. */
@@ -53,6 +77,18 @@ export function parseChatRequest(body: unknown): ChatRequest {
     throw new HttpError(
       "invalid_request",
       'Invalid "message": required when trigger is "submit-message".',
+    );
+  }
+  if (req.trigger === "approval-responses" && !req.approvals) {
+    throw new HttpError(
+      "invalid_request",
+      'Invalid "approvals": required when trigger is "approval-responses".',
+    );
+  }
+  if (req.trigger === "tool-outputs" && !req.outputs) {
+    throw new HttpError(
+      "invalid_request",
+      'Invalid "outputs": required when trigger is "tool-outputs".',
     );
   }
   return req;
