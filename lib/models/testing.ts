@@ -14,6 +14,11 @@ export type ScriptedStep =
   | { type: "tool-call"; toolName: string; input: unknown; toolCallId?: string }
   | { type: "text"; text: string };
 
+/** A step, or a function that decides the step from the call (e.g. a model that obeys its prompt). */
+export type ScriptedStepSource =
+  | ScriptedStep
+  | ((options: LanguageModelV4CallOptions) => ScriptedStep);
+
 /** A scripted model, with the calls it received. */
 export type ScriptedModel = LanguageModelV4 & {
   /** The options of every doStream / doGenerate call, in order. */
@@ -37,7 +42,7 @@ export const SCRIPTED_TOOLLESS_TEXT = "Respondo com o que já encontrei.";
  * model.calls.length; // 3
  * ```
  */
-export function createScriptedModel(steps: ScriptedStep[]): ScriptedModel {
+export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel {
   if (steps.length === 0) throw new Error("createScriptedModel needs at least one step");
   const calls: LanguageModelV4CallOptions[] = [];
   const next = (options: LanguageModelV4CallOptions) => {
@@ -46,7 +51,8 @@ export function createScriptedModel(steps: ScriptedStep[]): ScriptedModel {
     }
     calls.push(options);
     const index = calls.length - 1;
-    const scripted = steps[Math.min(index, steps.length - 1)];
+    const source = steps[Math.min(index, steps.length - 1)];
+    const scripted = typeof source === "function" ? source(options) : source;
     const toolless = !options.tools?.length || options.toolChoice?.type === "none";
     const step: ScriptedStep = scripted.type === "tool-call" && toolless
       ? { type: "text", text: SCRIPTED_TOOLLESS_TEXT }
