@@ -283,29 +283,7 @@ async function runStep(
           });
           break;
         }
-        if (!tool.execute) break;
-        running.push(
-          executeToolCall(tool, part, { messages, abortSignal: options.abortSignal }).then(
-            (outcome) => {
-              call.outcome = outcome;
-              if (outcome.ok) {
-                emit({
-                  type: "tool-output-available",
-                  toolCallId: part.toolCallId,
-                  output: outcome.output,
-                  ...dynamic,
-                });
-              } else {
-                emit({
-                  type: "tool-output-error",
-                  toolCallId: part.toolCallId,
-                  errorText: options.errorText(outcome.error, "tool"),
-                  ...dynamic,
-                });
-              }
-            },
-          ),
-        );
+        if (tool.execute) running.push(execute(options, tool, call, messages, emit, dynamic));
         break;
       }
       case "tool-result":
@@ -344,6 +322,33 @@ async function runStep(
   }
   await Promise.all(running);
   return { content, usage, finishReason, failed, awaitingApproval };
+}
+
+/** Runs `call` with `tool`, streaming its output or error; records its outcome on `call`. */
+async function execute(
+  options: RunTurnOptions,
+  tool: Tool,
+  call: StepContent["calls"][number],
+  messages: ModelMessage[],
+  emit: ChunkSink,
+  dynamic: { dynamic?: true },
+): Promise<void> {
+  const outcome = await executeToolCall(tool, call, {
+    messages,
+    abortSignal: options.abortSignal,
+  });
+  call.outcome = outcome;
+  const { toolCallId } = call;
+  emit(
+    outcome.ok
+      ? { type: "tool-output-available", toolCallId, output: outcome.output, ...dynamic }
+      : {
+        type: "tool-output-error",
+        toolCallId,
+        errorText: options.errorText(outcome.error, "tool"),
+        ...dynamic,
+      },
+  );
 }
 
 /**
