@@ -16,14 +16,22 @@
  * The step bound: the last allowed model call gets no tools (`toolChoice: "none"`) and an
  * instruction to answer now, so a turn that reaches `maxSteps` still ends with words
  * instead of a tool call nobody reads.
+ *
+ * Approvals, as the SDK's loop does them: a call that needs the visitor's approval is
+ * never executed; it gets a `tool-approval-request` chunk, the step's other calls still
+ * run, and the turn ends after that step, awaiting approval. A later turn whose messages
+ * end with the approval responses first carries them out (lib/chat/engine/approval_responses.ts),
+ * then calls the model again.
  */
 import {
   experimental_streamLanguageModelCall as streamLanguageModelCall,
   type FinishReason,
+  type JSONValue,
   type LanguageModel,
   type LanguageModelStreamPart,
   type LanguageModelUsage,
   type ModelMessage,
+  type Tool,
   type ToolSet,
   type UIMessageChunk,
 } from "ai";
@@ -31,6 +39,8 @@ import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/config.ts";
 import { toUiChunk } from "./ui_chunks.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";
 import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
+import { answerApprovals, collectApprovals } from "./approval_responses.ts";
+import { newApprovalId } from "../approvals.ts";
 
 /** What a turn needs. */
 export interface RunTurnOptions {
@@ -54,6 +64,26 @@ export interface RunTurnOptions {
   finishMetadata?: (end: TurnTotals) => unknown;
   /** The visitor-facing text of an error (and where it gets logged). */
   errorText: (error: unknown, where: "model" | "tool") => string;
+  /**
+   * Whether a valid call of one of `tools` waits for the visitor's approval: the approval's
+   * id and what the card shows, or null to run it at once. A tool that sets `needsApproval`
+   * waits whatever this says (with a fresh id and no descriptor when this gives none).
+   */
+  toolApproval?: (call: ToolApprovalCall) => Promise<ToolApprovalGrant | null>;
+}
+
+/** A call of the model that may need approval (its input is valid for the tool). */
+export interface ToolApprovalCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** An approval to ask the visitor for. */
+export interface ToolApprovalGrant {
+  approvalId: string;
+  /** Sent as the chunk's `approvalDescriptor`; the message part keeps it as `approval.descriptor`. */
+  descriptor?: JSONValue;
 }
 
 /** Totals over the turn's model calls. */
@@ -63,6 +93,8 @@ export interface TurnTotals {
   steps: number;
   /** The last call was the forced tool-less one of step `maxSteps`: the bound was reached. */
   stepLimitReached: boolean;
+  /** The last step asked the visitor to approve a call: the turn waits for the answer. */
+  awaitingApproval: boolean;
 }
 
 /** Added to the instructions of the last allowed step, which has no tools. */
@@ -84,36 +116,31 @@ export type TurnEnd =
 /** Where chunks go, in order. */
 export type ChunkSink = (chunk: UIMessageChunk) => void;
 
-/** A tool asks for the visitor's approval before it runs, which this engine does not do yet. */
-export class ApprovalNotSupportedError extends Error {
-  override name = "ApprovalNotSupportedError";
-}
-
 /**
  * Runs the turn, writing its chunks to `emit`; resolves when the last one was written.
- * Throws `ApprovalNotSupportedError`, before anything is sent, when a tool sets
- * `needsApproval`: such a tool must never run unapproved.
+ * When `messages` end with approval responses, those are carried out first. Throws, before
+ * anything is sent, when a response answers no approval request of `messages`.
  */
 export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise<TurnEnd> {
-  for (const [name, tool] of Object.entries(options.tools)) {
-    if (tool.needsApproval !== undefined && tool.needsApproval !== false) {
-      throw new ApprovalNotSupportedError(
-        `Tool "${name}" needs approval before it runs; the chat engine cannot ask for it yet.`,
-      );
-    }
-  }
   const { abortSignal } = options;
   const messages = [...options.messages];
+  const approvals = collectApprovals(messages);
   let usage = emptyUsage();
   let finishReason: FinishReason = "other";
   let steps = 0;
   let stepLimitReached = false;
+  let awaitingApproval = false;
   emit(
     options.startMetadata !== undefined
       ? { type: "start", messageId: options.messageId, messageMetadata: options.startMetadata }
       : { type: "start", messageId: options.messageId },
   );
   try {
+    if (approvals.approved.length > 0 || approvals.denied.length > 0) {
+      const results = await answerApprovals(approvals, messages, options, emit);
+      if (results) messages.push(results);
+      if (abortSignal.aborted) throw abortSignal.reason;
+    }
     while (steps < options.maxSteps) {
       steps++;
       stepLimitReached = steps === options.maxSteps;
@@ -123,6 +150,9 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
       finishReason = step.finishReason;
       emit({ type: "finish-step" });
       if (step.failed) break;
+      // Nothing more until the visitor answers.
+      awaitingApproval = step.awaitingApproval;
+      if (awaitingApproval) break;
       // The next call needs every tool call answered here; a tool without `execute` is the
       // client's to answer, in a later turn.
       const answered = step.content.calls.length > 0 &&
@@ -142,7 +172,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
     emit({ type: "abort" });
     return { kind: "abort" };
   }
-  const totals = { finishReason, usage, steps, stepLimitReached };
+  const totals = { finishReason, usage, steps, stepLimitReached, awaitingApproval };
   const metadata = options.finishMetadata?.(totals);
   emit(
     metadata !== undefined
@@ -158,6 +188,8 @@ interface StepResult {
   finishReason: FinishReason;
   /** The model stream reported an error: no further step. */
   failed: boolean;
+  /** A call of the step waits for the visitor's approval. */
+  awaitingApproval: boolean;
 }
 
 /**
@@ -191,6 +223,7 @@ async function runStep(
   let usage = emptyUsage();
   let finishReason: FinishReason = "other";
   let failed = false;
+  let awaitingApproval = false;
   const reader = stream.getReader();
   while (true) {
     const { done, value: part } = await reader.read();
@@ -234,30 +267,23 @@ async function runStep(
           ...dynamic,
         });
         if (part.providerExecuted) break;
-        const tool = tools[part.toolName];
-        if (!tool?.execute) break;
-        running.push(
-          executeToolCall(tool, part, { messages, abortSignal: options.abortSignal }).then(
-            (outcome) => {
-              call.outcome = outcome;
-              if (outcome.ok) {
-                emit({
-                  type: "tool-output-available",
-                  toolCallId: part.toolCallId,
-                  output: outcome.output,
-                  ...dynamic,
-                });
-              } else {
-                emit({
-                  type: "tool-output-error",
-                  toolCallId: part.toolCallId,
-                  errorText: options.errorText(outcome.error, "tool"),
-                  ...dynamic,
-                });
-              }
-            },
-          ),
-        );
+        const tool = Object.hasOwn(tools, part.toolName) ? tools[part.toolName] : undefined;
+        if (!tool) break;
+        const approval = await approvalFor(options, tool, part, messages);
+        if (approval) {
+          // Never executed in this turn: the visitor answers first.
+          awaitingApproval = true;
+          emit({
+            type: "tool-approval-request",
+            toolCallId: part.toolCallId,
+            approvalId: approval.approvalId,
+            ...(approval.descriptor !== undefined
+              ? { approvalDescriptor: approval.descriptor }
+              : {}),
+          });
+          break;
+        }
+        if (tool.execute) running.push(execute(options, tool, call, messages, emit, dynamic));
         break;
       }
       case "tool-result":
@@ -295,7 +321,53 @@ async function runStep(
     }
   }
   await Promise.all(running);
-  return { content, usage, finishReason, failed };
+  return { content, usage, finishReason, failed, awaitingApproval };
+}
+
+/** Runs `call` with `tool`, streaming its output or error; records its outcome on `call`. */
+async function execute(
+  options: RunTurnOptions,
+  tool: Tool,
+  call: StepContent["calls"][number],
+  messages: ModelMessage[],
+  emit: ChunkSink,
+  dynamic: { dynamic?: true },
+): Promise<void> {
+  const outcome = await executeToolCall(tool, call, {
+    messages,
+    abortSignal: options.abortSignal,
+  });
+  call.outcome = outcome;
+  const { toolCallId } = call;
+  emit(
+    outcome.ok
+      ? { type: "tool-output-available", toolCallId, output: outcome.output, ...dynamic }
+      : {
+        type: "tool-output-error",
+        toolCallId,
+        errorText: options.errorText(outcome.error, "tool"),
+        ...dynamic,
+      },
+  );
+}
+
+/**
+ * The approval a valid call waits for, or null when it runs at once: the caller's
+ * `toolApproval` decides; a tool that sets `needsApproval` (as the SDK reads it) waits regardless.
+ */
+async function approvalFor(
+  options: RunTurnOptions,
+  tool: Tool,
+  call: ToolApprovalCall,
+  messages: ModelMessage[],
+): Promise<ToolApprovalGrant | null> {
+  const { toolCallId, toolName, input } = call;
+  const granted = await options.toolApproval?.({ toolCallId, toolName, input });
+  if (granted) return granted;
+  const needs = typeof tool.needsApproval === "function"
+    ? await tool.needsApproval(input, { toolCallId, messages, context: undefined })
+    : tool.needsApproval === true;
+  return needs ? { approvalId: newApprovalId() } : null;
 }
 
 /** Keeps what the next step's prompt needs: text, reasoning (tool calls are kept by the caller). */

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import {
+  convertToModelMessages,
   isStepCount,
   type ModelMessage,
   readUIMessageStream,
@@ -29,12 +30,7 @@ import { findModelDeadlineError } from "@/lib/models/deadlines.ts";
 import { startReplayServer } from "@/tests/support/replay_server.ts";
 import { startSilentServer } from "@/tests/support/silent_server.ts";
 import { createSearchTool } from "../search_tool.ts";
-import {
-  ApprovalNotSupportedError,
-  runTurn,
-  type RunTurnOptions,
-  withStepLimitInstruction,
-} from "./run_turn.ts";
+import { runTurn, type RunTurnOptions, withStepLimitInstruction } from "./run_turn.ts";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
@@ -131,9 +127,13 @@ const GENERIC = "Something failed.";
 const MAX_OUTPUT_TOKENS = 1234;
 const MESSAGES: ModelMessage[] = [{ role: "user", content: "Define two words." }];
 
-async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
+async function lastMessage(
+  stream: ReadableStream<UIMessageChunk>,
+  continued?: UIMessage,
+): Promise<UIMessage> {
   let last: UIMessage | undefined;
-  for await (const m of readUIMessageStream({ stream })) last = m;
+  const message = continued && structuredClone(continued);
+  for await (const m of readUIMessageStream({ stream, message })) last = m;
   return structuredClone(last!);
 }
 
@@ -481,7 +481,7 @@ Deno.test("engine: an error part mid-stream is one error chunk; the text before 
   assert.ok(message.parts.some((p) => p.type === "text" && p.text === "Partial"));
 });
 
-Deno.test("engine: a tool that needs approval is refused before the model is called", async () => {
+Deno.test("engine: a tool that sets needsApproval never runs unapproved, even without toolApproval", async () => {
   const { model, calls } = scriptedModel([[
     ...call("c1", "pay", { word: "x" }),
     finish("tool-calls"),
@@ -497,22 +497,25 @@ Deno.test("engine: a tool that needs approval is refused before the model is cal
     },
   });
   const chunks: UIMessageChunk[] = [];
-  await assert.rejects(
-    runTurn({
-      model,
-      instructions: "",
-      messages: MESSAGES,
-      tools: { pay },
-      maxSteps: 5,
-      abortSignal: new AbortController().signal,
-      messageId: "m1",
-      errorText: () => GENERIC,
-    }, (c) => chunks.push(c)),
-    ApprovalNotSupportedError,
-  );
-  assert.equal(calls.length, 0);
+  const end = await runTurn({
+    model,
+    instructions: "",
+    messages: MESSAGES,
+    tools: { pay },
+    maxSteps: 5,
+    abortSignal: new AbortController().signal,
+    messageId: "m1",
+    errorText: () => GENERIC,
+    // Says "run at once": the tool's own needsApproval still wins.
+    toolApproval: () => Promise.resolve(null),
+  }, (c) => chunks.push(c));
+  assert.equal(calls.length, 1);
   assert.equal(ran, false);
-  assert.deepEqual(chunks, []);
+  assert.equal(end.kind === "finish" && end.totals.awaitingApproval, true);
+  const request = chunks.find((c) => c.type === "tool-approval-request");
+  assert.ok(request?.type === "tool-approval-request");
+  assert.match(request.approvalId, /^apr_[A-Za-z0-9_-]{20}$/);
+  assert.equal("approvalDescriptor" in request, false);
 });
 
 /** A real provider adapter (OpenAI-compatible) over a loopback server, with 200 ms deadlines. */
@@ -579,4 +582,335 @@ Deno.test("engine: a provider that never answers ends the turn with an error chu
   assert.equal(end.kind, "error");
   assert.equal(findModelDeadlineError(end.kind === "error" && end.error)?.kind, "first-byte");
   assert.deepEqual(chunks.map((c) => c.type), ["start", "start-step", "error"]);
+});
+
+// ---------------------------------------------------------------------------
+// Approvals: the engine against streamText with `toolApproval`, over two turns
+// (the request, then the continuation from the visitor's answers).
+
+type Script = LanguageModelV4StreamPart[][];
+
+/** The tools of the approval scenarios; `pay` waits for the visitor, and logs what it paid. */
+function approvalTools(paid: string[]) {
+  return {
+    ...tools,
+    pay: tool({
+      description: "Pays for a word.",
+      inputSchema: z.object({ word: z.string() }),
+      execute: ({ word }) => {
+        paid.push(word);
+        return { paid: word };
+      },
+    }),
+  } satisfies ToolSet;
+}
+
+const USER: UIMessage = {
+  id: "u1",
+  role: "user",
+  parts: [{ type: "text", text: "Define two words." }],
+};
+
+/** A turn of the engine; `continued` is the assistant message it continues, if any. */
+async function oursTurn(
+  script: Script,
+  messages: ModelMessage[],
+  continued?: UIMessage,
+  extra: Partial<RunTurnOptions> = {},
+) {
+  const { model, calls } = scriptedModel(script);
+  const paid: string[] = [];
+  const chunks: UIMessageChunk[] = [];
+  let n = 0;
+  const end = await runTurn({
+    model,
+    instructions: "Be brief.",
+    messages,
+    tools: approvalTools(paid),
+    maxSteps: 5,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    abortSignal: new AbortController().signal,
+    messageId: "m1",
+    errorText: () => GENERIC,
+    toolApproval: ({ toolName }) =>
+      Promise.resolve(toolName === "pay" ? { approvalId: `apr_ours${++n}` } : null),
+    ...extra,
+  }, (c) => chunks.push(c));
+  const message = await lastMessage(chunksStream(chunks), continued);
+  return { calls, chunks, end, paid, message };
+}
+
+/** The same turn through streamText with `toolApproval: { pay: "user-approval" }`. */
+async function sdkTurn(script: Script, messages: ModelMessage[], history?: UIMessage[]) {
+  const { model, calls } = scriptedModel(script);
+  const paid: string[] = [];
+  const chunks: UIMessageChunk[] = [];
+  const result = streamText({
+    model,
+    instructions: "Be brief.",
+    messages,
+    tools: approvalTools(paid),
+    toolApproval: { pay: "user-approval" },
+    stopWhen: isStepCount(5),
+    prepareStep: ({ stepNumber }) =>
+      stepNumber === 4
+        ? {
+          activeTools: [],
+          toolChoice: "none",
+          instructions: withStepLimitInstruction("Be brief."),
+        }
+        : undefined,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    maxRetries: 0,
+  });
+  const stream = result.toUIMessageStream({
+    originalMessages: history,
+    generateMessageId: () => "m1",
+    onError: () => GENERIC,
+  }).pipeThrough(
+    new TransformStream<UIMessageChunk, UIMessageChunk>({
+      transform(c, out) {
+        chunks.push(c);
+        out.enqueue(c);
+      },
+    }),
+  );
+  const message = await lastMessage(stream, history?.at(-1));
+  return { calls, chunks, paid, message };
+}
+
+/** The message with approval ids renamed in order of appearance (each loop makes its own). */
+function normaliseIds(message: UIMessage): UIMessage {
+  const copy = structuredClone(message);
+  let n = 0;
+  for (const part of copy.parts) {
+    if ("approval" in part && part.approval) part.approval.id = `apr_${++n}`;
+  }
+  return copy;
+}
+
+/** The chunks with approval ids renamed in order of appearance. */
+function normaliseChunkIds(chunks: UIMessageChunk[]): UIMessageChunk[] {
+  let n = 0;
+  return chunks.map((c) =>
+    c.type === "tool-approval-request" ? { ...c, approvalId: `apr_${++n}` } : c
+  );
+}
+
+/** The visitor's answers applied to the message, as the client's addToolApprovalResponse does. */
+function answered(
+  message: UIMessage,
+  answers: Record<string, { approved: boolean; reason?: string }>,
+): UIMessage {
+  const copy = structuredClone(message);
+  for (const part of copy.parts) {
+    if (!("toolCallId" in part) || part.state !== "approval-requested") continue;
+    const answer = answers[part.toolCallId];
+    if (!answer) continue;
+    Object.assign(part, {
+      state: "approval-responded",
+      approval: { ...part.approval, ...answer },
+    });
+  }
+  return copy;
+}
+
+interface ApprovalScenario {
+  first: Script;
+  answers: Record<string, { approved: boolean; reason?: string }>;
+  second: Script;
+  /** The history goes through JSON (saved, then loaded) before the continuation. */
+  reload?: boolean;
+  /** Words `pay` must have paid in the first turn and in the second. */
+  paid: [string[], string[]];
+}
+
+const APPROVAL_SCENARIOS: Array<[string, ApprovalScenario]> = [
+  ["approve", {
+    first: [[
+      ...text("a", "I need your approval."),
+      ...call("c1", "pay", { word: "x" }),
+      finish("tool-calls"),
+    ]],
+    answers: { c1: { approved: true } },
+    second: [[...text("t", "Paid."), finish("stop")]],
+    paid: [[], ["x"]],
+  }],
+  ["deny, with a reason", {
+    first: [[...call("c1", "pay", { word: "x" }), finish("tool-calls")]],
+    answers: { c1: { approved: false, reason: "Too expensive." } },
+    second: [[...text("t", "Not paid, as you wish."), finish("stop")]],
+    paid: [[], []],
+  }],
+  ["two approvals in one step: one approved, one denied", {
+    first: [[
+      ...call("c1", "pay", { word: "x" }),
+      ...call("c2", "pay", { word: "y" }),
+      finish("tool-calls"),
+    ]],
+    answers: { c2: { approved: false }, c1: { approved: true } },
+    second: [[...text("t", "Paid x only."), finish("stop")]],
+    paid: [[], ["x"]],
+  }],
+  ["two approvals in one step, both approved, then another tool round", {
+    first: [[
+      ...call("c1", "pay", { word: "x" }),
+      ...call("c2", "pay", { word: "y" }),
+      finish("tool-calls"),
+    ]],
+    answers: { c2: { approved: true }, c1: { approved: true } },
+    second: [
+      [...call("c3", "lookup", { word: "paid" }), finish("tool-calls")],
+      [...text("t", "Both paid."), finish("stop")],
+    ],
+    paid: [[], ["x", "y"]],
+  }],
+  ["approval after a reload", {
+    first: [[...call("c1", "pay", { word: "x" }), finish("tool-calls")]],
+    answers: { c1: { approved: true } },
+    second: [[...text("t", "Paid."), finish("stop")]],
+    reload: true,
+    paid: [[], ["x"]],
+  }],
+  ["an approval request beside a call that runs at once", {
+    first: [[
+      ...call("c1", "lookup", { word: "x" }),
+      ...call("c2", "pay", { word: "x" }),
+      finish("tool-calls"),
+    ]],
+    answers: { c2: { approved: true } },
+    second: [[...text("t", "Looked up and paid."), finish("stop")]],
+    paid: [[], ["x"]],
+  }],
+];
+
+for (const [name, scenario] of APPROVAL_SCENARIOS) {
+  Deno.test(`engine = SDK loop, approvals: ${name}`, async () => {
+    // The request: the step's other calls run, the turn ends, nothing unapproved runs.
+    const a1 = await oursTurn(scenario.first, MESSAGES);
+    const b1 = await sdkTurn(scenario.first, MESSAGES);
+    assertSameRun(
+      { calls: a1.calls, message: normaliseIds(a1.message) },
+      { calls: b1.calls, message: normaliseIds(b1.message) },
+    );
+    assert.deepEqual(plain(normaliseChunkIds(a1.chunks)), plain(normaliseChunkIds(b1.chunks)));
+    assert.equal(a1.calls.length, 1, "no model call after the step that asks");
+    assert.deepEqual([a1.paid, b1.paid], [scenario.paid[0], scenario.paid[0]]);
+    assert.equal(a1.end.kind === "finish" && a1.end.totals.awaitingApproval, true);
+    // The continuation, from the same saved history (ids of the engine's first turn).
+    let history = [USER, answered(a1.message, scenario.answers)];
+    if (scenario.reload) history = JSON.parse(JSON.stringify(history));
+    const messages = await convertToModelMessages(history);
+    const a2 = await oursTurn(scenario.second, messages, history[1]);
+    const b2 = await sdkTurn(scenario.second, messages, history);
+    assertSameRun(a2, b2);
+    assert.deepEqual(plain(a2.chunks), plain(b2.chunks));
+    assert.deepEqual([a2.paid, b2.paid], [scenario.paid[1], scenario.paid[1]]);
+    assert.equal(a2.end.kind === "finish" && a2.end.totals.awaitingApproval, false);
+    assert.equal(a2.chunks[0].type === "start" && a2.chunks[0].messageId, "m1");
+  });
+}
+
+Deno.test("engine, approvals: the descriptor rides on the request and stays on the part", async () => {
+  const descriptor = { v: 1, agentId: "shop", expiresAt: 123, signature: "sig" };
+  const asked: unknown[] = [];
+  const { chunks, message, paid } = await oursTurn(
+    [[...call("c1", "pay", { word: "x" }), finish("tool-calls")]],
+    MESSAGES,
+    undefined,
+    {
+      toolApproval: (c) => {
+        asked.push(c);
+        return Promise.resolve({ approvalId: "apr_d", descriptor });
+      },
+    },
+  );
+  assert.deepEqual(asked, [{ toolCallId: "c1", toolName: "pay", input: { word: "x" } }]);
+  assert.deepEqual(chunks.find((c) => c.type === "tool-approval-request"), {
+    type: "tool-approval-request",
+    toolCallId: "c1",
+    approvalId: "apr_d",
+    approvalDescriptor: descriptor,
+  });
+  const part = message.parts.find((p) => "toolCallId" in p);
+  assert.ok(part && "approval" in part);
+  assert.equal(part.state, "approval-requested");
+  assert.deepEqual(part.approval, { id: "apr_d", descriptor });
+  assert.deepEqual(paid, []);
+});
+
+/** The first turn's message with `c1` answered, as model messages. */
+async function continuationOf(
+  answers: Record<string, { approved: boolean; reason?: string }>,
+  edit?: (m: UIMessage) => void,
+) {
+  const first = await oursTurn(
+    [[...call("c1", "pay", { word: "x" }), finish("tool-calls")]],
+    MESSAGES,
+  );
+  const message = answered(first.message, answers);
+  edit?.(message);
+  return { message, messages: await convertToModelMessages([USER, message]) };
+}
+
+Deno.test("engine, approvals: an approved input that no longer fits the schema never runs", async () => {
+  const { message, messages } = await continuationOf({ c1: { approved: true } }, (m) => {
+    const part = m.parts.find((p) => "toolCallId" in p) as { input: unknown };
+    part.input = { word: 42 };
+  });
+  const { chunks, calls, paid } = await oursTurn(
+    [[...text("t", "That failed."), finish("stop")]],
+    messages,
+    message,
+  );
+  assert.deepEqual(paid, []);
+  assert.deepEqual(chunks.slice(0, 2), [
+    { type: "start", messageId: "m1" },
+    { type: "tool-output-error", toolCallId: "c1", errorText: GENERIC },
+  ]);
+  const tool = calls[0].prompt.at(-1);
+  assert.equal(tool?.role, "tool");
+  assert.match(JSON.stringify(tool), /Invalid input for tool pay/);
+});
+
+Deno.test("engine, approvals: a response to an approval the history never asked for sends nothing", async () => {
+  const { message, messages } = await continuationOf({ c1: { approved: true } });
+  const last = messages.at(-1);
+  assert.equal(last?.role, "tool");
+  for (const part of last!.role === "tool" ? last!.content : []) {
+    if (part.type === "tool-approval-response") part.approvalId = "apr_forged";
+  }
+  const chunks: UIMessageChunk[] = [];
+  const { model, calls } = scriptedModel([[...text("t", "x"), finish("stop")]]);
+  await assert.rejects(
+    runTurn({
+      model,
+      instructions: "",
+      messages,
+      tools: approvalTools([]),
+      maxSteps: 5,
+      abortSignal: new AbortController().signal,
+      messageId: message.id,
+      errorText: () => GENERIC,
+    }, (c) => chunks.push(c)),
+    /apr_forged/,
+  );
+  assert.deepEqual(chunks, []);
+  assert.equal(calls.length, 0);
+});
+
+Deno.test("engine, approvals: a browser-run call's output continues the turn; nothing runs on the server", async () => {
+  const { message, messages } = await continuationOf({ c1: { approved: true } }, (m) => {
+    // The browser ran the approved call and sent its output (lib/chat/turn_continue.ts).
+    const part = m.parts.find((p) => "toolCallId" in p)!;
+    Object.assign(part, { state: "output-available", output: { paid: "by the browser" } });
+  });
+  const { chunks, calls, paid } = await oursTurn(
+    [[...text("t", "Done."), finish("stop")]],
+    messages,
+    message,
+  );
+  assert.deepEqual(paid, []);
+  assert.deepEqual(chunks.slice(0, 2).map((c) => c.type), ["start", "start-step"]);
+  assert.match(JSON.stringify(calls[0].prompt.at(-1)), /by the browser/);
 });
