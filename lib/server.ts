@@ -24,6 +24,7 @@ import { openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createStreamRegistry } from "@/lib/chat/streams.ts";
+import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -78,6 +79,7 @@ export async function createServerApp(
       embedder: embedderOrNull(env),
     });
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
+  const sessionSecret = await loadSessionSecret(kv, env);
   const services: AppServices = {
     config,
     version: VERSION,
@@ -93,7 +95,8 @@ export async function createServerApp(
       clock,
       deadlines: config.modelDeadlines,
     }),
-    signer: await createVisitorSigner(await loadSessionSecret(kv, env), { secure: secureCookies }),
+    signer: await createVisitorSigner(sessionSecret, { secure: secureCookies }),
+    approvals: createApprovalSigner(sessionSecret),
     secureCookies,
     limits: createRateLimiter(kv, config.limits, clock),
     usage,

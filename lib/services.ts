@@ -11,6 +11,7 @@ import type { ContactStore } from "@/lib/store/contact.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
 import type { StreamRegistry } from "@/lib/chat/streams.ts";
+import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
 
 /** Application version, reported by /api/health. */
 export const VERSION = "0.1.0";
@@ -28,6 +29,8 @@ export interface AppServices {
   search: SiteSearch;
   models: ModelRegistry;
   signer: VisitorSigner;
+  /** Signs the approvals the chat asks the visitor for, and verifies them before execution. */
+  approvals: ApprovalSigner;
   /** Secure cookies (`__Host-visitor`): on Deno Deploy or COOKIE_SECURE=true; see secureCookiesFromEnv. */
   secureCookies: boolean;
   limits: RateLimiter;

@@ -24,6 +24,8 @@ export interface ApprovalDescriptor {
   request: DescribedRequest;
   /** What the card needs to rebuild the request after an edit (browser-safe). */
   edit: { operation: AgentOperation; baseUrl: string };
+  /** Where the request is sent from: the server, or the visitor's browser (a browser-run agent). */
+  runIn: "server" | "browser";
 }
 
 /** The call an approval is for: everything its signature binds. */
