@@ -124,3 +124,6 @@ export function browserCalls(parts: ToolPartView[]): ToolPartView[] {
     (p.state === "input-available" || (p.state === "approval-responded" && p.approval?.approved))
   );
 }
+
+/** DOM event an approval card dispatches (bubbling) with an {@linkcode ApprovalDecision}. */
+export const APPROVAL_EVENT = "assistant:approval";
