@@ -27,6 +27,7 @@ import * as $22 from "./routes/lang/[code].ts";
 import * as $23 from "./routes/sobre/[slug].tsx";
 import * as $24 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
+import $$1 from "./islands/ToolApproval.tsx";
 import type { Manifest } from "./lib/http/types.ts";
 
 const manifest: Manifest = {
@@ -59,6 +60,7 @@ const manifest: Manifest = {
   },
   islands: {
     ChatMessages: $$0,
+    ToolApproval: $$1,
   },
 };
 

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
 import { Chat, ChatRequestError } from "@/lib/client/chat.ts";
+import { APPROVAL_EVENT, type ApprovalDecision, hasApprovalPart } from "@/lib/client/approval.ts";
+import { approvalCard, loadApprovalCard } from "@/lib/client/approval_slot.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { format, type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
@@ -54,6 +56,8 @@ export default function ChatMessages(
   const commenting = useSignal<string | null>(null);
   const copied = useSignal<string | null>(null);
   const editing = useSignal<{ id: string; text: string } | null>(null);
+  // Flips once the approval card's code has loaded, to re-render the messages holding one.
+  const cardLoaded = useSignal(approvalCard() != null);
 
   const chat = useMemo(() => {
     const id = chatId ?? newChatId();
@@ -97,6 +101,23 @@ export default function ChatMessages(
       models.value = data.models;
       model.value ??= data.defaultModel;
     }).catch(() => {});
+  }, []);
+
+  // The approval card loads only when a message holds an approval (never on a first visit).
+  useSignalEffect(() => {
+    if (cardLoaded.value || !messages.value.some(hasApprovalPart)) return;
+    void loadApprovalCard().then(() => (cardLoaded.value = true));
+  });
+
+  // Cards send the visitor's decision as a DOM event (their props stay serialisable).
+  useEffect(() => {
+    const el = root.current;
+    const onDecision = (e: Event) => {
+      const decision = (e as CustomEvent<ApprovalDecision>).detail;
+      chat.addToolApprovalResponse(decision).catch(() => (notice.value = t.errorGeneric));
+    };
+    el?.addEventListener(APPROVAL_EVENT, onDecision);
+    return () => el?.removeEventListener(APPROVAL_EVENT, onDecision);
   }, []);
 
   // The SDK updates the streaming message per chunk; the list renders at most once a frame.
@@ -194,7 +215,9 @@ export default function ChatMessages(
     }
   }
 
-  function retry() {
+  async function retry() {
+    // Approval responses whose sending failed: send them again.
+    if (await chat.continueAfterApprovals()) return;
     const last = chat.messages.at(-1);
     // A failure before any answer: send the question again; otherwise redo the answer.
     if (last?.role === "user") void chat.sendMessage({ text: textOf(last), messageId: last.id });
@@ -230,6 +253,7 @@ export default function ChatMessages(
     });
   }
 
+  void cardLoaded.value;
   const error = chat.signals.errorSignal.value;
   const list = view.value;
   const last = list.at(-1);

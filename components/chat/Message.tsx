@@ -1,7 +1,9 @@
 import type { ComponentChildren } from "preact";
 import type { ChatMessage, SearchToolPart } from "@/lib/chat/types.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
-import { format, type Messages } from "@/lib/i18n/mod.ts";
+import { format, type Locale, type Messages } from "@/lib/i18n/mod.ts";
+import { descriptorOf, toolPart, type ToolPartView } from "@/lib/client/approval.ts";
+import { approvalCard } from "@/lib/client/approval_slot.ts";
 import { citeHrefFor, partKey } from "./prerender.ts";
 import { type Source, sourcesOf } from "./sources.ts";
 import { MarkdownText } from "./MarkdownText.tsx";
@@ -88,6 +90,10 @@ export function Message(
         if (part.type === "tool-search_site") {
           return <SearchCard key={i} part={part as unknown as SearchToolPart} t={t} />;
         }
+        const tool = toolPart(part);
+        if (tool && (tool.approval || descriptorOf(tool))) {
+          return <ApprovalSlot key={tool.toolCallId} part={tool} t={t} />;
+        }
         if (part.type.startsWith("tool-") && "state" in part) {
           const p = part as { state: string; errorText?: string; toolCallId: string };
           return (
@@ -113,6 +119,43 @@ export function Message(
       {!streaming && meta.model && <Receipt meta={meta} t={t} />}
       {actions}
     </article>
+  );
+}
+
+/**
+ * A tool part with an approval: the card once its code is there (the server has it
+ * at start; the browser loads it on demand), a short placeholder before.
+ */
+function ApprovalSlot({ part, t }: { part: ToolPartView; t: Messages }) {
+  const Card = approvalCard();
+  const toolName = part.type === "dynamic-tool"
+    ? String((part as { toolName?: unknown }).toolName)
+    : part.type.slice("tool-".length);
+  if (!Card) {
+    return (
+      <div class="tool-card tool-card-busy" role="status">
+        <span class="spinner" aria-hidden="true"></span>
+        <span>{t.approvalLoading}</span>
+      </div>
+    );
+  }
+  const { approval } = part;
+  const descriptor = descriptorOf(part);
+  return (
+    <Card
+      locale={t.htmlLang as Locale}
+      toolName={toolName}
+      state={part.state}
+      approval={{
+        id: approval?.id ?? part.toolCallId,
+        ...(approval?.approved !== undefined ? { approved: approval.approved } : {}),
+        ...(approval?.reason ? { reason: approval.reason } : {}),
+        ...(descriptor ? { descriptor } : {}),
+      }}
+      input={part.input}
+      output={part.output}
+      errorText={part.errorText}
+    />
   );
 }
 

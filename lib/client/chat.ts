@@ -11,9 +11,25 @@ import { batch, signal } from "@preact/signals";
 import type { ChatStatus, FinishReason, UIMessage, UIMessageChunk } from "ai";
 import { MessageBuilder } from "./message_builder.ts";
 import { readChunks } from "./ui_stream.ts";
+import {
+  type ApprovalDecision,
+  type ApprovalResponseWire,
+  browserCalls,
+  descriptorOf,
+  responseOf,
+  type ToolOutputWire,
+  toolParts,
+} from "./approval.ts";
 
 /** What starts a request; the server's `trigger` field. */
-export type ChatTrigger = "submit-message" | "regenerate-message";
+export type ChatTrigger =
+  | "submit-message"
+  | "regenerate-message"
+  | "approval-responses"
+  | "tool-outputs";
+
+/** Triggers that continue the last assistant message instead of starting one. */
+const CONTINUES = new Set<string>(["submit-message", "approval-responses", "tool-outputs"]);
 
 /** A request that the server refused (a JSON error of lib/http/errors.ts, or any non-2xx). */
 export class ChatRequestError extends Error {
@@ -47,6 +63,8 @@ export interface ChatOptions<M extends UIMessage> {
   /** Fields added to every POST body (e.g. the chosen model). */
   body?: () => Record<string, unknown>;
   fetch?: typeof fetch;
+  /** The fetch used for browser-run agents' calls (default: global fetch). */
+  agentFetch?: typeof fetch;
   onData?: (chunk: UIMessageChunk & { type: `data-${string}` }) => void;
   onError?: (error: Error) => void;
   onFinish?: (finish: ChatFinish<M>) => void;
@@ -135,6 +153,66 @@ export class Chat<M extends UIMessage> {
     await this.run("resume-stream", {});
   }
 
+  /**
+   * Records the visitor's decision on the approval `id` (state `approval-responded`;
+   * an approved edit replaces the part's input). Once every pending approval of the
+   * last assistant message has a response, sends them all in one request and
+   * continues that message; approved browser-run calls are run from here first.
+   */
+  async addToolApprovalResponse({ id, approved, reason, input }: ApprovalDecision): Promise<void> {
+    const list = this.messages;
+    const i = list.findLastIndex((m) =>
+      toolParts(m).some((p) => p.approval?.id === id && p.state === "approval-requested")
+    );
+    if (i < 0) throw new Error(`No tool call awaits the approval "${id}": reload the chat.`);
+    const message = snapshot(list[i]);
+    for (const part of toolParts(message)) {
+      if (part.approval?.id !== id) continue;
+      part.state = "approval-responded";
+      part.approval = {
+        ...part.approval,
+        approved,
+        ...(reason && !approved ? { reason } : {}),
+        ...(input && approved ? { edited: true } : {}),
+      };
+      if (input && approved) part.input = input;
+    }
+    const next = list.slice();
+    next[i] = message;
+    this.signals.messagesSignal.value = next;
+    if (i === list.length - 1) await this.continueAfterApprovals();
+  }
+
+  /**
+   * Sends the responded approvals of the last assistant message when none is pending
+   * any more (also a retry after a failed send). Returns whether a request was made.
+   */
+  async continueAfterApprovals(): Promise<boolean> {
+    const parts = toolParts(this.messages.at(-1));
+    if (parts.some((p) => p.state === "approval-requested")) return false;
+    const approvals = parts.filter((p) => p.state === "approval-responded").map(responseOf);
+    if (!approvals.length) return false;
+    const outputs = await this.runBrowserCalls();
+    if (outputs.length) await this.run("tool-outputs", { outputs, approvals });
+    else await this.run("approval-responses", { approvals });
+    return true;
+  }
+
+  /** Runs the browser-run calls the last assistant message waits for. */
+  private async runBrowserCalls(): Promise<ToolOutputWire[]> {
+    const calls = browserCalls(toolParts(this.messages.at(-1)));
+    if (!calls.length) return [];
+    this.setStatus("submitted");
+    const { runBrowserCall } = await import("./browser_run.ts");
+    const fetchAgent = this.options.agentFetch ?? fetch;
+    return await Promise.all(calls.map(async (p) => ({
+      toolCallId: p.toolCallId,
+      output: await runBrowserCall(descriptorOf(p)!, (p.input ?? {}) as Record<string, unknown>, {
+        fetch: fetchAgent,
+      }),
+    })));
+  }
+
   /** Stops the answer in flight; resolves once the stream is closed. */
   async stop(): Promise<void> {
     const active = this.active;
@@ -162,7 +240,12 @@ export class Chat<M extends UIMessage> {
 
   private async run(
     trigger: ChatTrigger | "resume-stream",
-    { messageId, message }: { messageId?: string; message?: M },
+    { messageId, message, approvals, outputs }: {
+      messageId?: string;
+      message?: M;
+      approvals?: ApprovalResponseWire[];
+      outputs?: ToolOutputWire[];
+    },
   ): Promise<void> {
     if (this.active) await this.stop();
     const controller = new AbortController();
@@ -185,11 +268,11 @@ export class Chat<M extends UIMessage> {
         }
       } else {
         this.setStatus("submitted");
-        // A submitted question may be answered by continuing an assistant message (after a
-        // tool approval); otherwise, and on regenerate or resume, a new message starts.
+        // Approval responses and tool outputs continue the last assistant message (the
+        // server's `start` names it again); on regenerate or resume a new message starts.
         const last = this.messages.at(-1);
         builder = new MessageBuilder<M>(
-          trigger === "submit-message" && last?.role === "assistant" ? snapshot(last) : undefined,
+          CONTINUES.has(trigger) && last?.role === "assistant" ? snapshot(last) : undefined,
           newId(),
         );
         res = await doFetch(this.api, {
@@ -201,6 +284,8 @@ export class Chat<M extends UIMessage> {
             trigger,
             messageId,
             message: trigger === "submit-message" ? message : undefined,
+            approvals,
+            outputs,
           }),
           signal: controller.signal,
         });
@@ -253,6 +338,15 @@ export class Chat<M extends UIMessage> {
         isDisconnect,
         finishReason: builder.finishReason,
       });
+      // A browser-run call that needed no approval waits for this browser to run it.
+      const waiting = !isAbort && !isError &&
+        browserCalls(toolParts(this.messages.at(-1))).some((p) => p.state === "input-available");
+      if (waiting) await this.sendBrowserOutputs();
     }
+  }
+
+  private async sendBrowserOutputs(): Promise<void> {
+    const outputs = await this.runBrowserCalls();
+    if (outputs.length) await this.run("tool-outputs", { outputs });
   }
 }

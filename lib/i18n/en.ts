@@ -100,4 +100,5 @@ export const en: typeof ptBR = {
   adminUnauthorizedTitle: "Restricted",
   adminUnauthorizedBody:
     "This page is the site owner's: send the Authorization: Bearer header with the ADMIN_TOKEN.",
+  approvalLoading: "Loading the approval request…",
 };

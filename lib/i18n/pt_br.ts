@@ -98,4 +98,5 @@ export const ptBR = {
   adminUnauthorizedTitle: "Acesso restrito",
   adminUnauthorizedBody:
     "Esta página é do dono do site: envie o cabeçalho Authorization: Bearer com o ADMIN_TOKEN.",
+  approvalLoading: "Carregando o pedido de aprovação…",
 };

@@ -5,7 +5,8 @@
  * render, the props are serialised once for the page and a boot script that
  * imports only the islands used is appended. A page without islands ships no JS.
  */
-import { type ComponentType, h, options, type VNode } from "preact";
+import { type ComponentType, createContext, h, options, type VNode } from "preact";
+import { useContext } from "preact/hooks";
 import { renderToString } from "preact-render-to-string";
 import type { IslandAssets } from "@/lib/http/types.ts";
 import { stringify } from "./serialize.ts";
@@ -22,6 +23,13 @@ let current: RenderState | null = null;
 // Set while the marker creates the island's own vnode, which must not be wrapped again.
 let bypass = false;
 const wrappers = new Map<ComponentType<unknown>, ComponentType<Record<string, unknown>>>();
+/**
+ * True below an island's marker. An island rendered inside another one (the approval
+ * card inside the message list) is hydrated by its parent, so it gets no marker of its
+ * own; it still counts as used, so the page imports its bundle before the parent
+ * hydrates and the parent finds it loaded.
+ */
+const InsideIsland = createContext(false);
 
 function wrapperFor(
   component: ComponentType<unknown>,
@@ -31,6 +39,15 @@ function wrapperFor(
   if (!wrapper) {
     wrapper = function IslandMarker(props: Record<string, unknown>) {
       const state = current!;
+      if (useContext(InsideIsland)) {
+        state.used.add(name);
+        bypass = true;
+        try {
+          return h(component, props);
+        } finally {
+          bypass = false;
+        }
+      }
       const index = state.props.length;
       state.props.push(props);
       state.names.push(name);
@@ -42,11 +59,15 @@ function wrapperFor(
       } finally {
         bypass = false;
       }
-      return h("div", {
-        [ISLAND_ATTR]: name,
-        [ISLAND_INDEX_ATTR]: index,
-        style: "display:contents",
-      }, inner);
+      return h(
+        InsideIsland.Provider,
+        { value: true },
+        h("div", {
+          [ISLAND_ATTR]: name,
+          [ISLAND_INDEX_ATTR]: index,
+          style: "display:contents",
+        }, inner),
+      );
     };
     wrappers.set(component, wrapper);
   }

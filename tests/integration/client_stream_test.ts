@@ -24,6 +24,8 @@ import {
   userMessage,
   viaJson,
 } from "../support/chat_client.ts";
+import { toolParts } from "@/lib/client/approval.ts";
+import { approvalTurn, descriptorFor, PROPOSED } from "../support/approvals.ts";
 
 /** The SDK's message for a chunk sequence (its last snapshot). */
 async function sdkMessage(chunks: UIMessageChunk[], last?: UIMessage): Promise<UIMessage> {
@@ -421,4 +423,53 @@ Deno.test("client: a second tab follows an answer in flight with resumeStream", 
   } finally {
     await close();
   }
+});
+
+Deno.test("client stream: approval requests with descriptors, then the continuation after responses, match the SDK", async () => {
+  const descriptor = descriptorFor(PROPOSED);
+  const first = approvalTurn("m_apr", [
+    { toolCallId: "t1", approvalId: "apr_1", descriptor },
+    { toolCallId: "t2", approvalId: "apr_2", descriptor },
+  ]);
+  await assertSameAsSdk(first);
+  const waiting = ourMessage(first);
+  // What addToolApprovalResponse leaves on the parts before the request.
+  const responded = structuredClone(waiting);
+  for (const part of toolParts(responded)) {
+    part.state = "approval-responded";
+    part.approval = part.toolCallId === "t1"
+      ? { ...part.approval!, approved: true, edited: true }
+      : { ...part.approval!, approved: false, reason: "Não" };
+    if (part.toolCallId === "t1") part.input = { ...PROPOSED, urgent: true };
+  }
+  const rest: UIMessageChunk[] = [
+    { type: "start", messageId: "m_apr" },
+    { type: "tool-output-available", toolCallId: "t1", output: { data: { id: 1 } } },
+    { type: "tool-output-denied", toolCallId: "t2" },
+    { type: "start-step" },
+    { type: "text-start", id: "a" },
+    { type: "text-delta", id: "a", delta: "Enviei um, o outro não." },
+    { type: "text-end", id: "a" },
+    { type: "finish-step" },
+    { type: "finish", finishReason: "stop" },
+  ];
+  await assertSameAsSdk(rest, responded);
+  const done = ourMessage(rest, responded);
+  assert.equal(done.id, "m_apr");
+  assert.deepEqual(toolParts(done).map((p) => [p.state, p.approval?.descriptor?.signature]), [
+    ["output-available", "sig"],
+    ["output-denied", "sig"],
+  ]);
+  // An error after the approval is an error part; the approval stays on it.
+  const failed = ourMessage([
+    { type: "start", messageId: "m_apr" },
+    { type: "tool-output-error", toolCallId: "t1", errorText: "HTTP 500" },
+    { type: "finish" },
+  ], responded);
+  assert.equal(toolParts(failed)[0].approval?.approved, true);
+  await assertSameAsSdk([
+    { type: "start", messageId: "m_apr" },
+    { type: "tool-output-error", toolCallId: "t1", errorText: "HTTP 500" },
+    { type: "finish" },
+  ], responded);
 });

@@ -1,0 +1,146 @@
+/**
+ * The tool-approval card: shows the exact HTTP request an agent wants to send and
+ * lets the visitor approve it, deny it (with an optional reason) or edit the
+ * arguments (validated against the operation's schema, then shown again as a
+ * request). The decision leaves as a bubbling `assistant:approval` DOM event that
+ * the message list turns into `Chat.addToolApprovalResponse`, so the props stay
+ * serialisable. Rendered inside the message list (lazily loaded there; rendered
+ * by the server on /c/:id while an approval is pending).
+ */
+import { useEffect, useRef } from "preact/hooks";
+import { useSignal } from "@preact/signals";
+import { type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
+import { approvalMessages } from "@/lib/i18n/approval.ts";
+import {
+  APPROVAL_EVENT,
+  type ApprovalDecision,
+  type ApprovalDescriptorView,
+} from "@/lib/client/approval.ts";
+import { formFields, formValues, readForm } from "@/lib/client/approval_form.ts";
+import { requestToShow } from "@/lib/client/approval_request.ts";
+import { registerApprovalCard } from "@/lib/client/approval_slot.ts";
+import type { RequestDescription } from "@/lib/agents/request.ts";
+import { ApprovalCard, type CardMode } from "@/components/chat/ApprovalCard.tsx";
+
+/** Props of the card; all serialisable (the tool part's fields). */
+export interface ToolApprovalProps {
+  locale: Locale;
+  toolName: string;
+  /** The tool part's state. */
+  state: string;
+  approval: {
+    id: string;
+    approved?: boolean;
+    reason?: string;
+    descriptor?: ApprovalDescriptorView;
+  };
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+}
+
+/** The card island. */
+export default function ToolApproval(props: ToolApprovalProps) {
+  const t = { ...catalog(props.locale), ...approvalMessages(props.locale) };
+  const { approval, state } = props;
+  const descriptor = approval.descriptor;
+  const schema = descriptor?.edit.operation.inputSchema;
+  const card = useRef<HTMLElement | null>(null);
+  const mode = useSignal<CardMode>("view");
+  const reason = useSignal("");
+  const values = useSignal<Record<string, string>>({});
+  const problems = useSignal<Record<string, string[]>>({});
+  const edited = useSignal<{ input: Record<string, unknown>; request: RequestDescription } | null>(
+    null,
+  );
+  const sending = useSignal(false);
+  const fields = schema ? formFields(schema) : [];
+
+  // Focus follows the card's steps: on arrival, and after each change of mode.
+  useEffect(() => {
+    if (state !== "approval-requested") return;
+    const el = card.current;
+    const target = mode.value === "edit"
+      ? el?.querySelector<HTMLElement>("input, select, textarea")
+      : mode.value === "deny"
+      ? el?.querySelector<HTMLElement>("textarea")
+      : el;
+    target?.focus();
+  }, [mode.value, state]);
+
+  function decide(decision: Omit<ApprovalDecision, "id">) {
+    sending.value = true;
+    card.current?.dispatchEvent(
+      new CustomEvent<ApprovalDecision>(APPROVAL_EVENT, {
+        bubbles: true,
+        detail: { id: approval.id, ...decision },
+      }),
+    );
+  }
+
+  function review() {
+    if (!schema || !descriptor) return;
+    const read = readForm(schema, fields, values.value, {
+      notNumber: t.approvalNotNumber,
+      invalidJson: t.approvalInvalidJson,
+    });
+    if ("problems" in read) {
+      problems.value = read.problems;
+      return;
+    }
+    const shown = requestToShow(descriptor, read.input);
+    if ("error" in shown) {
+      const key = fields.some((f) => f.key === shown.error.parameter) ? shown.error.parameter! : "";
+      problems.value = { [key]: [shown.error.message] };
+      return;
+    }
+    problems.value = {};
+    edited.value = { input: read.input, request: shown.request };
+    mode.value = "review";
+  }
+
+  const reviewing = mode.value === "review" && edited.value;
+  return (
+    <ApprovalCard
+      t={t}
+      uid={approval.id.replace(/[^\w-]/g, "_")}
+      toolName={props.toolName}
+      agentName={descriptor?.agentName ?? descriptor?.agentId ?? ""}
+      state={state}
+      mode={mode.value}
+      request={reviewing ? edited.value!.request : descriptor?.request ?? null}
+      runInBrowser={descriptor?.runIn === "browser"}
+      expired={descriptor != null && descriptor.expiresAt < Date.now()}
+      approved={approval.approved}
+      reason={state === "approval-requested" ? reason.value : approval.reason}
+      output={props.output}
+      errorText={props.errorText}
+      sending={sending.value && state === "approval-requested"}
+      fields={fields}
+      values={values.value}
+      problems={problems.value}
+      cardRef={(el) => (card.current = el)}
+      on={{
+        approve: () =>
+          decide({ approved: true, ...(reviewing ? { input: edited.value!.input } : {}) }),
+        deny: () => (mode.value = "deny"),
+        confirmDeny: () => decide({ approved: false, reason: reason.value.trim() || undefined }),
+        edit: () => {
+          values.value = formValues(fields, edited.value?.input ?? props.input);
+          problems.value = {};
+          mode.value = "edit";
+        },
+        review,
+        cancel: () => {
+          mode.value = "view";
+          edited.value = null;
+          problems.value = {};
+        },
+        reason: (text) => (reason.value = text),
+        value: (key, text) => (values.value = { ...values.value, [key]: text }),
+      }}
+    />
+  );
+}
+
+registerApprovalCard(ToolApproval);

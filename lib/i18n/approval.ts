@@ -1,0 +1,77 @@
+/**
+ * The approval card's strings, Portuguese and English. Apart from pt_br.ts and en.ts
+ * so that only the card's lazy bundle carries them (the first visit does not grow).
+ */
+import type { ApprovalMessages, Locale } from "./mod.ts";
+
+/** Portuguese. */
+export const ptBRApproval = {
+  approvalTitle: "Posso enviar esta requisição?",
+  approvalIntro: "{agent} quer usar “{tool}” em seu nome. Nada é enviado sem a sua aprovação.",
+  approvalBrowser: "Ela sairá deste navegador.",
+  approvalRequest: "Requisição exata",
+  approvalHeaders: "Cabeçalhos",
+  approvalBody: "Corpo (JSON)",
+  approvalApprove: "Aprovar e enviar",
+  approvalDeny: "Recusar",
+  approvalEdit: "Editar",
+  approvalReason: "Motivo da recusa (opcional)",
+  approvalConfirmDeny: "Confirmar recusa",
+  approvalEditTitle: "Editar os dados de “{tool}”",
+  approvalReview: "Revisar a requisição",
+  approvalBackToEdit: "Voltar à edição",
+  approvalEdited: "Editada por você: confira antes de aprovar.",
+  approvalFixProblems: "Corrija os campos marcados.",
+  approvalInvalidJson: "JSON inválido.",
+  approvalNotNumber: "Digite um número.",
+  approvalRequired: "obrigatório",
+  approvalYes: "sim",
+  approvalNo: "não",
+  approvalUnset: "(não enviar)",
+  approvalSending: "Aprovada. Enviando…",
+  approvalSent: "Aprovada e enviada.",
+  approvalDenied: "Você recusou; nada foi enviado.",
+  approvalDeniedReason: "Você recusou; nada foi enviado. Motivo: {reason}",
+  approvalFailed: "A requisição falhou.",
+  approvalResult: "Resposta do serviço",
+  approvalExpired: "Esta aprovação expirou. Peça de novo ao assistente.",
+};
+
+/** English. */
+export const enApproval: typeof ptBRApproval = {
+  approvalTitle: "May I send this request?",
+  approvalIntro:
+    "{agent} wants to use “{tool}” on your behalf. Nothing is sent without your approval.",
+  approvalBrowser: "It will be sent from this browser.",
+  approvalRequest: "Exact request",
+  approvalHeaders: "Headers",
+  approvalBody: "Body (JSON)",
+  approvalApprove: "Approve and send",
+  approvalDeny: "Deny",
+  approvalEdit: "Edit",
+  approvalReason: "Reason for denying (optional)",
+  approvalConfirmDeny: "Confirm denial",
+  approvalEditTitle: "Edit the data of “{tool}”",
+  approvalReview: "Review the request",
+  approvalBackToEdit: "Back to editing",
+  approvalEdited: "Edited by you: check it before approving.",
+  approvalFixProblems: "Fix the marked fields.",
+  approvalInvalidJson: "Invalid JSON.",
+  approvalNotNumber: "Enter a number.",
+  approvalRequired: "required",
+  approvalYes: "yes",
+  approvalNo: "no",
+  approvalUnset: "(do not send)",
+  approvalSending: "Approved. Sending…",
+  approvalSent: "Approved and sent.",
+  approvalDenied: "You denied it; nothing was sent.",
+  approvalDeniedReason: "You denied it; nothing was sent. Reason: {reason}",
+  approvalFailed: "The request failed.",
+  approvalResult: "The service's answer",
+  approvalExpired: "This approval expired. Ask the assistant again.",
+};
+
+/** The approval card's catalog of `locale`. */
+export function approvalMessages(locale: Locale): ApprovalMessages {
+  return locale === "en" ? enApproval : ptBRApproval;
+}
