@@ -75,10 +75,17 @@ export async function continuationPlan(
   }
   const continued = structuredClone(last);
   const parts = continued.parts as unknown as ToolPart[];
-  const claims = request.trigger === "approval-responses"
-    ? await applyApprovals(parts, request.approvals ?? [], deps)
-    : applyOutputs(parts, request.outputs ?? [], deps);
-  return { messages: [...history.slice(0, -1), continued], continued, claims };
+  // Browser results may come with the message's approval responses (the browser ran the
+  // approved calls first): the responses are checked and applied before the results.
+  const claims = request.approvals ? await applyApprovals(parts, request.approvals, deps) : [];
+  if (request.trigger === "tool-outputs") {
+    claims.push(...applyOutputs(parts, request.outputs ?? [], deps));
+  }
+  return {
+    messages: [...history.slice(0, -1), continued],
+    continued,
+    claims: [...new Set(claims)],
+  };
 }
 
 async function applyApprovals(
