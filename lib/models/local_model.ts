@@ -231,7 +231,7 @@ export function passagesOf(
     }
   }
   if (!isObject(value) || !Array.isArray(value.passages)) return null;
-  // lib/chat/search_tool.ts reports a failed search as mode "unavailable".
+  // lib/tools/search_site.ts reports a failed search as mode "unavailable".
   if (value.mode === "unavailable") return null;
   return value.passages.filter((p): p is AnswerPassage =>
     isObject(p) && typeof p.text === "string" && typeof p.title === "string"
