@@ -31,9 +31,9 @@ import {
 } from "@/lib/agents/request.ts";
 import type { LoadedAgent } from "@/lib/agents/spec.ts";
 import type { AgentConfig, AgentOperation } from "@/lib/agents/types.ts";
+import { agentBaseUrl, isSelfAgent } from "./self_agent.ts";
 
-/** The baseUrl that means "this app's own origin" (see the module comment). */
-export const SELF_BASE_URL = "self";
+export { agentBaseUrl, isSelfAgent, loadableConfig, SELF_BASE_URL } from "./self_agent.ts";
 
 /** A loaded agent ready to run: its configured headers with `${ENV}` references resolved. */
 export interface ReadyAgent extends LoadedAgent {
@@ -70,24 +70,6 @@ export interface ApprovalRequestView {
   request: RequestDescription;
   /** What the card needs to rebuild the request after an edit (browser-safe). */
   edit: { operation: AgentOperation; baseUrl: string };
-}
-
-/** Whether `agent`'s baseUrl is this app's own origin. */
-export function isSelfAgent(agent: Pick<AgentConfig, "baseUrl">): boolean {
-  return agent.baseUrl === SELF_BASE_URL;
-}
-
-/** The base URL requests of `agent` go to in this turn (`"self"` → `origin`). */
-export function agentBaseUrl(agent: Pick<AgentConfig, "baseUrl">, origin: string): string {
-  return isSelfAgent(agent) ? new URL("/", origin).href : agent.baseUrl;
-}
-
-/**
- * The agent's config as lib/agents checks and loads it: a "self" agent gets a
- * stand-in loopback URL (and `local`), since "self" is not a URL until a turn has an origin.
- */
-export function loadableConfig(agent: AgentConfig): AgentConfig {
-  return isSelfAgent(agent) ? { ...agent, baseUrl: "http://localhost/", local: true } : agent;
 }
 
 /** Resolves `loaded`'s headers from `env`; a missing variable throws `AgentConfigError`. */

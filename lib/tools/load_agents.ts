@@ -12,7 +12,8 @@ import {
   type LoadSpecOptions,
 } from "@/lib/agents/spec.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
-import { loadableConfig, type ReadyAgent, readyAgent } from "./agent_tools.ts";
+import { type ReadyAgent, readyAgent } from "./agent_tools.ts";
+import { loadableConfig } from "./self_agent.ts";
 import { SEARCH_TOOL } from "./search_site.ts";
 
 /** Options of {@linkcode loadAgents}: those of `loadAgent`. */
