@@ -29,4 +29,19 @@ export default defineConfig({
     ip: { requestsPerMinute: 60, tokensPerDay: 1_000_000 },
   },
   maxBodyBytes: 256 * 1024,
+  // OpenAPI agents: each operation of the spec becomes a tool of the chat. GET runs at once,
+  // other methods wait for the visitor's approval (see "approval" in lib/agents/types.ts).
+  agents: [
+    {
+      // The built-in agent: this app's own contact API (POST /api/contact, GET /api/contact/status).
+      id: "contact",
+      name: "Recado para o dono do site",
+      description: "Envia um recado do visitante ao dono do site, que responde por email.",
+      spec: "static/agents/contact.json",
+      // "self": this app's own origin (site.url, else the request's); calls are handled
+      // in-process, never sent over the network (lib/tools/self_agent.ts).
+      baseUrl: "self",
+      runIn: "server",
+    },
+  ],
 });

@@ -1,9 +1,12 @@
 /**
  * The app's typed configuration, written by the site owner in fresh.config.ts.
  */
+import { validateAgentConfig } from "@/lib/agents/agent_config.ts";
+import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { Locale } from "@/lib/i18n/mod.ts";
 import { resolveModelDeadlines } from "@/lib/models/deadlines.ts";
 import type { ModelDeadlines } from "@/lib/models/types.ts";
+import { loadableConfig } from "@/lib/tools/self_agent.ts";
 
 /** Most tokens one model call may write when the configuration says nothing. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -46,6 +49,12 @@ export interface AppConfig {
   limits: { visitor: RateLimit; ip: RateLimit };
   /** Largest accepted /api/chat body in bytes. */
   maxBodyBytes: number;
+  /**
+   * OpenAPI agents whose operations become tools of the chat (lib/agents/types.ts
+   * `AgentConfig`). `baseUrl: "self"` means this app's own origin (lib/tools/self_agent.ts).
+   * Their specs are loaded at start and checked by the build.
+   */
+  agents?: AgentConfig[];
 }
 
 /** What fresh.config.ts writes: the fields with a default may be left out. */
@@ -83,6 +92,7 @@ export function defineConfig(input: AppConfigInput): AppConfig {
       `fresh.config.ts: "retentionDays" must be positive, got ${config.retentionDays}.`,
     );
   }
+  checkAgents(config.agents ?? []);
   for (const origin of config.allowedOrigins) {
     if (new URL(origin).origin !== origin) {
       throw new Error(
@@ -91,4 +101,30 @@ export function defineConfig(input: AppConfigInput): AppConfig {
     }
   }
   return config;
+}
+
+/** Checks every agent's declaration (not its spec: that is loaded at build and start). */
+function checkAgents(agents: readonly AgentConfig[]): void {
+  if (!Array.isArray(agents)) throw new Error('fresh.config.ts: "agents" must be a list.');
+  const ids = new Set<string>();
+  for (const agent of agents) {
+    try {
+      validateAgentConfig(loadableConfig(agent));
+    } catch (error) {
+      throw new Error(`fresh.config.ts: ${(error as Error).message}`);
+    }
+    if (ids.has(agent.id)) {
+      throw new Error(
+        `fresh.config.ts: two agents have the id "${agent.id}". Fix: give each agent its own id.`,
+      );
+    }
+    ids.add(agent.id);
+    for (const field of ["name", "description", "spec"] as const) {
+      if (typeof agent[field] !== "string" || !agent[field].trim()) {
+        throw new Error(
+          `fresh.config.ts: Agent "${agent.id}": "${field}" must be a non-empty string. Fix: write it.`,
+        );
+      }
+    }
+  }
 }

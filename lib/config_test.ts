@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import defaultConfig from "@/fresh.config.ts";
 import { type AppConfigInput, DEFAULT_MAX_OUTPUT_TOKENS, defineConfig } from "./config.ts";
 import { DEFAULT_MODEL_DEADLINES } from "./models/deadlines.ts";
+import type { AgentConfig } from "./agents/types.ts";
 
 /** The shipped configuration without the fields that have defaults. */
 function base(): AppConfigInput {
@@ -33,5 +34,55 @@ Deno.test("config: a bad deadline or maxOutputTokens stops the start with the fi
   assert.throws(
     () => defineConfig({ ...base(), maxOutputTokens: 0 }),
     /fresh\.config\.ts: "maxOutputTokens" must be an integer from 1 to 1000000, got 0\./,
+  );
+});
+
+Deno.test("config: the shipped config declares the contact agent on the app's own origin", () => {
+  assert.deepEqual(
+    defaultConfig.agents?.map((a) => [a.id, a.runIn, a.baseUrl, a.spec]),
+    [["contact", "server", "self", "static/agents/contact.json"]],
+  );
+});
+
+Deno.test("config: a bad agent stops the start with a message naming the agent and the fix", () => {
+  const agent: AgentConfig = {
+    id: "shop",
+    name: "Shop",
+    description: "Orders.",
+    spec: "static/agents/shop.json",
+    baseUrl: "https://api.example.com/v1",
+    runIn: "server",
+  };
+  assert.equal(defineConfig({ ...base(), agents: [agent] }).agents?.[0], agent);
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ id: "Shop!" }, /fresh\.config\.ts: Agent "Shop!": the id must match/],
+    [{ baseUrl: "http://api.example.com" }, /Agent "shop": baseUrl .* is not https\. Fix/],
+    [{ baseUrl: "api.example.com" }, /Agent "shop": baseUrl "api\.example\.com" is not a plain/],
+    [{ runIn: "edge" }, /Agent "shop": "runIn" is "edge"\. Fix/],
+    [{ spec: " " }, /Agent "shop": "spec" must be a non-empty string\. Fix/],
+    [{ name: "" }, /Agent "shop": "name" must be a non-empty string/],
+  ];
+  for (const [change, message] of cases) {
+    assert.throws(
+      () => defineConfig({ ...base(), agents: [{ ...agent, ...change } as AgentConfig] }),
+      message,
+    );
+  }
+  assert.throws(
+    () => defineConfig({ ...base(), agents: [agent, agent] }),
+    /two agents have the id "shop"/,
+  );
+  assert.throws(
+    () =>
+      defineConfig({
+        ...base(),
+        agents: [{ ...agent, runIn: "browser", headers: { Authorization: "Bearer ${TOKEN}" } }],
+      }),
+    /Agent "shop": header "Authorization" references the environment, but the agent runs in the browser/,
+  );
+  // "self" is this app's origin: accepted without being a URL.
+  assert.equal(
+    defineConfig({ ...base(), agents: [{ ...agent, baseUrl: "self" }] }).agents?.length,
+    1,
   );
 });

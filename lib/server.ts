@@ -25,6 +25,7 @@ import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createStreamRegistry } from "@/lib/chat/streams.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
+import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -64,6 +65,10 @@ export async function createServerApp(
   const dev = options.dev ?? false;
   const env = options.env ?? Deno.env.toObject();
   const config = options.config ?? defaultConfig;
+  // Every agent's spec is loaded once, before anything else opens: a bad spec (or a
+  // missing header variable) stops the start with a message naming the agent and the fix.
+  const agents = options.services?.agents ??
+    readyAgents(await loadAgents(config.agents ?? [], { root }), env);
   const islandAssets = options.islandAssets !== undefined
     ? options.islandAssets
     : await readIslandAssets(root);
@@ -104,6 +109,8 @@ export async function createServerApp(
     clock,
     heartbeatMs: 15_000,
     streams: createStreamRegistry(),
+    agents,
+    selfApp: null,
     ...options.services,
   };
   const app = createApp({
@@ -113,5 +120,7 @@ export async function createServerApp(
     islandAssets,
     dev,
   });
+  // "self" agents (the built-in contact agent) are served by this very app, in-process.
+  services.selfApp ??= app;
   return { app, services };
 }

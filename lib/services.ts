@@ -12,6 +12,7 @@ import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
 import type { StreamRegistry } from "@/lib/chat/streams.ts";
 import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
+import type { ReadyAgent, SelfApp } from "@/lib/tools/agent_tools.ts";
 
 /** Application version, reported by /api/health. */
 export const VERSION = "0.1.0";
@@ -42,4 +43,11 @@ export interface AppServices {
   streams: StreamRegistry;
   /** Silence after which the chat stream sends a heartbeat comment. */
   heartbeatMs: number;
+  /**
+   * The configured agents (fresh.config.ts `agents`), specs loaded and headers resolved at
+   * start; lib/tools/mod.ts `turnTools` makes their operations tools of a turn.
+   */
+  agents: ReadyAgent[];
+  /** This app's handler, for in-process calls of "self" agents (set once the app is built). */
+  selfApp: SelfApp | null;
 }

@@ -1,10 +1,14 @@
 /**
  * `deno task build`: regenerates fresh.gen.ts, bundles the islands and builds
- * the search index (build/search/index.bin: server-only, never under static/).
+ * the search index (build/search/index.bin: server-only, never under static/), after
+ * checking the agents' OpenAPI specs (a bad one stops the build with its message).
  * Everything `deno task start` and deployctl need.
  */
+import config from "@/fresh.config.ts";
+import type { AgentConfig } from "@/lib/agents/types.ts";
 import { generateManifest } from "@/lib/http/manifest_gen.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
+import { loadAgents } from "@/lib/tools/load_agents.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -35,6 +39,17 @@ export async function removeLegacyIndex(): Promise<boolean> {
   return true;
 }
 
+/**
+ * Loads every configured agent's spec as the start will (files and URLs, tool names
+ * across agents); returns the tool count per agent id. Throws `AgentConfigError`.
+ */
+export async function checkAgentSpecs(
+  agents: readonly AgentConfig[] = config.agents ?? [],
+): Promise<Record<string, number>> {
+  const loaded = await loadAgents(agents, { root });
+  return Object.fromEntries(loaded.map(({ agent, operations }) => [agent.id, operations.length]));
+}
+
 /** Runs a task of deno.json as a child process, failing loudly. */
 async function runTask(name: string): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", name], cwd: root })
@@ -44,6 +59,14 @@ async function runTask(name: string): Promise<void> {
 
 if (import.meta.main) {
   const t0 = performance.now();
+  try {
+    const tools = await checkAgentSpecs();
+    const list = Object.entries(tools).map(([id, n]) => `${id} (${n} tools)`).join(", ");
+    console.log(`Agents checked: ${list || "none"}`);
+  } catch (error) {
+    console.error(`Build stopped: ${(error as Error).message}`);
+    Deno.exit(1);
+  }
   const changed = await writeManifest();
   console.log(`fresh.gen.ts ${changed ? "written" : "up to date"}`);
   if (await removeLegacyIndex()) {

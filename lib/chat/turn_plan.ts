@@ -12,7 +12,7 @@ import { resolveVisitor } from "@/lib/http/visitor.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { ModelUnavailableError } from "@/lib/models/registry.ts";
 import { type ChatRequest, newUserMessage, parseChatRequest } from "./request.ts";
-import { createSearchTool, SEARCH_TOOL } from "./search_tool.ts";
+import { createSearchTool, SEARCH_TOOL } from "@/lib/tools/search_site.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import type { ChatMessage } from "./types.ts";
 

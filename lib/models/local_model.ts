@@ -3,6 +3,12 @@
  * never generates text. It calls `search_site` with the visitor's question, then
  * answers extractively from the returned passages with `[N]` citations, or says
  * plainly that the site does not cover the question.
+ *
+ * A request to message the site owner, when the contact agent's `sendMessageToOwner`
+ * is among the tools, is proposed as that call instead, with the name, email and
+ * message read from the visitor's words (lib/models/local_contact.ts); when one is
+ * missing it asks for it. Once the call's result or the visitor's denial is back, it
+ * answers in one sentence.
  */
 import type {
   LanguageModelV4,
@@ -22,6 +28,15 @@ import {
   notCoveredAnswer,
 } from "./extractive.ts";
 import { isSpace, runEnd } from "@/lib/text/scan.ts";
+import {
+  askForMissing,
+  CONTACT_TOOL_NAME,
+  contactAnswer,
+  contactOutcome,
+  isAskForMissing,
+  isContactRequest,
+  readContactRequest,
+} from "./local_contact.ts";
 
 /** Name of the site search tool the offline model calls. */
 export const SEARCH_TOOL_NAME = "search_site";
@@ -35,7 +50,7 @@ export interface LocalModelOptions {
 }
 
 type Plan =
-  | { kind: "tool-call"; toolCallId: string; input: string }
+  | { kind: "tool-call"; toolCallId: string; toolName: string; input: string }
   | { kind: "text"; text: string };
 
 const NO_SEARCH_TOOL: Record<AnswerLang, string> = {
@@ -70,19 +85,30 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
     const question = lastUserText(prompt);
     const lang = detectLang(question);
     const last = prompt.at(-1);
+    const contact = latestToolResult(prompt, CONTACT_TOOL_NAME);
+    if (contact !== undefined) {
+      const outcome = contactOutcome(contact);
+      return { kind: "text", text: contactAnswer(outcome, detectLang(contactText(prompt))) };
+    }
     const result = latestSearchResult(prompt);
     if (result !== undefined) {
       if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
       return { kind: "text", text: buildExtractiveAnswer(question, result) };
     }
     if (last?.role === "user") {
-      if (!hasTool(call, SEARCH_TOOL_NAME) || call.toolChoice?.type === "none") {
+      const toolsOff = call.toolChoice?.type === "none";
+      const request = !toolsOff && hasTool(call, CONTACT_TOOL_NAME) ? contactPlan(prompt) : null;
+      if (request) {
+        return request.kind === "text" ? request : { ...request, toolCallId: generateId() };
+      }
+      if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
         return { kind: "text", text: NO_SEARCH_TOOL[lang] };
       }
       if (!question.trim()) return { kind: "text", text: notCoveredAnswer(lang) };
       return {
         kind: "tool-call",
         toolCallId: generateId(),
+        toolName: SEARCH_TOOL_NAME,
         input: JSON.stringify({ query: question.trim() }),
       };
     }
@@ -105,7 +131,7 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
         ? [{
           type: "tool-call",
           toolCallId: p.toolCallId,
-          toolName: SEARCH_TOOL_NAME,
+          toolName: p.toolName,
           input: p.input,
         }]
         : [{ type: "text", text: p.text }];
@@ -135,13 +161,13 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
       let deltaKinds: Set<string>;
       if (p.kind === "tool-call") {
         parts.push(
-          { type: "tool-input-start", id: p.toolCallId, toolName: SEARCH_TOOL_NAME },
+          { type: "tool-input-start", id: p.toolCallId, toolName: p.toolName },
           { type: "tool-input-delta", id: p.toolCallId, delta: p.input },
           { type: "tool-input-end", id: p.toolCallId },
           {
             type: "tool-call",
             toolCallId: p.toolCallId,
-            toolName: SEARCH_TOOL_NAME,
+            toolName: p.toolName,
             input: p.input,
           },
         );
@@ -196,6 +222,70 @@ export function lastUserText(prompt: LanguageModelV4Prompt): string {
 }
 
 /**
+ * The visitor's contact request, read from their latest message and, when the model
+ * asked for missing details, the messages that led to that question: the call of
+ * `sendMessageToOwner` when name, email and message are all there, else the question
+ * for what is missing; null when the visitor is not asking to message the owner.
+ */
+function contactPlan(
+  prompt: LanguageModelV4Prompt,
+): { kind: "text"; text: string } | { kind: "tool-call"; toolName: string; input: string } | null {
+  const texts = contactTexts(prompt);
+  const text = texts.join("\n");
+  if (!isContactRequest(text)) return null;
+  const lang = detectLang(text);
+  const request = readContactRequest(text);
+  // A follow-up that is just "Ana" or "Ana, ana@example.com" names the visitor.
+  request.name ??= texts.length > 1 ? leadingName(texts.at(-1)!) : null;
+  if (!request.name || !request.email || !request.message) {
+    return { kind: "text", text: askForMissing(request, lang) };
+  }
+  const body = { name: request.name, email: request.email, message: request.message };
+  return { kind: "tool-call", toolName: CONTACT_TOOL_NAME, input: JSON.stringify({ body }) };
+}
+
+/**
+ * The visitor's latest message and, when the model had asked for missing contact details,
+ * the messages before that question (at most 3 rounds), oldest first.
+ */
+function contactTexts(prompt: LanguageModelV4Prompt): string[] {
+  const last = lastUserIndex(prompt);
+  const texts = [messageText(prompt[last])];
+  for (let i = last - 1; i >= 1 && texts.length < 4; i -= 2) {
+    if (!isAskForMissing(messageText(prompt[i])) || prompt[i - 1].role !== "user") break;
+    texts.unshift(messageText(prompt[i - 1]));
+  }
+  return texts;
+}
+
+function contactText(prompt: LanguageModelV4Prompt): string {
+  return contactTexts(prompt).join("\n");
+}
+
+function leadingName(text: string): string | null {
+  return /^\s*(\p{Lu}[\p{L}'’-]*(?:[ \t]+\p{Lu}[\p{L}'’-]*){0,3})(?![\p{L}@.])/u.exec(text)?.[1] ??
+    null;
+}
+
+/** The text parts of a user or assistant message. */
+function messageText(message: LanguageModelV4Prompt[number] | undefined): string {
+  if (!message || (message.role !== "user" && message.role !== "assistant")) return "";
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ").trim();
+}
+
+/** The output of the latest result of `toolName` after the visitor's latest message. */
+function latestToolResult(prompt: LanguageModelV4Prompt, toolName: string): unknown {
+  let found: unknown = undefined;
+  for (const message of prompt.slice(lastUserIndex(prompt) + 1)) {
+    if (message.role !== "tool" && message.role !== "assistant") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-result" && part.toolName === toolName) found = part.output;
+    }
+  }
+  return found;
+}
+
+/**
  * The passages of the latest `search_site` result after the visitor's latest message:
  * undefined when there is none, null when the tool failed or was denied.
  */
@@ -231,7 +321,7 @@ export function passagesOf(
     }
   }
   if (!isObject(value) || !Array.isArray(value.passages)) return null;
-  // lib/chat/search_tool.ts reports a failed search as mode "unavailable".
+  // lib/tools/search_site.ts reports a failed search as mode "unavailable".
   if (value.mode === "unavailable") return null;
   return value.passages.filter((p): p is AnswerPassage =>
     isObject(p) && typeof p.text === "string" && typeof p.title === "string"

@@ -3,8 +3,11 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
+  LanguageModelV4ToolResultOutput,
 } from "@ai-sdk/provider";
+import { isStepCount, jsonSchema, streamText, tool } from "ai";
 import { createLocalModel } from "./local_model.ts";
+import { isContactRequest, readContactRequest } from "./local_contact.ts";
 import { buildExtractiveAnswer, detectLang } from "./extractive.ts";
 
 const TOOLS: LanguageModelV4CallOptions["tools"] = [{
@@ -321,4 +324,216 @@ Deno.test("a sub-heading inside a passage is never quoted as an answer", () => {
   }]);
   assert.match(answer, /Tudo é armazenado no Deno KV/);
   assert.doesNotMatch(answer, /Onde os dados ficam\./);
+});
+
+const CONTACT_TOOLS: LanguageModelV4CallOptions["tools"] = [
+  ...TOOLS!,
+  {
+    type: "function",
+    name: "sendMessageToOwner",
+    description: "Send a message from the visitor to the site owner",
+    inputSchema: { type: "object", properties: { body: { type: "object" } } },
+  },
+];
+
+async function planOf(prompt: LanguageModelV4Prompt, tools = CONTACT_TOOLS) {
+  const model = createLocalModel({ generateId: () => "call_c" });
+  const parts = await collect((await model.doStream({ prompt, tools })).stream);
+  const call = parts.find((p) => p.type === "tool-call");
+  return {
+    call: call?.type === "tool-call"
+      ? { toolName: call.toolName, input: JSON.parse(call.input) }
+      : null,
+    text: textOf(parts),
+  };
+}
+
+Deno.test("local model: a request to message the owner becomes the contact call", async () => {
+  const cases: [string, { name: string; email: string; message: string }][] = [
+    [
+      "manda um recado pro dono do site dizendo que adorei o site, meu nome é Ana e meu email é ana@example.com",
+      { name: "Ana", email: "ana@example.com", message: "Adorei o site" },
+    ],
+    [
+      "Leave a message for the site owner saying I love the site. My name is Ana Souza, ana.souza@example.com",
+      { name: "Ana Souza", email: "ana.souza@example.com", message: "I love the site" },
+    ],
+    [
+      "Diga ao dono do site que quero contratar um projeto. Me chamo Bruno, email bruno@exemplo.com.br",
+      { name: "Bruno", email: "bruno@exemplo.com.br", message: "Quero contratar um projeto" },
+    ],
+    [
+      'Please send the owner a note: "Typo on the about page". I\'m Carla (carla@example.org)',
+      { name: "Carla", email: "carla@example.org", message: "Typo on the about page" },
+    ],
+  ];
+  for (const [question, body] of cases) {
+    const { call, text } = await planOf(userPrompt(question));
+    assert.deepEqual(call, { toolName: "sendMessageToOwner", input: { body } }, question);
+    assert.equal(text, "");
+  }
+});
+
+Deno.test("local model: a contact request without name or email asks for them, in the visitor's language", async () => {
+  const pt = await planOf(userPrompt("manda um recado pro dono do site dizendo que adorei o site"));
+  assert.equal(pt.call, null);
+  assert.equal(
+    pt.text,
+    "Posso mandar o recado ao dono do site, mas preciso de seu nome e seu email.",
+  );
+  const en = await planOf(
+    userPrompt("Leave a message for the site owner saying thanks. My name is Ana."),
+  );
+  assert.equal(en.call, null);
+  assert.equal(
+    en.text,
+    "I can send your message to the site owner, but I need your email address.",
+  );
+  const nothing = await planOf(userPrompt("I want to send a message to the owner"));
+  assert.equal(
+    nothing.text,
+    "I can send your message to the site owner, but I need your name, your email address and what you want to say.",
+  );
+});
+
+Deno.test("local model: the details given after its question complete the contact call", async () => {
+  const first = "manda um recado pro dono do site dizendo que adorei o site";
+  const asked = "Posso mandar o recado ao dono do site, mas preciso de seu nome e seu email.";
+  const { call } = await planOf([
+    ...userPrompt(first),
+    { role: "assistant", content: [{ type: "text", text: asked }] },
+    { role: "user", content: [{ type: "text", text: "Ana, ana@example.com" }] },
+  ]);
+  assert.deepEqual(call, {
+    toolName: "sendMessageToOwner",
+    input: { body: { name: "Ana", email: "ana@example.com", message: "Adorei o site" } },
+  });
+});
+
+Deno.test("local model: other questions still search, and without the contact tool nothing changes", async () => {
+  for (const question of ["Quem é o dono do site?", "Can you tell me who the owner is?"]) {
+    assert.equal((await planOf(userPrompt(question))).call?.toolName, "search_site", question);
+  }
+  const request = "manda um recado pro dono dizendo oi, meu nome é Ana, ana@example.com";
+  assert.equal((await planOf(userPrompt(request), TOOLS)).call?.toolName, "search_site");
+});
+
+function afterContact(question: string, output: unknown): LanguageModelV4Prompt {
+  return [
+    ...userPrompt(question),
+    {
+      role: "assistant",
+      content: [{
+        type: "tool-call",
+        toolCallId: "c1",
+        toolName: "sendMessageToOwner",
+        input: { body: {} },
+      }],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "sendMessageToOwner",
+        output: output as LanguageModelV4ToolResultOutput,
+      }],
+    },
+  ];
+}
+
+Deno.test("local model: after the contact call it says in one sentence whether it was sent", async () => {
+  const pt =
+    "manda um recado pro dono do site dizendo que adorei o site, meu nome é Ana e meu email é ana@example.com";
+  const en = "Leave a message for the site owner saying hi. My name is Ana, ana@example.com";
+  const cases: [string, unknown, string][] = [
+    [
+      pt,
+      { type: "json", value: { data: { id: "m1" } } },
+      "Recado enviado: o dono do site vai lê-lo e responder no seu email.",
+    ],
+    [
+      en,
+      { type: "json", value: { data: { id: "m1" } } },
+      "Message sent: the site owner will read it and answer by email.",
+    ],
+    [
+      pt,
+      {
+        type: "json",
+        value: { error: { status: 429, message: "Too many messages. Please wait a moment." } },
+      },
+      "O recado não foi enviado: Too many messages. Please wait a moment.",
+    ],
+    [
+      en,
+      { type: "error-text", value: "Network error: connection refused" },
+      "The message was not sent: Network error: connection refused.",
+    ],
+    [
+      pt,
+      { type: "execution-denied", reason: "mudei de ideia" },
+      "O recado não foi enviado, porque você recusou (mudei de ideia).",
+    ],
+    [en, { type: "execution-denied" }, "The message was not sent, because you declined."],
+  ];
+  for (const [question, output, expected] of cases) {
+    const { call, text } = await planOf(afterContact(question, output));
+    assert.equal(call, null);
+    assert.equal(text, expected);
+  }
+});
+
+Deno.test("local model: streamText runs the contact call it proposes and then answers", async () => {
+  const received: unknown[] = [];
+  const result = streamText({
+    model: createLocalModel(),
+    prompt:
+      "manda um recado pro dono do site dizendo que adorei o site, meu nome é Ana e meu email é ana@example.com",
+    tools: {
+      search_site: tool({
+        inputSchema: jsonSchema({ type: "object", properties: { query: { type: "string" } } }),
+        execute: () => ({ mode: "lexical", passages: [] }),
+      }),
+      sendMessageToOwner: tool({
+        inputSchema: jsonSchema<{ body: unknown }>({
+          type: "object",
+          properties: { body: { type: "object" } },
+          required: ["body"],
+        }),
+        execute: ({ body }) => {
+          received.push(body);
+          return { data: { id: "m1" } };
+        },
+      }),
+    },
+    stopWhen: isStepCount(3),
+  });
+  assert.equal(
+    await result.text,
+    "Recado enviado: o dono do site vai lê-lo e responder no seu email.",
+  );
+  assert.deepEqual(received, [{ name: "Ana", email: "ana@example.com", message: "Adorei o site" }]);
+});
+
+Deno.test("local model: reading a contact request is linear on 256 KiB of adversarial text", () => {
+  const n = 256 * 1024;
+  const inputs = [
+    "dizendo que x" + " ".repeat(n) + "x",
+    "dizendo que " + " ,".repeat(n / 2) + "x",
+    "@".repeat(n),
+    "a@".repeat(n / 2),
+    "a".repeat(n) + "@" + "b".repeat(n) + ".".repeat(n),
+    "Meu nome é " + "Ana ".repeat(n / 4),
+    "dono que ".repeat(n / 9),
+    '"' + "a,".repeat(n / 2),
+  ];
+  for (const text of inputs) {
+    const start = performance.now();
+    readContactRequest(text);
+    isContactRequest(text);
+    // Linear passes take a few ms; the quadratic trim of the first input took over a minute.
+    const ms = performance.now() - start;
+    assert.ok(ms < 1000, `${JSON.stringify(text.slice(0, 16))}: ${Math.round(ms)} ms`);
+  }
 });

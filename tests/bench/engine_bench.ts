@@ -26,7 +26,7 @@ import { isStepCount, type ModelMessage, streamText, type UIMessage } from "ai";
 import { MessageBuilder } from "@/lib/client/message_builder.ts";
 import { citationFilter } from "@/lib/chat/citations.ts";
 import { runTurn } from "@/lib/chat/engine/run_turn.ts";
-import { createSearchTool } from "@/lib/chat/search_tool.ts";
+import { createSearchTool } from "@/lib/tools/search_site.ts";
 import { sseWriter } from "@/lib/chat/sse.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { listeningPort } from "../support/listening.ts";

@@ -29,7 +29,7 @@ import { createModelRegistry } from "@/lib/models/registry.ts";
 import { findModelDeadlineError } from "@/lib/models/deadlines.ts";
 import { startReplayServer } from "@/tests/support/replay_server.ts";
 import { startSilentServer } from "@/tests/support/silent_server.ts";
-import { createSearchTool } from "../search_tool.ts";
+import { createSearchTool } from "@/lib/tools/search_site.ts";
 import { runTurn, type RunTurnOptions, withStepLimitInstruction } from "./run_turn.ts";
 
 const usage = (input: number, output: number) => ({

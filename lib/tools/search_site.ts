@@ -12,7 +12,7 @@ import type { JSONValue } from "ai";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import type { SiteSearch } from "@/lib/search/types.ts";
-import type { InternalPassageRef, PublicPassage, SearchToolOutput } from "./types.ts";
+import type { InternalPassageRef, PublicPassage, SearchToolOutput } from "@/lib/chat/types.ts";
 
 /** Name of the tool, shared with the offline model. */
 export const SEARCH_TOOL = "search_site";

@@ -1,0 +1,72 @@
+/**
+ * The built-in contact agent end to end, without a model: the app loads it at start
+ * (baseUrl "self"), its tools run through the app in-process and land in the store;
+ * a bad agent spec stops the start with a message naming the agent.
+ */
+import assert from "node:assert/strict";
+import type { ToolExecutionOptions } from "ai";
+import { createServerApp } from "@/lib/server.ts";
+import { turnTools } from "@/lib/tools/mod.ts";
+import { testConfig } from "../support/chat_client.ts";
+import { startTestServer } from "../support/server.ts";
+
+const CALL: ToolExecutionOptions<unknown> = {
+  toolCallId: "c1",
+  messages: [],
+  abortSignal: new AbortController().signal,
+  context: {},
+};
+
+Deno.test("contact agent: loaded at start, sendMessageToOwner waits for approval, then is stored", async () => {
+  const server = await startTestServer({ config: testConfig() });
+  try {
+    const { services } = server;
+    assert.deepEqual(services.agents.map((a) => a.agent.id), ["contact"]);
+    assert.ok(services.selfApp);
+    const turn = turnTools({
+      search: services.search,
+      agents: services.agents,
+      origin: server.url,
+      onSource() {},
+      context: {
+        chatId: "chat-1",
+        locale: "pt-BR",
+        visitor: "v-hash",
+        origin: server.url,
+        selfApp: services.selfApp,
+        ip: "203.0.113.7",
+      },
+    });
+    assert.equal(turn.approvalFor("getContactStatus", {}), null);
+    assert.equal(turn.approvalFor("sendMessageToOwner", {})?.agent.agent.id, "contact");
+    const body = { name: "Ana", email: "ana@example.com", message: "Adorei o site!" };
+    const sent = await turn.tools.sendMessageToOwner.execute!({ body } as never, CALL as never);
+    assert.ok("data" in (sent as object), JSON.stringify(sent));
+    const { messages } = await services.contact.list();
+    assert.equal(messages.length, 1);
+    assert.equal(messages[0].name, "Ana");
+    assert.equal(messages[0].message, "Adorei o site!");
+    assert.deepEqual(messages[0].context, { chatId: "chat-1", locale: "pt-BR", visitor: "v-hash" });
+    const status = await turn.tools.getContactStatus.execute!({} as never, CALL as never);
+    assert.deepEqual(status, { data: { accepting: true, received: 1 } });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("contact agent: a bad agent spec stops the start with the agent's name", async () => {
+  const config = testConfig({
+    agents: [{
+      id: "shop",
+      name: "Shop",
+      description: "Orders.",
+      spec: "static/agents/missing.json",
+      baseUrl: "https://api.example.com",
+      runIn: "server",
+    }],
+  });
+  await assert.rejects(
+    () => createServerApp({ env: {}, config, islandAssets: null }),
+    /Agent "shop": the spec file "static\/agents\/missing\.json" does not exist\. Fix/,
+  );
+});
