@@ -12,7 +12,11 @@ import { resolveVisitor } from "@/lib/http/visitor.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { ModelUnavailableError } from "@/lib/models/registry.ts";
 import { type ChatRequest, newUserMessage, parseChatRequest } from "./request.ts";
-import { createSearchTool, SEARCH_TOOL } from "@/lib/tools/search_site.ts";
+import { localeOf } from "@/lib/http/locale.ts";
+import { type AgentToolContext, hashVisitorId, type ReadyAgent } from "@/lib/tools/agent_tools.ts";
+import { type TurnTools, turnTools } from "@/lib/tools/mod.ts";
+import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
+import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import type { ChatMessage } from "./types.ts";
 
@@ -39,6 +43,14 @@ export interface TurnPlan {
   question: ChatMessage | null;
   /** Edit or regenerate: the id of the first saved message this turn replaces. */
   replaceFrom: string | null;
+  /** The answer this turn continues (approvals, browser results), with the responses applied. */
+  continued: ChatMessage | null;
+  /** The tools of the turn with their approval rule. */
+  turnTools: TurnTools;
+  /** What agent calls of this turn carry. */
+  context: AgentToolContext;
+  /** Who answers: the picked agent, else the model. */
+  agentId: string;
   /** Whether the chat had no saved record when the turn was planned. */
   newChat: boolean;
   /** Passage numbers of this turn, filled by the search tool, read by the citation filter. */
@@ -71,20 +83,30 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
   ]);
   const modelId = request.model ?? app.models.defaultModelId();
   const picked = pickModel(app, modelId);
-  const newMessage = request.trigger === "regenerate-message"
-    ? null
-    : await newUserMessage(request.message as unknown as ChatMessage);
+  const newMessage = request.trigger === "submit-message"
+    ? await newUserMessage(request.message as unknown as ChatMessage)
+    : null;
   const citable = new Set<string>();
   const sources = { onSource: (_: NumberedSource) => {} };
-  const tools: ToolSet = {
-    [SEARCH_TOOL]: createSearchTool(app.search, {
-      origin: app.config.site.url ?? url.origin,
-      onSource: (s) => {
-        citable.add(String(s.n));
-        sources.onSource(s);
-      },
-    }),
+  const origin = app.config.site.url ?? url.origin;
+  const context: AgentToolContext = {
+    chatId: request.id,
+    locale: localeOf(ctx.state),
+    visitor: await hashVisitorId(visitor.id),
+    origin,
+    selfApp: app.selfApp,
+    ip,
   };
+  const turn = turnTools({
+    search: app.search,
+    agents: pickAgents(app.agents, request.agent),
+    origin,
+    onSource: (s) => {
+      citable.add(String(s.n));
+      sources.onSource(s);
+    },
+    context,
+  });
 
   const [limited, history] = await pending;
   if (limited) {
@@ -95,9 +117,8 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
   if ("error" in picked) throw picked.error;
   if (history.error) throw history.error;
   const { messages: saved, exists } = history.loaded!;
-  const next = request.trigger === "regenerate-message"
-    ? regeneratePlan(saved, request)
-    : questionPlan(saved, newMessage!);
+  const next = await nextMessages(app, saved, request, newMessage, turn);
+  const tools = turn.tools;
   return {
     chatId: request.id,
     visitor,
@@ -109,6 +130,10 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     modelMessages: await convertToModelMessages(forModel(next.messages), { tools }),
     question: next.question,
     replaceFrom: next.replaceFrom,
+    continued: next.continued,
+    turnTools: turn,
+    context,
+    agentId: request.agent ?? modelId,
     newChat: !exists,
     citable,
     sources,
@@ -121,6 +146,46 @@ interface NextMessages {
   messages: ChatMessage[];
   question: ChatMessage | null;
   replaceFrom: string | null;
+  /** The answer this turn continues (after approvals or browser results), or null for a new one. */
+  continued: ChatMessage | null;
+}
+
+/** The messages of the turn, for each kind of request. */
+async function nextMessages(
+  app: Ctx["app"],
+  history: ChatMessage[],
+  request: ChatRequest,
+  newMessage: Awaited<ReturnType<typeof newUserMessage>> | null,
+  turn: TurnTools,
+): Promise<NextMessages> {
+  if (request.trigger === "regenerate-message") return regeneratePlan(history, request);
+  if (request.trigger === "submit-message") return questionPlan(history, newMessage!);
+  const plan = await continuationPlan(history, request, {
+    chatId: request.id,
+    now: app.clock(),
+    verify: (call, signature) => app.approvals.verify(call, signature),
+    runsInBrowser: (name) => turn.agentFor(name)?.agent.agent.runIn === "browser",
+  });
+  // Single use, claimed only once every check passed: a replay finds its claim taken.
+  for (const id of plan.claims) {
+    if (!await claimApproval(app.kv, id, 2 * APPROVAL_TTL_MS)) {
+      throw new HttpError("invalid_request", `Approval "${id}" was already used.`);
+    }
+  }
+  return { messages: plan.messages, question: null, replaceFrom: null, continued: plan.continued };
+}
+
+/** The agents of the turn: the one the visitor picked, or all of them. */
+function pickAgents(agents: readonly ReadyAgent[], picked: string | undefined): ReadyAgent[] {
+  if (picked === undefined) return [...agents];
+  const agent = agents.find((a) => a.agent.id === picked);
+  if (!agent) {
+    throw new HttpError(
+      "invalid_request",
+      `Unknown agent "${picked}". Use one of: ${agents.map((a) => `"${a.agent.id}"`).join(", ")}.`,
+    );
+  }
+  return [agent];
 }
 
 /** Regenerating an answer: it and everything after it are replaced. */
@@ -133,7 +198,7 @@ function regeneratePlan(history: ChatMessage[], request: ChatRequest): NextMessa
   }
   const messages = history.slice(0, idx);
   if (messages.length === 0) throw new HttpError("invalid_request", "There is nothing to answer.");
-  return { messages, question: null, replaceFrom: history[idx].id };
+  return { messages, question: null, replaceFrom: history[idx].id, continued: null };
 }
 
 /** A new question, or an edited one (a saved question's id): the edit replaces it and what follows. */
@@ -156,6 +221,7 @@ function questionPlan(
     messages: [...history.slice(0, keep), user],
     question: user,
     replaceFrom: edited >= 0 ? user.id : null,
+    continued: null,
   };
 }
 

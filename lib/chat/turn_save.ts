@@ -69,10 +69,27 @@ export async function beginSave(
   }
 }
 
+/** Saves a continued answer with the visitor's responses applied; never throws. */
+export async function continueSave(
+  app: AppServices,
+  plan: TurnPlan,
+  answer: ChatMessage,
+): Promise<Begun> {
+  const marked = { ...answer, metadata: { ...answer.metadata, outcome: "interrupted" as const } };
+  try {
+    if (await app.store.replaceMessage(plan.chatId, answer.id, marked)) return { ok: true };
+    return { ok: false, refused: new HttpError("not_found", `Chat "${plan.chatId}" not found.`) };
+  } catch (error) {
+    console.error(`Chat ${plan.chatId}: saving the responses failed:`, error);
+    return { ok: false, refused: null };
+  }
+}
+
 /** How a turn ended, as saved on its answer. */
 export function outcomeOf(end: TurnEnd, aborted: boolean): AnswerOutcome {
   if (end.kind === "abort" || aborted) return "stopped";
   if (end.kind === "error") return "failed";
+  if (end.totals.awaitingApproval) return "awaiting-approval";
   return end.totals.stepLimitReached ? "step-limit" : "finished";
 }
 
@@ -89,7 +106,9 @@ export async function saveAnswer(
 ): Promise<boolean> {
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
-      if (begun.ok) return await app.store.replaceMessage(plan.chatId, answer.id, answer);
+      if (begun.ok || plan.continued) {
+        return await app.store.replaceMessage(plan.chatId, answer.id, answer);
+      }
       // The start was never saved: save question and answer together now.
       const again = await beginSave(app, plan, answer);
       if (again.ok || again.refused) return again.ok;

@@ -17,9 +17,11 @@ import { runTurn, type TurnEnd, type TurnTotals } from "./engine/run_turn.ts";
 import { SSE_HEADERS, sseWriter } from "./sse.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
 import type { TurnPlan } from "./turn_plan.ts";
+import { approvalHook } from "./turn_approval.ts";
 import {
   beginSave,
   type Begun,
+  continueSave,
   countTokens,
   outcomeOf,
   placeholderAnswer,
@@ -45,9 +47,15 @@ export async function streamTurn(
   const { app } = ctx;
   const abort = visitorAbort(ctx.req);
   // The answer as the client builds it, kept for the save: the same chunks, the same builder.
-  const answer = new MessageBuilder<ChatMessage>(undefined, newMessageId());
+  // A continued answer (after approvals) goes on in the same message.
+  const answer = new MessageBuilder<ChatMessage>(
+    plan.continued ?? undefined,
+    plan.continued?.id ?? newMessageId(),
+  );
   // Saved alongside the model call's start, off the path to the first token.
-  const begun = beginSave(app, plan, placeholderAnswer(plan, answer.message.id));
+  const begun = plan.continued
+    ? continueSave(app, plan, plan.continued)
+    : beginSave(app, plan, placeholderAnswer(plan, answer.message.id));
   const relay = createRelay(app, plan, answer);
   const routes: UpstreamRoute[] = [];
   const ended = collectRoutes(routes, () =>
@@ -60,7 +68,8 @@ export async function streamTurn(
       maxOutputTokens: app.config.maxOutputTokens,
       abortSignal: abort.signal,
       messageId: answer.message.id,
-      startMetadata: { agentId: plan.modelId, model: plan.modelId, createdAt: plan.startedAt },
+      toolApproval: approvalHook(app, plan.turnTools, plan.context),
+      startMetadata: { agentId: plan.agentId, model: plan.modelId, createdAt: plan.startedAt },
       finishMetadata: (totals) => finishMetadata(app, plan, totals, relay.ttftMs(), routes),
       errorText: (error, where) => {
         console.error(`Chat ${plan.chatId}: ${where} error:`, error);
@@ -244,7 +253,7 @@ async function settle(
 function finishMetadata(
   app: AppServices,
   plan: TurnPlan,
-  { usage, finishReason, stepLimitReached }: TurnTotals,
+  { usage, finishReason, stepLimitReached, awaitingApproval }: TurnTotals,
   ttftMs: number | undefined,
   routes: UpstreamRoute[],
 ): ChatMessageMetadata {
@@ -261,7 +270,7 @@ function finishMetadata(
     },
     costUsd: cost,
     finishReason,
-    outcome: stepLimitReached ? "step-limit" : "finished",
+    outcome: awaitingApproval ? "awaiting-approval" : stepLimitReached ? "step-limit" : "finished",
     latencyMs: app.clock() - plan.startedAt,
     ttftMs,
     routes: [...routes],

@@ -8,7 +8,13 @@ import type { ToolUIPart, UIMessage } from "ai";
  * How an answer's turn ended. An answer is saved as "interrupted" when its turn starts and
  * replaced when the turn ends, so "interrupted" stays only when the server died mid-answer.
  */
-export type AnswerOutcome = "finished" | "stopped" | "failed" | "interrupted" | "step-limit";
+export type AnswerOutcome =
+  | "finished"
+  | "stopped"
+  | "failed"
+  | "interrupted"
+  | "step-limit"
+  | "awaiting-approval";
 
 /** Metadata the server attaches to every assistant message. */
 export interface ChatMessageMetadata {

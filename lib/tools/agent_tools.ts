@@ -214,7 +214,16 @@ function operationTool(
     `${operation.method} ${operation.pathTemplate} of ${ready.agent.name}.`;
   const base = {
     description,
-    inputSchema: jsonSchema<Record<string, unknown>>(operation.inputSchema as JSONSchema7),
+    // Validated when the model's call is parsed: an invalid call is a tool-input-error the
+    // model can correct, never an approval card for a request that cannot be built.
+    inputSchema: jsonSchema<Record<string, unknown>>(operation.inputSchema as JSONSchema7, {
+      validate: (value) => {
+        const problems = validateArguments(operation.inputSchema, value);
+        return problems.length
+          ? { success: false, error: new Error(`Invalid arguments: ${problems.join("; ")}`) }
+          : { success: true, value: value as Record<string, unknown> };
+      },
+    }),
     needsApproval: needsApproval(operation, ready.agent),
   };
   if (ready.agent.runIn === "browser") return tool(base);

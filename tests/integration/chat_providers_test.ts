@@ -113,7 +113,11 @@ Deno.test("providers: OpenAI Chat Completions text streams through the endpoint 
     };
     assert.equal(body.model, "gpt-4.1-mini");
     assert.equal(body.stream, true);
-    assert.deepEqual(body.tools.map((x) => x.function.name), ["search_site"]);
+    assert.deepEqual(body.tools.map((x) => x.function.name), [
+      "search_site",
+      "sendMessageToOwner",
+      "getContactStatus",
+    ]);
 
     const saved = await t.server.services.store.loadMessages(t.id) as ChatMessage[];
     assert.equal(saved.length, 2);
