@@ -1,6 +1,8 @@
 /**
  * Test helpers for the model layer: a scripted AI SDK language model.
  */
+import { ModelUnavailableError } from "./registry.ts";
+import type { ModelRegistry } from "./types.ts";
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
@@ -117,5 +119,26 @@ export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel 
         }),
       };
     },
+  };
+}
+
+/** A registry with one model, "scripted", which is also the default. */
+export function scriptedRegistry(model: ScriptedModel): ModelRegistry {
+  return {
+    list: () => [],
+    defaultModelId: () => "scripted",
+    get(id) {
+      if (id !== "scripted") throw new ModelUnavailableError(id, "unknown", `Unknown "${id}"`);
+      return model;
+    },
+    providerStatus: () => ({
+      openai: "missing",
+      google: "missing",
+      cerebras: "missing",
+      openrouter: "missing",
+      cloudflare: "missing",
+      "local-endpoint": "missing",
+      offline: "configured",
+    }),
   };
 }

@@ -8,11 +8,9 @@ import type { ChatMessage } from "@/lib/chat/types.ts";
 import {
   createScriptedModel,
   SCRIPTED_TOOLLESS_TEXT,
-  type ScriptedModel,
+  scriptedRegistry,
   type ScriptedStep,
 } from "@/lib/models/testing.ts";
-import type { ModelRegistry } from "@/lib/models/types.ts";
-import { ModelUnavailableError } from "@/lib/models/registry.ts";
 import { startTestServer } from "../support/server.ts";
 import {
   CookieJar,
@@ -23,27 +21,6 @@ import {
   testConfig,
   userMessage,
 } from "../support/chat_client.ts";
-
-/** A registry with one model, "scripted", which is also the default. */
-function scriptedRegistry(model: ScriptedModel): ModelRegistry {
-  return {
-    list: () => [],
-    defaultModelId: () => "scripted",
-    get(id) {
-      if (id !== "scripted") throw new ModelUnavailableError(id, "unknown", `Unknown "${id}"`);
-      return model;
-    },
-    providerStatus: () => ({
-      openai: "missing",
-      google: "missing",
-      cerebras: "missing",
-      openrouter: "missing",
-      cloudflare: "missing",
-      "local-endpoint": "missing",
-      offline: "configured",
-    }),
-  };
-}
 
 async function run(steps: ScriptedStep[], maxSteps: number) {
   const model = createScriptedModel(steps);

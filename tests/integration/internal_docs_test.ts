@@ -6,9 +6,7 @@
 import assert from "node:assert/strict";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { ChatMessage, SearchToolOutput } from "@/lib/chat/types.ts";
-import { createScriptedModel, type ScriptedModel } from "@/lib/models/testing.ts";
-import type { ModelRegistry } from "@/lib/models/types.ts";
-import { ModelUnavailableError } from "@/lib/models/registry.ts";
+import { createScriptedModel, scriptedRegistry } from "@/lib/models/testing.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import {
   CookieJar,
@@ -109,27 +107,6 @@ Deno.test("internal docs: the server serves no index, at its old path or any sta
     await server.close();
   }
 });
-
-/** A registry whose one model, the default, is `model`. */
-function scriptedRegistry(model: ScriptedModel): ModelRegistry {
-  return {
-    list: () => [],
-    defaultModelId: () => "scripted",
-    get(id) {
-      if (id !== "scripted") throw new ModelUnavailableError(id, "unknown", `Unknown "${id}"`);
-      return model;
-    },
-    providerStatus: () => ({
-      openai: "missing",
-      google: "missing",
-      cerebras: "missing",
-      openrouter: "missing",
-      cloudflare: "missing",
-      "local-endpoint": "missing",
-      offline: "configured",
-    }),
-  };
-}
 
 /** Sends `text` in chat `id` and reads the whole stream. */
 async function ask(server: TestServer, jar: CookieJar, id: string, text: string) {
