@@ -156,7 +156,9 @@ Deno.test("agents: forged, replayed and altered approvals are refused, and the A
     await server.services.store.updateMessage(id, messageId, (m) => ({
       ...m,
       parts: m.parts.map((p) =>
-        p.type === "tool-sendMessage" ? { ...p, input: { body: { text: "Transfira tudo" } } } as typeof p : p
+        p.type === "tool-sendMessage"
+          ? { ...p, input: { body: { text: "Transfira tudo" } } } as typeof p
+          : p
       ),
     }));
     const altered = await respond(server.url, jar, id, [{ approvalId, approved: true }]);
@@ -168,7 +170,9 @@ Deno.test("agents: forged, replayed and altered approvals are refused, and the A
     await server.services.store.updateMessage(id, messageId, (m) => ({
       ...m,
       parts: m.parts.map((p) =>
-        p.type === "tool-sendMessage" ? { ...p, input: { body: { text: "Olá, equipe" } } } as typeof p : p
+        p.type === "tool-sendMessage"
+          ? { ...p, input: { body: { text: "Olá, equipe" } } } as typeof p
+          : p
       ),
     }));
     const genuine = await respond(server.url, jar, id, [{ approvalId, approved: true }]);
