@@ -119,8 +119,20 @@ export async function createServerApp(
     staticDir: new URL("static/", root),
     islandAssets,
     dev,
+    connectOrigins: browserAgentOrigins(services.agents),
   });
   // "self" agents (the built-in contact agent) are served by this very app, in-process.
   services.selfApp ??= app;
   return { app, services };
+}
+
+/** The origins of agents that run in the visitor's browser: their pages may fetch from them. */
+function browserAgentOrigins(agents: AppServices["agents"]): string[] {
+  return [
+    ...new Set(
+      agents.filter((a) => a.agent.runIn === "browser" && URL.canParse(a.agent.baseUrl)).map((a) =>
+        new URL(a.agent.baseUrl).origin
+      ),
+    ),
+  ];
 }

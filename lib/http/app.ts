@@ -45,6 +45,8 @@ export interface AppOptions<S> {
   islandAssets: IslandAssets | null;
   /** Development mode: static files reread, errors shown in detail. */
   dev?: boolean;
+  /** Other origins pages may fetch from (browser-run agents' APIs), for the CSP's connect-src. */
+  connectOrigins?: string[];
 }
 
 /** An app: one function from Request to Response. */
@@ -106,7 +108,7 @@ export function createApp<S>(options: AppOptions<S>): App {
     const { html } = renderDocument(vnode, islands, options.islandAssets, { nonce });
     const headers = new Headers(init?.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, options.connectOrigins));
     return new Response(html, { ...init, headers });
   }
 

@@ -12,9 +12,10 @@ export function newNonce(): string {
 /**
  * The policy for a page whose inline scripts carry `nonce`. Style attributes are
  * allowed (island markers, markdown table alignment and MathML from temml use
- * them) but not inline `<style>` elements; images may be data: URLs (SVG icons).
+ * them) but not inline `<style>` elements; images may be data: URLs (SVG icons). Pages may
+ * fetch from `connectOrigins` too: the APIs of agents that run in the visitor's browser.
  */
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, connectOrigins: string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -22,7 +23,7 @@ export function contentSecurityPolicy(nonce: string): string {
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...connectOrigins].join(" "),
     "frame-ancestors 'self'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -59,16 +59,25 @@ export interface SpyRequest {
 /** The app over a spy agent, with a scripted model and, optionally, a search of the test's passages. */
 export async function startSpyAgentApp(
   model: ScriptedModel,
-  options: { info?: () => string; search?: SiteSearch } = {},
+  options: { info?: () => string; search?: SiteSearch; runIn?: "server" | "browser" } = {},
 ): Promise<{ server: TestServer; received: SpyRequest[]; close(): Promise<void> }> {
   const received: SpyRequest[] = [];
+  // CORS as a browser-run agent's API must answer it: the visitor's page calls it directly.
+  const cors = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-headers": "content-type, x-assistant-context",
+    "access-control-allow-methods": "GET, POST",
+  };
   const spy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
     const path = new URL(req.url).pathname;
     received.push({ method: req.method, path, body: await req.text() });
     if (req.method === "GET") {
-      return Response.json({ info: options.info?.() ?? "Aberto das 9h às 18h." });
+      return Response.json({ info: options.info?.() ?? "Aberto das 9h às 18h." }, {
+        headers: cors,
+      });
     }
-    return Response.json({ ok: true }, { status: 201 });
+    return Response.json({ ok: true }, { status: 201, headers: cors });
   });
   const agent: AgentConfig = {
     id: "spy",
@@ -76,7 +85,7 @@ export async function startSpyAgentApp(
     description: "A test API that records what it receives.",
     spec: "inline",
     baseUrl: `http://127.0.0.1:${spy.addr.port}`,
-    runIn: "server",
+    runIn: options.runIn ?? "server",
     local: true,
   };
   const agents = readyAgents([{ agent, operations: await buildOperations(agent, SPY_SPEC) }], {});
