@@ -81,6 +81,17 @@ export async function continuationPlan(
   if (request.trigger === "tool-outputs") {
     claims.push(...applyOutputs(parts, request.outputs ?? [], deps));
   }
+  // An approved call of a browser-run agent has no server execution: without its result the
+  // model would go on as if it had run.
+  const unrun = parts.find((p) =>
+    p.state === "approval-responded" && p.approval?.approved === true &&
+    deps.runsInBrowser(p.type.slice("tool-".length))
+  );
+  if (unrun) {
+    throw invalid(
+      `Tool call "${unrun.toolCallId}" runs in the browser: send its result with trigger "tool-outputs".`,
+    );
+  }
   return {
     messages: [...history.slice(0, -1), continued],
     continued,

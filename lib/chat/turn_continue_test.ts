@@ -186,3 +186,12 @@ Deno.test("continuation: browser results go only to browser-run tools waiting fo
   );
   await refused(continuationPlan(history(local), outputs("call_nope"), deps), /not waiting/);
 });
+
+Deno.test("continuation: an approved browser-run call needs its result from the browser", async () => {
+  const part = pending("apr_1", INPUT);
+  part.type = "tool-localTool";
+  await refused(
+    continuationPlan(history(part), approve([{ approvalId: "apr_1", approved: true }]), deps),
+    /runs in the browser/,
+  );
+});

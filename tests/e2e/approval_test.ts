@@ -18,7 +18,7 @@ import {
 } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import { startSpyAgentApp } from "../support/agent_app.ts";
-import { ask, openChat, waitForAnswer } from "../support/ui.ts";
+import { ask, openChat, runAxe, waitForAnswer } from "../support/ui.ts";
 
 const RECADO =
   "Manda um recado pro dono do site dizendo que adorei o site. Meu nome é Ana e meu email é ana@example.com";
@@ -29,6 +29,7 @@ async function cardFor(page: Page, url: string) {
   await ask(page, RECADO);
   const card = page.locator(".approval-card[data-approval-state=approval-requested]");
   await card.waitFor({ timeout: 20_000 });
+  await page.locator(".thread[aria-busy=false]").waitFor();
   return card;
 }
 
@@ -52,6 +53,16 @@ Deno.test({
           await page.reload();
           await page.locator(".approval-card[data-approval-state=approval-requested]").waitFor();
         }
+        // Keyboard and screen readers: the card takes focus, and axe finds nothing serious.
+        assert.equal(
+          await page.evaluate(() => document.activeElement?.closest(".approval-card") !== null),
+          true,
+          "focus moved to the card",
+        );
+        const serious = (await runAxe(page)).filter((v) =>
+          v.impact === "serious" || v.impact === "critical"
+        );
+        assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.join(", ")}`), []);
         assert.deepEqual(seen.errors, []);
       });
       assert.equal((await server.services.contact.list()).messages.length, 0, "nothing sent");
@@ -110,8 +121,11 @@ Deno.test({
         timeout: 20_000,
       });
       const sent = (await server.services.contact.list()).messages;
-      assert.equal(sent.length, 2);
-      assert.equal(sent[0].message, "Mensagem editada no cartão");
+      assert.deepEqual(
+        sent.map((m) => m.message).sort(),
+        ["Adorei o site", "Mensagem editada no cartão"],
+        "the approved request, then the edited one, each sent once",
+      );
       await waitForAnswer(page);
       assert.deepEqual(seen.errors, []);
     } finally {
@@ -135,15 +149,25 @@ Deno.test({
     try {
       const context = await viewContext(browser, DESKTOP);
       const page = await context.newPage();
+      const seen = watchPage(page);
       await openChat(page, app.server.url + "/");
       await ask(page, "Mande um olá para a equipe");
       const card = page.locator(".approval-card[data-approval-state=approval-requested]");
       await card.waitFor({ timeout: 20_000 });
+      await page.locator(".thread[aria-busy=false]").waitFor();
       assert.equal(app.received.length, 0, "nothing before approval");
       await card.getByRole("button", { name: /Aprovar/ }).click();
       await page.getByText(/a mensagem saiu do seu navegador/).waitFor({ timeout: 20_000 });
       const posts = app.received.filter((r) => r.method === "POST");
-      assert.equal(posts.length, 1);
+      const chatId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+      const saved = await app.server.services.store.loadMessages(chatId);
+      assert.equal(
+        posts.length,
+        1,
+        `page errors: ${seen.errors.join(" | ")}; saved: ${
+          JSON.stringify(saved.at(-1)?.parts).slice(0, 3000)
+        }`,
+      );
       assert.deepEqual(JSON.parse(posts[0].body), { text: "Olá do navegador" });
     } finally {
       await browser.close();
