@@ -269,6 +269,8 @@ export default function ChatMessages(
   const list = view.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
+  // Only a new chat picks its agent; once it has begun, it keeps the one it was sent with.
+  const pickAgent = agents.length > 1 && !chatId && list.length === 0;
 
   return (
     <div class="conversation" ref={root}>
@@ -401,7 +403,7 @@ export default function ChatMessages(
       )}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">{announcement.value}</div>
       <form
-        class="composer"
+        class={pickAgent ? "composer composer-agents" : "composer"}
         onSubmit={(e) => {
           e.preventDefault();
           void send(input.value);
@@ -417,7 +419,7 @@ export default function ChatMessages(
           onInput={(e) => (input.value = e.currentTarget.value)}
           onKeyDown={onKeyDown}
         />
-        {agents.length > 1 && !chatId && list.length === 0 && (
+        {pickAgent && (
           <select
             class="model-picker agent-picker"
             aria-label={t.agentPickerLabel}
