@@ -18,7 +18,7 @@ import {
 import { SHOP, twoAgents } from "../support/agents.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startTestServer } from "../support/server.ts";
-import { ask, openChat, waitForAnswer } from "../support/ui.ts";
+import { ask, openChat, runAxe, waitForAnswer } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const PICKER = "select.agent-picker";
@@ -48,6 +48,8 @@ Deno.test({
         const box = await picker.boundingBox();
         assert.ok(box && box.x >= 0 && box.x + box.width <= view.width, "the picker is on screen");
         await page.screenshot({ path: `${dir}/agent-picker-${view.width}-${view.scheme}.png` });
+        const axe = await runAxe(page, ["select-name", "label", "color-contrast", "target-size"]);
+        assert.deepEqual(axe, [], JSON.stringify(axe, null, 2));
         assert.deepEqual(seen.errors, []);
         assert.deepEqual(seen.failed, []);
       });
@@ -80,11 +82,12 @@ Deno.test({
       await page.locator(PICKER).selectOption("shop");
       await ask(page, "Quais dados vocês guardam e por quanto tempo?");
       await waitForAnswer(page);
-      const label = page.locator(".msg-assistant .agent-label").last();
-      assert.equal(await label.innerText(), SHOP.name);
-      assert.equal(await page.locator(PICKER).count(), 0, "no picker once the chat has begun");
       assert.equal(posts.length, 1);
       assert.equal(posts[0].postDataJSON().agent, "shop", "the POST body carries the agent");
+      assert.equal(await page.locator(PICKER).count(), 0, "no picker once the chat has begun");
+      // The server answers as the picked agent (lib/chat/turn_plan.ts `agentId`).
+      const label = page.locator(".msg-assistant .agent-label").last();
+      assert.equal(await label.innerText(), SHOP.name);
 
       const chatId = new URL(page.url()).pathname.split("/").pop()!;
       const saved = await server.services.store.loadMessages(chatId);
