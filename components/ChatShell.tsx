@@ -2,6 +2,8 @@ import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
 import type { ChatSummary } from "@/lib/store/chats.ts";
+import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
+import { type AgentChoice, agentChoices } from "./chat/agents.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";
 import { ChatList } from "./ChatList.tsx";
 import { Footer } from "./Footer.tsx";
@@ -25,15 +27,22 @@ export interface ShellChrome {
   t: Messages;
   siteName: string;
   suggestions: string[];
+  /** The configured agents, visitor-facing fields only (never their headers). */
+  agents: AgentChoice[];
 }
 
-/** The shell's language-dependent props, for every chat page. */
-export function shellChrome(locale: Locale, config: AppConfig): ShellChrome {
+/** The shell's props that follow from the page's language, the site's config and its agents. */
+export function shellChrome(
+  locale: Locale,
+  config: AppConfig,
+  agents: readonly ReadyAgent[] = [],
+): ShellChrome {
   return {
     locale,
     t: catalog(locale),
     siteName: config.site.name,
     suggestions: config.suggestions[locale],
+    agents: agentChoices(agents),
   };
 }
 
@@ -41,12 +50,25 @@ interface ChatShellProps extends ShellData, ShellChrome {
   chatId?: string | null;
   messages?: ChatMessage[];
   prerendered?: Record<string, string>;
+  /** The agent preselected on a new chat (a known id from `?agent=`). */
+  agent?: string | null;
 }
 
 /** The page around the conversation: header, chat list, the message-list island, footer. */
 export function ChatShell(
-  { locale, t, siteName, suggestions, chatId = null, messages = [], prerendered, chats, cursor }:
-    ChatShellProps,
+  {
+    locale,
+    t,
+    siteName,
+    suggestions,
+    agents,
+    agent = null,
+    chatId = null,
+    messages = [],
+    prerendered,
+    chats,
+    cursor,
+  }: ChatShellProps,
 ) {
   return (
     <div class="shell with-sidebar">
@@ -61,6 +83,8 @@ export function ChatShell(
           chatId={chatId}
           initialMessages={messages}
           prerendered={prerendered}
+          agents={agents}
+          agent={agent}
         />
       </main>
       <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />

@@ -7,6 +7,7 @@ import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { format, type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
 import { Message } from "@/components/chat/Message.tsx";
+import { type AgentChoice, chatAgent, knownAgent } from "@/components/chat/agents.ts";
 import { AnswerActions } from "@/components/chat/AnswerActions.tsx";
 import { Icon } from "@/components/Icon.tsx";
 
@@ -19,6 +20,10 @@ export interface ChatMessagesProps {
   initialMessages: ChatMessage[];
   /** Server-rendered markdown of the initial messages (see components/chat/prerender.ts). */
   prerendered?: Record<string, string>;
+  /** The configured agents (id, name, description); a picker shows when there are several. */
+  agents?: AgentChoice[];
+  /** The agent preselected on a new chat (`?agent=`); ignored unless it is one of `agents`. */
+  agent?: string | null;
 }
 
 interface ModelOption {
@@ -36,7 +41,8 @@ function newChatId(): string {
 
 /** The conversation: welcome, suggested questions, messages, the composer and the model picker. */
 export default function ChatMessages(
-  { locale, suggestions, chatId, initialMessages, prerendered = {} }: ChatMessagesProps,
+  { locale, suggestions, chatId, initialMessages, prerendered = {}, agents = [], agent: preset }:
+    ChatMessagesProps,
 ) {
   const t = catalog(locale);
   const root = useRef<HTMLDivElement>(null);
@@ -45,6 +51,11 @@ export default function ChatMessages(
   const input = useSignal("");
   const models = useSignal<ModelOption[]>([]);
   const model = useSignal<string | null>(null);
+  // A saved chat keeps the agent its answers used; a new one starts with `?agent=`'s, if any.
+  const agent = useSignal(
+    chatId ? chatAgent(agents, initialMessages) : knownAgent(agents, preset),
+  );
+  const agentNames = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), []);
   const render = useSignal<RenderMarkdown | null>(null);
   const notice = useSignal<string | null>(null);
   const announcement = useSignal("");
@@ -64,7 +75,7 @@ export default function ChatMessages(
     return new Chat<ChatMessage>({
       id,
       messages: initialMessages,
-      body: () => ({ model: model.value ?? undefined }),
+      body: () => ({ model: model.value ?? undefined, agent: agent.value ?? undefined }),
       onData: (part) => {
         if (part.type === "data-notice") notice.value = t.saveFailed;
       },
@@ -258,6 +269,8 @@ export default function ChatMessages(
   const list = view.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
+  // Only a new chat picks its agent; once it has begun, it keeps the one it was sent with.
+  const pickAgent = agents.length > 1 && !chatId && list.length === 0;
 
   return (
     <div class="conversation" ref={root}>
@@ -319,6 +332,7 @@ export default function ChatMessages(
                       key={m.id}
                       message={m}
                       t={t}
+                      agents={agentNames}
                       render={render.value}
                       prerendered={prerendered}
                       interrupted={stopped.value.has(m.id)}
@@ -389,7 +403,7 @@ export default function ChatMessages(
       )}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">{announcement.value}</div>
       <form
-        class="composer"
+        class={pickAgent ? "composer composer-agents" : "composer"}
         onSubmit={(e) => {
           e.preventDefault();
           void send(input.value);
@@ -405,6 +419,21 @@ export default function ChatMessages(
           onInput={(e) => (input.value = e.currentTarget.value)}
           onKeyDown={onKeyDown}
         />
+        {pickAgent && (
+          <select
+            class="model-picker agent-picker"
+            aria-label={t.agentPickerLabel}
+            onChange={(e) => (agent.value = e.currentTarget.value || null)}
+          >
+            {/* `selected` on the options: the server-rendered page shows `?agent=` before hydration. */}
+            <option value="" selected={!agent.value}>{t.allAgents}</option>
+            {agents.map((a) => (
+              <option key={a.id} value={a.id} title={a.description} selected={agent.value === a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        )}
         {models.value.length > 1 && (
           <select
             class="model-picker"

@@ -3,21 +3,29 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { cursorParam } from "@/lib/http/query.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
+import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
+
+interface Data extends ShellData {
+  /** The agent `?agent=` names, when it is a configured one (else null, no error). */
+  agent: string | null;
+}
 
 /** A new, empty conversation, with the visitor's chat list. */
-export const handler = define.handlers<ShellData>({
+export const handler = define.handlers<Data>({
   async GET(ctx) {
     cursorParam(ctx.url); // a malformed ?cursor= is a 400 page, not a silently first page
-    return ctx.render(await loadShellData(ctx), {
+    const agent = knownAgent(agentChoices(ctx.app.agents), ctx.url.searchParams.get("agent"));
+    return ctx.render({ ...await loadShellData(ctx), agent }, {
       headers: { "Cache-Control": "private, no-store" },
     });
   },
 });
 
-export default define.page<ShellData>(function Home({ data, state, app }) {
+export default define.page<Data>(function Home({ data, state, app }) {
   return (
     <ChatShell
-      {...shellChrome(localeOf(state), app.config)}
+      {...shellChrome(localeOf(state), app.config, app.agents)}
+      agent={data.agent}
       chats={data.chats}
       cursor={data.cursor}
     />

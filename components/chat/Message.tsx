@@ -8,9 +8,17 @@ import { citeHrefFor, partKey } from "./prerender.ts";
 import { type Source, sourcesOf } from "./sources.ts";
 import { MarkdownText } from "./MarkdownText.tsx";
 
-/** Strips deployment suffixes (dates, versions) from an agent id for its label. */
-export function agentLabel(agentId: string | undefined): string | null {
+/**
+ * The label of the assistant that answered: the agent's name when `agentId` is one of
+ * `agents` (id → name), else the model id without deployment suffixes (dates, versions).
+ */
+export function agentLabel(
+  agentId: string | undefined,
+  agents?: ReadonlyMap<string, string>,
+): string | null {
   if (!agentId) return null;
+  const agentName = agents?.get(agentId);
+  if (agentName) return agentName;
   const name = agentId.split("/").pop() ?? agentId;
   return name.replace(/[-@](\d{4}-?\d{2}-?\d{2}|\d{8}|v\d+(\.\d+)*|latest|fp8-fast)$/i, "");
 }
@@ -18,6 +26,8 @@ export function agentLabel(agentId: string | undefined): string | null {
 interface MessageProps {
   message: ChatMessage;
   t: Messages;
+  /** The configured agents' names by id, to label an answer by the agent that gave it. */
+  agents?: ReadonlyMap<string, string>;
   /** Markdown renderer; null until it has loaded (text shows as plain text meanwhile). */
   render: RenderMarkdown | null;
   /** True while this message is the one streaming. */
@@ -34,8 +44,17 @@ interface MessageProps {
 
 /** One message: the visitor's question or an answer with its tools, sources and receipt. */
 export function Message(
-  { message, t, render, streaming = false, actions, prerendered, interrupted = false, onRetry }:
-    MessageProps,
+  {
+    message,
+    t,
+    agents,
+    render,
+    streaming = false,
+    actions,
+    prerendered,
+    interrupted = false,
+    onRetry,
+  }: MessageProps,
 ) {
   if (message.role === "user") {
     const text = message.parts.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
@@ -50,7 +69,7 @@ export function Message(
   const citeHref = citeHrefFor(message);
   const citeContext = `${message.id}:${sources.map((s) => s.n).join(",")}`;
   const meta = message.metadata ?? {};
-  const label = agentLabel(meta.agentId);
+  const label = agentLabel(meta.agentId, agents);
   const hasText = message.parts.some((p) => p.type === "text" && p.text.trim());
   return (
     <article class="msg msg-assistant" id={`m-${message.id}`} aria-label={t.assistant}>

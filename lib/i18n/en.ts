@@ -28,6 +28,8 @@ export const en: typeof ptBR = {
   thinking: "Thinking…",
   searching: "Searching the site: {query}",
   sources: "Sources",
+  agentPickerLabel: "Agent",
+  allAgents: "All agents",
   modelLabel: "Model",
   unavailable: "unavailable",
   errorGeneric: "The answer could not be obtained.",

@@ -25,6 +25,8 @@ export const ptBR = {
   thinking: "Pensando…",
   searching: "Buscando no site: {query}",
   sources: "Fontes",
+  agentPickerLabel: "Agente",
+  allAgents: "Todos os agentes",
   modelLabel: "Modelo",
   unavailable: "indisponível",
   errorGeneric: "Não foi possível obter a resposta.",

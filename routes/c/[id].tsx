@@ -51,7 +51,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function ChatPage({ data, state, app }) {
   return (
     <ChatShell
-      {...shellChrome(localeOf(state), app.config)}
+      {...shellChrome(localeOf(state), app.config, app.agents)}
       chatId={data.id}
       messages={data.messages}
       prerendered={data.prerendered}
