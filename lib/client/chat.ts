@@ -205,12 +205,30 @@ export class Chat<M extends UIMessage> {
     this.setStatus("submitted");
     const { runBrowserCall } = await import("./browser_run.ts");
     const fetchAgent = this.options.agentFetch ?? fetch;
-    return await Promise.all(calls.map(async (p) => ({
+    const outputs = await Promise.all(calls.map(async (p) => ({
       toolCallId: p.toolCallId,
       output: await runBrowserCall(descriptorOf(p)!, (p.input ?? {}) as Record<string, unknown>, {
         fetch: fetchAgent,
       }),
     })));
+    this.recordOutputs(outputs);
+    return outputs;
+  }
+
+  /**
+   * Shows the browser's results on the last message at once, as the SDK's `addToolOutput`
+   * does: the server applies them too, but streams no chunk for results it did not produce.
+   */
+  private recordOutputs(outputs: ToolOutputWire[]): void {
+    const list = this.messages;
+    const message = snapshot(list[list.length - 1]);
+    for (const part of toolParts(message)) {
+      const result = outputs.find((o) => o.toolCallId === part.toolCallId);
+      if (!result) continue;
+      part.state = "output-available";
+      part.output = result.output;
+    }
+    this.signals.messagesSignal.value = [...list.slice(0, -1), message];
   }
 
   /** Stops the answer in flight; resolves once the stream is closed. */

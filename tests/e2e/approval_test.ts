@@ -157,7 +157,12 @@ Deno.test({
       await page.locator(".thread[aria-busy=false]").waitFor();
       assert.equal(app.received.length, 0, "nothing before approval");
       await card.getByRole("button", { name: /Aprovar/ }).click();
-      await page.getByText(/a mensagem saiu do seu navegador/).waitFor({ timeout: 20_000 });
+      // In the answer: the sidebar's title may quote the model too.
+      await page.locator(".approval-card[data-approval-state=output-available]").waitFor({
+        timeout: 20_000,
+      });
+      await page.locator(".msg-assistant .md").getByText(/a mensagem saiu do seu navegador/)
+        .waitFor({ timeout: 20_000 });
       const posts = app.received.filter((r) => r.method === "POST");
       const chatId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
       const saved = await app.server.services.store.loadMessages(chatId);
