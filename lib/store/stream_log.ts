@@ -1,0 +1,616 @@
+/**
+ * A turn's UI message chunks, logged in Deno KV so any isolate can replay and
+ * follow an answer in flight, and stop it.
+ *
+ * Key schema (every key is written with `expireIn`, `expireInMs` after its
+ * last write; a stream is short-lived, the saved message is the record):
+ *
+ *   ["stream", streamId, seq]   → StreamBatchPart | StreamEndRecord
+ *                                 seq counts values from 0 without gaps. A batch is the
+ *                                 UTF-8 JSON array of its chunks, split into ≤ 60 KiB parts
+ *                                 (consecutive seqs); `first` is the chunk index of its first
+ *                                 chunk. The last value is the end record.
+ *   ["stream_head", streamId]   → StreamHead { seq, chunks, heartbeatAt, done }: bumped with
+ *                                 every batch (and by heartbeats), watched by followers
+ *   ["stream_stop", streamId]   → { at }: a stop request, watched by the producer
+ *   ["chat_stream", chatId]     → StreamPointer: the chat's running stream; cleared by the
+ *                                 stream's end only while it still names that stream
+ *
+ * `kv.watch` is the fast path; because a local SQLite KV does not tell one
+ * process about another's writes, watchers also poll every `pollMs`.
+ */
+import type { UIMessageChunk } from "ai";
+import { commitWithRetry, isTransientKvError, KV_LIMITS } from "./kv.ts";
+
+/** What `["chat_stream", chatId]` holds and {@linkcode StreamLog.active} returns. */
+export interface StreamPointer {
+  streamId: string;
+  visitorId: string;
+  startedAt: number;
+  /** Last sign of life of the producer (epoch ms): its last batch or heartbeat. */
+  heartbeatAt: number;
+}
+
+/** How a stream ended; written in its end record. */
+export type StreamOutcome = "finished" | "stopped" | "error" | "interrupted";
+
+/** Counters of what a writer wrote, for figures. */
+export interface StreamWriteStats {
+  /** KV commits (atomic operations). */
+  commits: number;
+  /** Keys set or deleted across those commits. */
+  mutations: number;
+  /** Bytes of values written (chunk payload exactly; small records estimated as JSON). */
+  bytes: number;
+  /** Chunk batches written. */
+  batches: number;
+}
+
+/** The producer's side of one stream. */
+export interface StreamWriter {
+  readonly streamId: string;
+  /** Buffers a chunk; never waits and never throws (write failures are logged). */
+  append(chunk: UIMessageChunk): void;
+  /** Flushes, and records that the producer is alive (call it every few seconds). */
+  heartbeat(): Promise<void>;
+  /** Flushes, writes the end record and clears the chat's pointer if it still names this stream. */
+  end(outcome: StreamOutcome): Promise<void>;
+  /** Whether a stop was requested (see {@linkcode StreamLog.requestStop}). */
+  stopped(): boolean;
+  /** Calls `fn` once when a stop is requested (at once if it already was); returns an unsubscribe. */
+  onStop(fn: () => void): () => void;
+  stats(): StreamWriteStats;
+}
+
+/** Options of {@linkcode StreamLog.follow}. */
+export interface FollowOptions {
+  /** Index of the first chunk wanted (chunks the caller already has are skipped). Default 0. */
+  fromIndex?: number;
+  signal?: AbortSignal;
+  /** A producer silent for longer ends the stream with {@linkcode INTERRUPTED_CHUNK}. Default 15 s. */
+  staleAfterMs?: number;
+}
+
+/** The chunk log of running streams. */
+export interface StreamLog {
+  /** Starts logging a stream of `chatId` and points the chat at it. */
+  open(chatId: string, streamId: string, visitorId: string): StreamWriter;
+  /** The chat's running stream, or null. */
+  active(chatId: string): Promise<StreamPointer | null>;
+  /** Replays the stream from `fromIndex` and follows it until it ends. */
+  follow(streamId: string, options?: FollowOptions): ReadableStream<UIMessageChunk>;
+  /** Asks the stream's producer, wherever it runs, to stop. */
+  requestStop(streamId: string): Promise<void>;
+}
+
+/** Options of {@linkcode createStreamLog}. */
+export interface StreamLogOptions {
+  clock?: () => number;
+  /** Lifetime of every key after its last write. Default 10 minutes. */
+  expireInMs?: number;
+  /** Longest a chunk waits in the buffer. Default 50 ms. */
+  flushMs?: number;
+  /** Buffered bytes that trigger a flush at once. Default 4096. */
+  flushBytes?: number;
+  /** Poll interval backing `kv.watch` (stop requests, new batches). Default 100 ms. */
+  pollMs?: number;
+}
+
+/** The `errorText` of {@linkcode INTERRUPTED_CHUNK}. */
+export const STREAM_INTERRUPTED_TEXT = "Stream interrupted: its producer stopped responding.";
+
+/** The last chunk of a followed stream whose producer died or whose log has a hole. */
+export const INTERRUPTED_CHUNK: UIMessageChunk = Object.freeze({
+  type: "error",
+  errorText: STREAM_INTERRUPTED_TEXT,
+});
+
+/** Whether `chunk` is the {@linkcode INTERRUPTED_CHUNK} marker. */
+export function isInterruptedChunk(chunk: UIMessageChunk): boolean {
+  return chunk.type === "error" && chunk.errorText === STREAM_INTERRUPTED_TEXT;
+}
+
+/** One stored part of a batch. */
+export interface StreamBatchPart {
+  k: "b";
+  first: number;
+  count: number;
+  part: number;
+  parts: number;
+  data: Uint8Array;
+}
+
+/** The last value of a stream. */
+export interface StreamEndRecord {
+  k: "e";
+  total: number;
+  outcome: StreamOutcome;
+  at: number;
+}
+
+/** What `["stream_head", streamId]` holds. */
+export interface StreamHead {
+  /** Seq of the next value (all seqs below are written). */
+  seq: number;
+  /** Chunks written. */
+  chunks: number;
+  heartbeatAt: number;
+  done: boolean;
+}
+
+type StreamValue = StreamBatchPart | StreamEndRecord;
+
+const PART_BYTES = KV_LIMITS.chunkBytes;
+/** Parts per commit, keeping a commit under KV's 800 KiB. */
+const PARTS_PER_COMMIT = Math.floor((KV_LIMITS.maxCommitBytes - 20 * 1024) / PART_BYTES);
+
+const keys = {
+  value: (streamId: string, seq: number): Deno.KvKey => ["stream", streamId, seq],
+  head: (streamId: string): Deno.KvKey => ["stream_head", streamId],
+  stop: (streamId: string): Deno.KvKey => ["stream_stop", streamId],
+  pointer: (chatId: string): Deno.KvKey => ["chat_stream", chatId],
+};
+
+interface Resolved {
+  clock: () => number;
+  expireIn: number;
+  flushMs: number;
+  flushBytes: number;
+  pollMs: number;
+}
+
+/** Creates the log over `kv`. Example: `const log = createStreamLog(kv); const w = log.open(chatId, id, visitor);` */
+export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): StreamLog {
+  const o: Resolved = {
+    clock: options.clock ?? Date.now,
+    expireIn: options.expireInMs ?? 10 * 60_000,
+    flushMs: options.flushMs ?? 50,
+    flushBytes: options.flushBytes ?? 4096,
+    pollMs: options.pollMs ?? 100,
+  };
+  return {
+    open: (chatId, streamId, visitorId) => openWriter(kv, o, { chatId, streamId, visitorId }),
+    active: (chatId) => readActive(kv, chatId),
+    follow: (streamId, followOptions = {}) => followStream(kv, o, streamId, followOptions),
+    async requestStop(streamId) {
+      await commitWithRetry(
+        kv.atomic().set(keys.stop(streamId), { at: o.clock() }, { expireIn: o.expireIn }),
+      );
+    },
+  };
+}
+
+async function readActive(kv: Deno.Kv, chatId: string): Promise<StreamPointer | null> {
+  const pointer = (await kv.get<StreamPointer>(keys.pointer(chatId))).value;
+  if (!pointer) return null;
+  const head = (await kv.get<StreamHead>(keys.head(pointer.streamId))).value;
+  if (head?.done) return null;
+  return { ...pointer, heartbeatAt: Math.max(pointer.heartbeatAt, head?.heartbeatAt ?? 0) };
+}
+
+/**
+ * Calls `onValue` with `key`'s value on every KV watch event and every `pollMs`
+ * (starting at once). The returned function stops both and resolves when they have.
+ */
+function watchKey<T>(
+  kv: Deno.Kv,
+  key: Deno.KvKey,
+  pollMs: number,
+  onValue: (value: T | null) => void,
+): () => Promise<void> {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let polling: Promise<void> = Promise.resolve();
+  const reader = kv.watch<[T]>([key]).getReader();
+  const watching = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || stopped) return;
+        onValue(value[0].value);
+      }
+    } catch { /* the handle closed: polling reports what it can */ }
+  })();
+  const poll = () => {
+    polling = (async () => {
+      try {
+        const entry = await kv.get<T>(key);
+        if (!stopped) onValue(entry.value);
+      } catch (error) {
+        // A closed handle (a dead isolate) stops polling; a busy file retries.
+        if (!isTransientKvError(error)) stopped = true;
+      }
+      if (!stopped) timer = setTimeout(poll, pollMs);
+    })();
+  };
+  timer = setTimeout(poll, 0);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await reader.cancel().catch(() => {});
+    await Promise.all([watching, polling]);
+  };
+}
+
+function encodeChunk(chunk: UIMessageChunk): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(chunk));
+}
+
+/** Joins encoded chunks into the bytes of a JSON array. */
+function joinArray(items: Uint8Array[]): Uint8Array {
+  const size = items.reduce((n, item) => n + item.length, 0) + items.length + 1;
+  const out = new Uint8Array(Math.max(size, 2));
+  out[0] = 0x5b; // [
+  let at = 1;
+  for (const item of items) {
+    if (at > 1) out[at++] = 0x2c; // ,
+    out.set(item, at);
+    at += item.length;
+  }
+  out[at] = 0x5d; // ]
+  return out;
+}
+
+function splitBytes(data: Uint8Array, size: number): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  // slice, not subarray: KV serialises a view's whole backing buffer.
+  for (let at = 0; at < data.length; at += size) parts.push(data.slice(at, at + size));
+  return parts;
+}
+
+interface Batch {
+  first: number;
+  items: Uint8Array[];
+}
+
+interface WriterIds {
+  chatId: string;
+  streamId: string;
+  visitorId: string;
+}
+
+/** The producer: a buffer, a chain of writes (so seqs stay in order) and a stop watcher. */
+function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
+  const { streamId } = ids;
+  const stats: StreamWriteStats = { commits: 0, mutations: 0, bytes: 0, batches: 0 };
+  const set = { expireIn: o.expireIn };
+  const state = { nextSeq: 0, committed: 0 };
+  let buffer: Uint8Array[] = [];
+  let bufferBytes = 0;
+  let appended = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let batchQueued = false;
+  let flushWanted = false;
+  let ending: Promise<void> | null = null;
+  let reported = false;
+
+  const commit = async (op: Deno.AtomicOperation, mutations: number, bytes: number) => {
+    const { ok } = await commitWithRetry(op);
+    if (ok) {
+      stats.commits++;
+      stats.mutations += mutations;
+      stats.bytes += bytes;
+    }
+    return ok;
+  };
+  const fail = (error: unknown) => {
+    // Readers see the hole (or the silence) and end with the interrupted marker.
+    if (!reported) console.error(`Stream log "${streamId}": a KV write failed.`, error);
+    reported = true;
+  };
+  let tail: Promise<void> = writeOpen().catch(fail);
+  const enqueue = (step: () => Promise<void>) => (tail = tail.then(step).catch(fail));
+
+  async function writeOpen() {
+    const now = o.clock();
+    const pointer: StreamPointer = {
+      streamId,
+      visitorId: ids.visitorId,
+      startedAt: now,
+      heartbeatAt: now,
+    };
+    const head: StreamHead = { seq: 0, chunks: 0, heartbeatAt: now, done: false };
+    const op = kv.atomic().set(keys.pointer(ids.chatId), pointer, set).set(
+      keys.head(streamId),
+      head,
+      set,
+    );
+    await commit(op, 2, jsonBytes(pointer) + jsonBytes(head));
+  }
+
+  async function writeBatch(batch: Batch) {
+    const data = joinArray(batch.items);
+    const parts = splitBytes(data, PART_BYTES);
+    const count = batch.items.length;
+    for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
+      const op = kv.atomic();
+      const group = parts.slice(from, from + PARTS_PER_COMMIT);
+      group.forEach((bytes, i) => {
+        const part = from + i;
+        const value: StreamBatchPart = {
+          k: "b",
+          first: batch.first,
+          count,
+          part,
+          parts: parts.length,
+          data: bytes,
+        };
+        op.set(keys.value(streamId, state.nextSeq + part), value, set);
+      });
+      let bytes = group.reduce((n, p) => n + p.length, 0);
+      const last = from + group.length === parts.length;
+      if (last) {
+        const head: StreamHead = {
+          seq: state.nextSeq + parts.length,
+          chunks: batch.first + count,
+          heartbeatAt: o.clock(),
+          done: false,
+        };
+        op.set(keys.head(streamId), head, set);
+        bytes += jsonBytes(head);
+      }
+      if (!await commit(op, group.length + (last ? 1 : 0), bytes)) return;
+    }
+    state.nextSeq += parts.length;
+    state.committed = batch.first + count;
+    stats.batches++;
+  }
+
+  function take(): Batch {
+    const batch = { first: appended - buffer.length, items: buffer };
+    buffer = [];
+    bufferBytes = 0;
+    return batch;
+  }
+
+  function flushNow() {
+    clearTimeout(timer);
+    timer = undefined;
+    if (buffer.length === 0) return;
+    if (batchQueued) return void (flushWanted = true);
+    const batch = take();
+    batchQueued = true;
+    enqueue(() => writeBatch(batch)).then(() => {
+      batchQueued = false;
+      if (flushWanted || bufferBytes >= o.flushBytes) {
+        flushWanted = false;
+        flushNow();
+      } else if (buffer.length && timer === undefined) timer = setTimeout(flushNow, o.flushMs);
+    });
+  }
+
+  const stop = createStopWatch(kv, o, streamId);
+
+  return {
+    streamId,
+    append(chunk) {
+      if (ending) return;
+      let bytes: Uint8Array;
+      try {
+        bytes = encodeChunk(chunk);
+      } catch (error) {
+        return fail(error);
+      }
+      buffer.push(bytes);
+      bufferBytes += bytes.length + 1;
+      appended++;
+      if (bufferBytes >= o.flushBytes) flushNow();
+      else if (timer === undefined) timer = setTimeout(flushNow, o.flushMs);
+    },
+    heartbeat() {
+      if (ending) return ending;
+      flushNow(); // the buffered chunks are news too
+      return enqueue(() => writeHeartbeat(kv, o, ids, state, commit));
+    },
+    end(outcome) {
+      if (ending) return ending;
+      clearTimeout(timer);
+      const rest = buffer.length ? take() : null;
+      if (rest) enqueue(() => writeBatch(rest));
+      ending = enqueue(() => writeEnd(kv, o, ids, state, outcome, commit)).then(stop.close);
+      return ending;
+    },
+    stopped: () => stop.stopped(),
+    onStop: (fn) => stop.onStop(fn),
+    stats: () => ({ ...stats }),
+  };
+}
+
+type Commit = (op: Deno.AtomicOperation, mutations: number, bytes: number) => Promise<boolean>;
+
+function jsonBytes(value: unknown): number {
+  return JSON.stringify(value).length;
+}
+
+/** Sets the head's heartbeat, and the pointer's while it still names this stream. */
+async function writeHeartbeat(
+  kv: Deno.Kv,
+  o: Resolved,
+  ids: WriterIds,
+  state: { nextSeq: number; committed: number },
+  commit: Commit,
+) {
+  const set = { expireIn: o.expireIn };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = o.clock();
+    const head: StreamHead = {
+      seq: state.nextSeq,
+      chunks: state.committed,
+      heartbeatAt: now,
+      done: false,
+    };
+    const op = kv.atomic().set(keys.head(ids.streamId), head, set);
+    const pointer = await kv.get<StreamPointer>(keys.pointer(ids.chatId));
+    if (pointer.value?.streamId !== ids.streamId) return void await commit(op, 1, jsonBytes(head));
+    const next = { ...pointer.value, heartbeatAt: now };
+    op.check(pointer).set(keys.pointer(ids.chatId), next, set);
+    if (await commit(op, 2, jsonBytes(head) + jsonBytes(next))) return;
+  }
+}
+
+/** Writes the end record and the final head, and clears the pointer if it is still ours. */
+async function writeEnd(
+  kv: Deno.Kv,
+  o: Resolved,
+  ids: WriterIds,
+  state: { nextSeq: number; committed: number },
+  outcome: StreamOutcome,
+  commit: Commit,
+) {
+  const set = { expireIn: o.expireIn };
+  for (;;) {
+    const now = o.clock();
+    const record: StreamEndRecord = { k: "e", total: state.committed, outcome, at: now };
+    const head: StreamHead = {
+      seq: state.nextSeq + 1,
+      chunks: state.committed,
+      heartbeatAt: now,
+      done: true,
+    };
+    const op = kv.atomic()
+      .set(keys.value(ids.streamId, state.nextSeq), record, set)
+      .set(keys.head(ids.streamId), head, set);
+    const pointer = await kv.get<StreamPointer>(keys.pointer(ids.chatId));
+    const ours = pointer.value?.streamId === ids.streamId;
+    if (ours) op.check(pointer).delete(keys.pointer(ids.chatId));
+    // A lost check means the pointer changed: read it again (it may now name a newer stream).
+    if (await commit(op, ours ? 3 : 2, jsonBytes(record) + jsonBytes(head))) break;
+  }
+  state.nextSeq++;
+}
+
+/** Watches `["stream_stop", streamId]` until a stop arrives or the writer ends. */
+function createStopWatch(kv: Deno.Kv, o: Resolved, streamId: string) {
+  let isStopped = false;
+  const listeners = new Set<() => void>();
+  let closing: Promise<void> | null = null;
+  const unwatch = watchKey<{ at: number }>(kv, keys.stop(streamId), o.pollMs, (value) => {
+    if (!value || isStopped) return;
+    isStopped = true;
+    for (const fn of [...listeners]) fn();
+    listeners.clear();
+    closing ??= unwatch();
+  });
+  return {
+    stopped: () => isStopped,
+    onStop(fn: () => void): () => void {
+      if (isStopped) {
+        queueMicrotask(fn);
+        return () => {};
+      }
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    close: async () => {
+      await (closing ??= unwatch());
+    },
+  };
+}
+
+/** Replays and follows one stream: reads new values whenever the head moves past them. */
+function followStream(
+  kv: Deno.Kv,
+  o: Resolved,
+  streamId: string,
+  options: FollowOptions,
+): ReadableStream<UIMessageChunk> {
+  const staleAfterMs = options.staleAfterMs ?? 15_000;
+  const since = o.clock();
+  const reader = createLogReader(kv, streamId, options.fromIndex ?? 0);
+  let head: StreamHead | null | undefined; // undefined: not read yet
+  let wake: (() => void) | null = null;
+  let unwatch: (() => Promise<void>) | null = null;
+  let closed = false;
+  const onAbort = () => wake?.();
+  const cleanup = async () => {
+    closed = true;
+    options.signal?.removeEventListener("abort", onAbort);
+    wake?.();
+    await unwatch?.();
+  };
+
+  return new ReadableStream<UIMessageChunk>({
+    start() {
+      options.signal?.addEventListener("abort", onAbort);
+      unwatch = watchKey<StreamHead>(kv, keys.head(streamId), o.pollMs, (value) => {
+        head = newerHead(head, value);
+        wake?.();
+      });
+    },
+    async pull(controller) {
+      const finish = async (interrupted: boolean) => {
+        if (interrupted) controller.enqueue(INTERRUPTED_CHUNK);
+        await cleanup();
+        controller.close();
+      };
+      for (;;) {
+        if (closed) return;
+        if (options.signal?.aborted) return await finish(false);
+        if (head && head.seq > reader.nextSeq()) {
+          const before = reader.nextSeq();
+          const { chunks, end } = await reader.readNew();
+          if (closed) return;
+          for (const chunk of chunks) controller.enqueue(chunk);
+          // The head promises values the list did not show: they expired.
+          if (end || reader.nextSeq() === before) return await finish(end !== "finished");
+          if (chunks.length) return;
+          continue;
+        }
+        const quietFor = o.clock() - (head?.heartbeatAt ?? since);
+        if (quietFor > staleAfterMs) return await finish(true);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, staleAfterMs - quietFor + 1);
+          wake = () => (clearTimeout(timer), resolve());
+        });
+        wake = null;
+      }
+    },
+    cancel: cleanup,
+  });
+}
+
+function newerHead(a: StreamHead | null | undefined, b: StreamHead | null): StreamHead | null {
+  if (!a || !b) return b ?? a ?? null;
+  if (b.done || b.seq > a.seq) return { ...b, heartbeatAt: Math.max(a.heartbeatAt, b.heartbeatAt) };
+  return { ...a, heartbeatAt: Math.max(a.heartbeatAt, b.heartbeatAt) };
+}
+
+/** Reads the values of a stream in seq order, decoding whole batches and checking continuity. */
+function createLogReader(kv: Deno.Kv, streamId: string, fromIndex: number) {
+  let nextSeq = 0;
+  let nextIndex = 0;
+  let parts: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  return {
+    nextSeq: () => nextSeq,
+    async readNew(): Promise<{ chunks: UIMessageChunk[]; end?: "finished" | "interrupted" }> {
+      const chunks: UIMessageChunk[] = [];
+      const start = keys.value(streamId, nextSeq);
+      const entries = kv.list<StreamValue>({ prefix: ["stream", streamId], start });
+      for await (const { key, value } of entries) {
+        if (key[2] !== nextSeq) return { chunks, end: "interrupted" }; // a hole: expired values
+        nextSeq++;
+        if (value.k === "e") {
+          return { chunks, end: value.total === nextIndex ? "finished" : "interrupted" };
+        }
+        if (value.part !== parts.length) return { chunks, end: "interrupted" };
+        parts.push(value.data);
+        if (value.part < value.parts - 1) continue;
+        if (value.first !== nextIndex) return { chunks, end: "interrupted" };
+        const batch = JSON.parse(decoder.decode(joinBytes(parts))) as UIMessageChunk[];
+        parts = [];
+        batch.forEach((chunk, i) => nextIndex + i >= fromIndex && chunks.push(chunk));
+        nextIndex += batch.length;
+      }
+      return { chunks };
+    },
+  };
+}
+
+function joinBytes(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) out.set(part, at), at += part.length;
+  return out;
+}
