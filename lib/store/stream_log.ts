@@ -269,12 +269,25 @@ interface WriterIds {
   visitorId: string;
 }
 
+/** What the KV writes of one writer share. */
+interface WriteContext {
+  kv: Deno.Kv;
+  o: Resolved;
+  ids: WriterIds;
+  /** `nextSeq`: the next value's seq; `committed`: chunks written. */
+  state: { nextSeq: number; committed: number };
+  stats: StreamWriteStats;
+}
+
 /** The producer: a buffer, a chain of writes (so seqs stay in order) and a stop watcher. */
 function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
-  const { streamId } = ids;
-  const stats: StreamWriteStats = { commits: 0, mutations: 0, bytes: 0, batches: 0 };
-  const set = { expireIn: o.expireIn };
-  const state = { nextSeq: 0, committed: 0 };
+  const ctx: WriteContext = {
+    kv,
+    o,
+    ids,
+    state: { nextSeq: 0, committed: 0 },
+    stats: { commits: 0, mutations: 0, bytes: 0, batches: 0 },
+  };
   let buffer: Uint8Array[] = [];
   let bufferBytes = 0;
   let appended = 0;
@@ -283,78 +296,13 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
   let flushWanted = false;
   let ending: Promise<void> | null = null;
   let reported = false;
-
-  const commit = async (op: Deno.AtomicOperation, mutations: number, bytes: number) => {
-    const { ok } = await commitWithRetry(op);
-    if (ok) {
-      stats.commits++;
-      stats.mutations += mutations;
-      stats.bytes += bytes;
-    }
-    return ok;
-  };
   const fail = (error: unknown) => {
     // Readers see the hole (or the silence) and end with the interrupted marker.
-    if (!reported) console.error(`Stream log "${streamId}": a KV write failed.`, error);
+    if (!reported) console.error(`Stream log "${ids.streamId}": a KV write failed.`, error);
     reported = true;
   };
-  let tail: Promise<void> = writeOpen().catch(fail);
+  let tail: Promise<void> = writeOpen(ctx).catch(fail);
   const enqueue = (step: () => Promise<void>) => (tail = tail.then(step).catch(fail));
-
-  async function writeOpen() {
-    const now = o.clock();
-    const pointer: StreamPointer = {
-      streamId,
-      visitorId: ids.visitorId,
-      startedAt: now,
-      heartbeatAt: now,
-    };
-    const head: StreamHead = { seq: 0, chunks: 0, heartbeatAt: now, done: false };
-    const op = kv.atomic().set(keys.pointer(ids.chatId), pointer, set).set(
-      keys.head(streamId),
-      head,
-      set,
-    );
-    await commit(op, 2, jsonBytes(pointer) + jsonBytes(head));
-  }
-
-  async function writeBatch(batch: Batch) {
-    const data = joinArray(batch.items);
-    const parts = splitBytes(data, PART_BYTES);
-    const count = batch.items.length;
-    for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
-      const op = kv.atomic();
-      const group = parts.slice(from, from + PARTS_PER_COMMIT);
-      group.forEach((bytes, i) => {
-        const part = from + i;
-        const value: StreamBatchPart = {
-          k: "b",
-          first: batch.first,
-          count,
-          part,
-          parts: parts.length,
-          data: bytes,
-        };
-        op.set(keys.value(streamId, state.nextSeq + part), value, set);
-      });
-      let bytes = group.reduce((n, p) => n + p.length, 0);
-      const last = from + group.length === parts.length;
-      if (last) {
-        const head: StreamHead = {
-          seq: state.nextSeq + parts.length,
-          chunks: batch.first + count,
-          heartbeatAt: o.clock(),
-          done: false,
-        };
-        op.set(keys.head(streamId), head, set);
-        bytes += jsonBytes(head);
-      }
-      if (!await commit(op, group.length + (last ? 1 : 0), bytes)) return;
-    }
-    state.nextSeq += parts.length;
-    state.committed = batch.first + count;
-    stats.batches++;
-  }
 
   function take(): Batch {
     const batch = { first: appended - buffer.length, items: buffer };
@@ -363,6 +311,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     return batch;
   }
 
+  // One batch in the chain at a time, so a slow commit makes the next batch bigger, not later.
   function flushNow() {
     clearTimeout(timer);
     timer = undefined;
@@ -370,7 +319,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     if (batchQueued) return void (flushWanted = true);
     const batch = take();
     batchQueued = true;
-    enqueue(() => writeBatch(batch)).then(() => {
+    enqueue(() => writeBatch(ctx, batch)).then(() => {
       batchQueued = false;
       if (flushWanted || bufferBytes >= o.flushBytes) {
         flushWanted = false;
@@ -379,10 +328,10 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     });
   }
 
-  const stop = createStopWatch(kv, o, streamId);
+  const stop = createStopWatch(kv, o, ids.streamId);
 
   return {
-    streamId,
+    streamId: ids.streamId,
     append(chunk) {
       if (ending) return;
       let bytes: Uint8Array;
@@ -400,73 +349,123 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     heartbeat() {
       if (ending) return ending;
       flushNow(); // the buffered chunks are news too
-      return enqueue(() => writeHeartbeat(kv, o, ids, state, commit));
+      return enqueue(() => writeHeartbeat(ctx));
     },
     end(outcome) {
       if (ending) return ending;
       clearTimeout(timer);
       const rest = buffer.length ? take() : null;
-      if (rest) enqueue(() => writeBatch(rest));
-      ending = enqueue(() => writeEnd(kv, o, ids, state, outcome, commit)).then(stop.close);
+      if (rest) enqueue(() => writeBatch(ctx, rest));
+      ending = enqueue(() => writeEnd(ctx, outcome, appended)).then(stop.close);
       return ending;
     },
     stopped: () => stop.stopped(),
     onStop: (fn) => stop.onStop(fn),
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...ctx.stats }),
   };
 }
 
-type Commit = (op: Deno.AtomicOperation, mutations: number, bytes: number) => Promise<boolean>;
+/** Commits `op`, counting it in the stats when it lands. */
+async function commit(ctx: WriteContext, op: Deno.AtomicOperation, writes: number, bytes: number) {
+  const { ok } = await commitWithRetry(op);
+  if (ok) {
+    ctx.stats.commits++;
+    ctx.stats.mutations += writes;
+    ctx.stats.bytes += bytes;
+  }
+  return ok;
+}
 
 function jsonBytes(value: unknown): number {
   return JSON.stringify(value).length;
 }
 
+/** Points the chat at the stream and creates its head. */
+async function writeOpen(ctx: WriteContext) {
+  const { kv, o, ids } = ctx;
+  const now = o.clock();
+  const { streamId, visitorId } = ids;
+  const pointer: StreamPointer = { streamId, visitorId, startedAt: now, heartbeatAt: now };
+  const head: StreamHead = { seq: 0, chunks: 0, heartbeatAt: now, done: false };
+  const op = kv.atomic()
+    .set(keys.pointer(ids.chatId), pointer, { expireIn: o.expireIn })
+    .set(keys.head(streamId), head, { expireIn: o.expireIn });
+  await commit(ctx, op, 2, jsonBytes(pointer) + jsonBytes(head));
+}
+
+/** Writes one batch as consecutive parts; the head moves in the commit of the last part. */
+async function writeBatch(ctx: WriteContext, batch: Batch) {
+  const { kv, o, ids, state } = ctx;
+  const set = { expireIn: o.expireIn };
+  const parts = splitBytes(joinArray(batch.items), PART_BYTES);
+  const count = batch.items.length;
+  for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
+    const op = kv.atomic();
+    const group = parts.slice(from, from + PARTS_PER_COMMIT);
+    group.forEach((data, i) => {
+      const part = from + i;
+      const value: StreamBatchPart = {
+        k: "b",
+        first: batch.first,
+        count,
+        part,
+        parts: parts.length,
+        data,
+      };
+      op.set(keys.value(ids.streamId, state.nextSeq + part), value, set);
+    });
+    let bytes = group.reduce((n, p) => n + p.length, 0);
+    const last = from + group.length === parts.length;
+    if (last) {
+      const seq = state.nextSeq + parts.length;
+      const head: StreamHead = {
+        seq,
+        chunks: batch.first + count,
+        heartbeatAt: o.clock(),
+        done: false,
+      };
+      op.set(keys.head(ids.streamId), head, set);
+      bytes += jsonBytes(head);
+    }
+    await commit(ctx, op, group.length + (last ? 1 : 0), bytes);
+  }
+  state.nextSeq += parts.length;
+  state.committed = batch.first + count;
+  ctx.stats.batches++;
+}
+
 /** Sets the head's heartbeat, and the pointer's while it still names this stream. */
-async function writeHeartbeat(
-  kv: Deno.Kv,
-  o: Resolved,
-  ids: WriterIds,
-  state: { nextSeq: number; committed: number },
-  commit: Commit,
-) {
+async function writeHeartbeat(ctx: WriteContext) {
+  const { kv, o, ids, state } = ctx;
   const set = { expireIn: o.expireIn };
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = o.clock();
-    const head: StreamHead = {
-      seq: state.nextSeq,
-      chunks: state.committed,
-      heartbeatAt: now,
-      done: false,
-    };
+    const { nextSeq: seq, committed: chunks } = state;
+    const head: StreamHead = { seq, chunks, heartbeatAt: now, done: false };
     const op = kv.atomic().set(keys.head(ids.streamId), head, set);
     const pointer = await kv.get<StreamPointer>(keys.pointer(ids.chatId));
-    if (pointer.value?.streamId !== ids.streamId) return void await commit(op, 1, jsonBytes(head));
+    if (pointer.value?.streamId !== ids.streamId) {
+      return void await commit(ctx, op, 1, jsonBytes(head));
+    }
     const next = { ...pointer.value, heartbeatAt: now };
     op.check(pointer).set(keys.pointer(ids.chatId), next, set);
-    if (await commit(op, 2, jsonBytes(head) + jsonBytes(next))) return;
+    if (await commit(ctx, op, 2, jsonBytes(head) + jsonBytes(next))) return;
   }
 }
 
-/** Writes the end record and the final head, and clears the pointer if it is still ours. */
-async function writeEnd(
-  kv: Deno.Kv,
-  o: Resolved,
-  ids: WriterIds,
-  state: { nextSeq: number; committed: number },
-  outcome: StreamOutcome,
-  commit: Commit,
-) {
+/**
+ * Writes the end record (with the count of chunks appended, so a reader of a
+ * log that lost a batch sees the shortfall) and the final head, and clears the
+ * pointer if it still names this stream.
+ */
+async function writeEnd(ctx: WriteContext, outcome: StreamOutcome, total: number) {
+  const { kv, o, ids, state } = ctx;
   const set = { expireIn: o.expireIn };
   for (;;) {
     const now = o.clock();
-    const record: StreamEndRecord = { k: "e", total: state.committed, outcome, at: now };
-    const head: StreamHead = {
-      seq: state.nextSeq + 1,
-      chunks: state.committed,
-      heartbeatAt: now,
-      done: true,
-    };
+    const record: StreamEndRecord = { k: "e", total, outcome, at: now };
+    const seq = state.nextSeq + 1;
+    const head: StreamHead = { seq, chunks: state.committed, heartbeatAt: now, done: true };
     const op = kv.atomic()
       .set(keys.value(ids.streamId, state.nextSeq), record, set)
       .set(keys.head(ids.streamId), head, set);
@@ -474,7 +473,7 @@ async function writeEnd(
     const ours = pointer.value?.streamId === ids.streamId;
     if (ours) op.check(pointer).delete(keys.pointer(ids.chatId));
     // A lost check means the pointer changed: read it again (it may now name a newer stream).
-    if (await commit(op, ours ? 3 : 2, jsonBytes(record) + jsonBytes(head))) break;
+    if (await commit(ctx, op, ours ? 3 : 2, jsonBytes(record) + jsonBytes(head))) break;
   }
   state.nextSeq++;
 }

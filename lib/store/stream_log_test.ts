@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { UIMessageChunk } from "ai";
-import {
-  createStreamLog,
-  INTERRUPTED_CHUNK,
-  isInterruptedChunk,
-  type StreamLogOptions,
-} from "./stream_log.ts";
+import { createStreamLog, INTERRUPTED_CHUNK, isInterruptedChunk } from "./stream_log.ts";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -162,6 +157,48 @@ Deno.test("stream log: a stop requested from another handle reaches the writer w
     assert.equal(late, true, "onStop after the stop fires at once");
     await writer.end("stopped");
   }));
+
+Deno.test("stream log: across processes (no shared watch), polling follows and stops", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/kv.sqlite`;
+  const kv = await Deno.openKv(path);
+  try {
+    const script = new URL("./testdata/stream_log_producer.ts", import.meta.url).pathname;
+    const args = ["run", "-A", "--unstable-kv", script, path];
+    const child = new Deno.Command(Deno.execPath(), { args, stdout: "piped" }).spawn();
+    const log = createStreamLog(kv);
+    await within(
+      10_000,
+      "pointer",
+      (async () => {
+        while (!await log.active("chat-1")) await sleep(20);
+      })(),
+    );
+    let last = performance.now();
+    let gap = 0;
+    const got: UIMessageChunk[] = [];
+    const reading = (async () => {
+      for await (const chunk of log.follow("s1")) {
+        gap = Math.max(gap, performance.now() - last);
+        last = performance.now();
+        got.push(chunk);
+      }
+    })();
+    await sleep(500);
+    const askedAt = Date.now();
+    await log.requestStop("s1");
+    await within(5_000, "follow", reading);
+    const { stopSeenAt } = JSON.parse(new TextDecoder().decode((await child.output()).stdout));
+    const expected = got.map((_, i) => delta(`d${i} `));
+    assert.deepEqual(got, expected);
+    assert.ok(got.length > 0 && got.length < 300);
+    assert.ok(stopSeenAt - askedAt < 1_000, `The stop took ${stopSeenAt - askedAt} ms to arrive.`);
+    console.log(`  stop seen after ${stopSeenAt - askedAt} ms; longest gap ${Math.round(gap)} ms`);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("stream log: a dead producer ends the follower with the interrupted marker", async () => {
   const dir = await Deno.makeTempDir();
