@@ -8,7 +8,7 @@
  */
 import type { Ctx } from "@/lib/http/define.ts";
 import { errorResponse, HttpError } from "@/lib/http/errors.ts";
-import { corsHeaders, originAllowed } from "@/lib/http/origin.ts";
+import { corsHeaders, originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { StoreUnavailableError } from "@/lib/store/chats.ts";
 import { planTurn } from "./turn_plan.ts";
 import { streamTurn } from "./turn_stream.ts";
@@ -18,7 +18,8 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
   const { req, url, app } = ctx;
   const cors = corsHeaders(req, url, app.config.allowedOrigins);
   try {
-    if (!originAllowed(req, url, app.config.allowedOrigins)) {
+    // The site's public origin counts as ours: behind a TLS proxy `req.url` says http.
+    if (!originAllowed(req, url, [...app.config.allowedOrigins, ...siteOrigins(app.config)])) {
       throw new HttpError(
         "origin_not_allowed",
         `Origin "${req.headers.get("origin")}" may not call this API.`,
