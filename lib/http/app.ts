@@ -6,7 +6,7 @@
 import { type ComponentType, h, type VNode } from "preact";
 import { renderDocument } from "@/lib/islands/render.ts";
 import { contentSecurityPolicy, newNonce } from "./csp.ts";
-import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
+import { errorResponse, HttpError, httpErrorResponse, ServiceUnavailableError } from "./errors.ts";
 import {
   compareSpecificity,
   matchesPrefix,
@@ -252,6 +252,15 @@ export function createApp<S>(options: AppOptions<S>): App {
         if (isApi) return httpErrorResponse(error);
         if (error.status === 404) return errorPage(404, url, state);
         return errorPage(error.status, url, state, error);
+      }
+      if (error instanceof ServiceUnavailableError) {
+        console.error(`Unavailable on ${req.method} ${url.pathname}:`, error.cause ?? error);
+        const unavailable = new HttpError(
+          "unavailable",
+          "This service is unavailable right now. Please try again shortly.",
+          { "Retry-After": "5" },
+        );
+        return isApi ? httpErrorResponse(unavailable) : errorPage(503, url, state, unavailable);
       }
       console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
       if (isApi) {

@@ -30,6 +30,7 @@
  * first write.
  */
 import type { UIMessage } from "ai";
+import { ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { commitWithRetry, isTransientKvError, KV_LIMITS } from "./kv.ts";
 import {
   type BlobRef,
@@ -73,7 +74,7 @@ export interface ChatSummary {
 }
 
 /** Raised when the store cannot be reached; routes answer 503. */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends ServiceUnavailableError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "StoreUnavailableError";

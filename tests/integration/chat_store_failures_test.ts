@@ -108,3 +108,21 @@ Deno.test("a save that keeps failing is told in the stream; the answer still arr
     await t.close();
   }
 });
+
+Deno.test("KV unavailable on the history API: 503 unavailable with Retry-After, not a 500", async () => {
+  const t = await serverWith((s) => flakyStore(s, "listChats", Infinity));
+  try {
+    const jar = new CookieJar();
+    // A visitor cookie first (a chat turn does not list chats).
+    const warm = await postChat(t.server.url, { id: newChatId(), message: userMessage("Oi") }, {
+      jar,
+    });
+    await warm.text();
+    const res = await jar.fetch(`${t.server.url}/api/chats`);
+    assert.equal(res.status, 503);
+    assert.equal((await res.json()).error.code, "unavailable");
+    assert.equal(res.headers.get("retry-after"), "5");
+  } finally {
+    await t.close();
+  }
+});
