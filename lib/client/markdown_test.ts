@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createMarkdown } from "./markdown.ts";
+import { createMarkdown, MAX_MATH_OPENERS } from "./markdown.ts";
 import { renderMath } from "./math.ts";
 
 const cite = (n: number) => n === 1 ? "#src-m-1" : null;
@@ -43,4 +43,11 @@ Deno.test("markdown: without the math renderer, TeX shows as code and asks for t
   assert.equal(asked, 0);
   assert.match(render("Com $x^2$.", cite), /<code class="math-src">x\^2<\/code>/);
   assert.equal(asked, 1);
+});
+
+Deno.test("markdown: math renders as usual; an answer flooded with openers renders without math", () => {
+  const render = createMarkdown(undefined, { math: (tex) => `<math>${tex}</math>` });
+  assert.match(render("Área: \\(\\pi r^2\\)", () => null), /<math>\\pi r\^2<\/math>/);
+  const flooded = "\\(".repeat(MAX_MATH_OPENERS + 1) + " x \\(y\\)";
+  assert.doesNotMatch(render(flooded, () => null), /<math>/);
 });

@@ -23,6 +23,10 @@ import { wordDeltas } from "@/lib/models/local_model.ts";
 import { readCookie } from "@/lib/http/visitor.ts";
 import { pickLocale } from "@/lib/i18n/mod.ts";
 import { isSpace } from "@/lib/text/scan.ts";
+import { createMarkdown } from "@/lib/client/markdown.ts";
+
+/** The markdown renderer the server uses for saved answers (/c/:id). */
+const renderAnswer = createMarkdown();
 
 const SIZE = 256 * 1024;
 // Linear passes over 256 KiB take a few ms; the quadratic ones took seconds to minutes.
@@ -63,6 +67,9 @@ const UNITS = [
   "/",
   "{",
   "\\",
+  "\\(",
+  "\\[",
+  "![",
   "$",
   "`",
   "~",
@@ -165,6 +172,9 @@ const CASES: [string, (text: string) => unknown, number?][] = [
     1000,
   ],
   ["CHAT_ID", (t) => CHAT_ID.test(t)],
+  // Answers can echo the visitor. markdown-it itself is linear but not fast (~0.5 s on 256 KiB
+  // of "!["); its TeX plugin was quadratic on "\(" runs (33 s).
+  ["server markdown of an answer", (t) => renderAnswer(t, () => null), 3000],
   [
     "pickLocale and readCookie",
     (t) => {
