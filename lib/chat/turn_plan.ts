@@ -19,6 +19,7 @@ import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
 import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import type { ChatMessage } from "./types.ts";
+import { scrubInternal } from "./scrub_internal.ts";
 
 /** A source the search tool numbered, to stream as a `source-url` part. */
 export interface NumberedSource {
@@ -259,5 +260,6 @@ async function loadOwnHistory(
     throw new HttpError("not_found", `Chat "${chatId}" not found.`);
   }
   if (!chat) return { messages: [], exists: false };
-  return { messages: await app.store.loadMessages(chatId) as ChatMessage[], exists: true };
+  const messages = scrubInternal(await app.store.loadMessages(chatId) as ChatMessage[]);
+  return { messages, exists: true };
 }

@@ -12,6 +12,7 @@ import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.t
 import { prerenderMessages } from "@/components/chat/prerender.ts";
 import { createMarkdown } from "@/lib/client/markdown.ts";
 import { renderMath } from "@/lib/client/math.ts";
+import { scrubInternal } from "@/lib/chat/scrub_internal.ts";
 
 const markdownFor = (locale: "pt-BR" | "en") =>
   createMarkdown(
@@ -39,7 +40,9 @@ export const handler = define.handlers<Data>({
     ]);
     if (chat && chat.visitorId !== visitorId) throw new HttpError("not_found", "Chat not found.");
     // No record yet: a chat whose first answer is still streaming, shown empty with its id.
-    const list = chat ? await app.store.loadMessages(params.id) as ChatMessage[] : [];
+    const list = chat
+      ? scrubInternal(await app.store.loadMessages(params.id) as ChatMessage[])
+      : [];
     const prerendered = prerenderMessages(list, markdown[localeOf(ctx.state)]);
     if (chat?.title) setHead(ctx.state, { title: chat.title });
     return ctx.render({ id: params.id, messages: list, prerendered, ...shell }, {

@@ -181,3 +181,44 @@ Deno.test("internal docs: the offline model does not quote them to the visitor",
     await server.close();
   }
 });
+
+Deno.test("internal docs: answers saved before the change are scrubbed on read", async () => {
+  const server = await startTestServer({ config: testConfig() });
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    await (await postChat(server.url, { id, message: userMessage("Oi") }, { jar })).text();
+    const { visitorId } = (await server.services.store.getChat(id))!;
+    const secret = "Documento de trabalho dos mantenedores do conteúdo, só para a equipe.";
+    const legacy = {
+      id: "legacy_answer",
+      role: "assistant",
+      parts: [{
+        type: "tool-search_site",
+        toolCallId: "call_legacy",
+        state: "output-available",
+        input: { query: "fluxo" },
+        output: {
+          mode: "lexical",
+          passages: [{ title: "Notas internas", url: null, text: secret, score: 1 }],
+        },
+      }],
+    } as unknown as ChatMessage;
+    await server.services.store.beginTurn({
+      chatId: id,
+      visitorId,
+      replaceFrom: null,
+      append: [legacy],
+    });
+    for (const path of [`/api/chats/${id}`, `/c/${id}`]) {
+      const body = await (await jar.fetch(`${server.url}${path}`)).text();
+      assert.ok(
+        !body.includes("Documento de trabalho dos mantenedores"),
+        `${path} leaks the old text`,
+      );
+      assert.ok(body.includes("Notas internas"), `${path} still names the passage`);
+    }
+  } finally {
+    await server.close();
+  }
+});

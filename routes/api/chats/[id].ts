@@ -3,12 +3,16 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
 import { clampTitle } from "@/lib/chat/title.ts";
+import { scrubInternal } from "@/lib/chat/scrub_internal.ts";
+import type { ChatMessage } from "@/lib/chat/types.ts";
 
 /** One of the visitor's chats: read, rename, delete. */
 export const handler = define.handlers({
   async GET(ctx) {
     const chat = await ownedChat(ctx.req, ctx.app, ctx.params.id);
-    const messages = await ctx.app.store.loadMessages(chat.id, { consistency: "eventual" });
+    const messages = scrubInternal(
+      await ctx.app.store.loadMessages(chat.id, { consistency: "eventual" }) as ChatMessage[],
+    );
     return Response.json({
       chat: { id: chat.id, title: chat.title, updatedAt: chat.updatedAt },
       messages,
