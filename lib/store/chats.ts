@@ -113,21 +113,6 @@ export class InvalidCursorError extends Error {
   }
 }
 
-/**
- * What the deprecated `saveTurn` writes.
- * @deprecated Use `BeginTurn` with `beginTurn` and `replaceMessage`.
- */
-export interface TurnWrite {
-  chatId: string;
-  visitorId: string;
-  /** Drop messages from this index on before appending (an index, so racy: see `beginTurn`). */
-  truncateTo?: number;
-  /** Messages to append in order. */
-  append: UIMessage[];
-  /** A title to set if the chat has none. */
-  title?: string;
-}
-
 /** What `beginTurn` writes. */
 export interface BeginTurn {
   chatId: string;
@@ -147,12 +132,6 @@ export interface ChatStore {
     chatId: string,
     options?: { consistency?: Deno.KvConsistencyLevel },
   ): Promise<UIMessage[]>;
-  /**
-   * Writes a turn atomically; returns the updated record.
-   * @deprecated `truncateTo` is an index taken before the turn: a concurrent turn's
-   * messages are lost. Use `beginTurn` + `replaceMessage`.
-   */
-  saveTurn(write: TurnWrite): Promise<ChatRecord>;
   /** Starts a turn in one atomic commit: creates the chat for `visitorId` when it does not exist yet (the first writer owns the id; a later writer from another visitor gets ChatNotFoundError), removes what `replaceFrom` replaces, appends `append`. Returns the updated record. */
   beginTurn(write: BeginTurn): Promise<ChatRecord>;
   /** Replaces a saved message, found by its id, with `message` (same id), e.g. the answer's placeholder with the finished answer. Returns false and writes nothing when the chat or the message is gone (deleted, or removed by an edit meanwhile): a save never recreates a deleted chat or visitor. Works for messages larger than one KV commit. */
@@ -603,17 +582,6 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
         "save a message",
         async () => (await rewrite(chatId, messageId, () => message)) !== null,
       );
-    },
-
-    saveTurn(write) {
-      return wrap("save a turn", async () => {
-        let replaceFrom: string | null = null;
-        if (write.truncateTo !== undefined) {
-          const ids = (await store.loadMessages(write.chatId)).map((m) => m.id);
-          replaceFrom = ids[write.truncateTo] ?? null;
-        }
-        return await store.beginTurn({ ...write, replaceFrom });
-      });
     },
 
     listChats(visitorId, { cursor, limit = 20 } = {}) {

@@ -94,23 +94,6 @@ Deno.test("store: a 200 KiB message is split under the value limit and reassembl
     assert.equal((back.parts[0] as { text: string }).text, big);
   }));
 
-Deno.test("store: the deprecated saveTurn still truncates before appending", () =>
-  withKv(async (kv) => {
-    const store = createKvChatStore(kv, { retentionDays: 30 });
-    await store.saveTurn({
-      chatId: "chat-regen",
-      visitorId: "v",
-      append: [msg("u1", "user", "q"), msg("a1", "assistant", "old")],
-    });
-    await store.saveTurn({
-      chatId: "chat-regen",
-      visitorId: "v",
-      truncateTo: 1,
-      append: [msg("a2", "assistant", "new")],
-    });
-    assert.deepEqual((await store.loadMessages("chat-regen")).map((m) => m.id), ["u1", "a2"]);
-  }));
-
 Deno.test("store: concurrent appends from two writers keep every message", async () => {
   const path = await Deno.makeTempFile({ suffix: ".sqlite" });
   const kvA = await Deno.openKv(path);

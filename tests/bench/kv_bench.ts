@@ -172,7 +172,12 @@ async function historySection(): Promise<string> {
     const prefill = async (chatId: string) => {
       // Several commits: one turn's commit must stay under KV's size and mutation limits.
       for (let i = 0; i < history.length; i += 40) {
-        await store.saveTurn({ chatId, visitorId, append: history.slice(i, i + 40) });
+        await store.beginTurn({
+          chatId,
+          visitorId,
+          replaceFrom: null,
+          append: history.slice(i, i + 40),
+        });
       }
     };
     for (let i = 0; i < 5; i++) {
@@ -210,7 +215,7 @@ async function historySection(): Promise<string> {
     `### Latency added by a ${HISTORY}-message history`,
     "",
     `POST /api/chat first token (first \`text-delta\`) on a chat pre-filled through`,
-    `\`services.store.saveTurn\` with ${HISTORY} messages (${
+    `\`services.store.beginTurn\` with ${HISTORY} messages (${
       HISTORY / 2
     } copies of a real offline turn: question, and answer with its \`search_site\` tool part;`,
     `${kb(historyBytes)} of message JSON) against a new, empty chat. Offline model, in-memory`,
