@@ -28,7 +28,7 @@ export function placeholderAnswer(plan: TurnPlan, id: string): ChatMessage {
     role: "assistant",
     parts: [],
     metadata: {
-      agentId: plan.modelId,
+      agentId: plan.agentId,
       model: plan.modelId,
       createdAt: plan.startedAt,
       outcome: "interrupted",
