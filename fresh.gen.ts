@@ -6,26 +6,27 @@ import * as $1 from "./routes/_500.tsx";
 import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/api/contact/status.ts";
-import * as $5 from "./routes/api/chat/[id]/stream.ts";
-import * as $6 from "./routes/api/chats/[id]/feedback.ts";
-import * as $7 from "./routes/api/chats/[id].ts";
-import * as $8 from "./routes/en/about/[slug].tsx";
-import * as $9 from "./routes/admin/messages.tsx";
-import * as $10 from "./routes/api/chat.ts";
-import * as $11 from "./routes/api/chats.ts";
-import * as $12 from "./routes/api/contact.ts";
-import * as $13 from "./routes/api/health.ts";
-import * as $14 from "./routes/api/me.ts";
-import * as $15 from "./routes/api/models.ts";
-import * as $16 from "./routes/api/title.ts";
-import * as $17 from "./routes/api/usage.ts";
-import * as $18 from "./routes/me/delete.tsx";
-import * as $19 from "./routes/c/[id]/delete.tsx";
-import * as $20 from "./routes/c/[id]/rename.ts";
-import * as $21 from "./routes/c/[id].tsx";
-import * as $22 from "./routes/lang/[code].ts";
-import * as $23 from "./routes/sobre/[slug].tsx";
-import * as $24 from "./routes/index.tsx";
+import * as $5 from "./routes/api/chat/[id]/stop.ts";
+import * as $6 from "./routes/api/chat/[id]/stream.ts";
+import * as $7 from "./routes/api/chats/[id]/feedback.ts";
+import * as $8 from "./routes/api/chats/[id].ts";
+import * as $9 from "./routes/en/about/[slug].tsx";
+import * as $10 from "./routes/admin/messages.tsx";
+import * as $11 from "./routes/api/chat.ts";
+import * as $12 from "./routes/api/chats.ts";
+import * as $13 from "./routes/api/contact.ts";
+import * as $14 from "./routes/api/health.ts";
+import * as $15 from "./routes/api/me.ts";
+import * as $16 from "./routes/api/models.ts";
+import * as $17 from "./routes/api/title.ts";
+import * as $18 from "./routes/api/usage.ts";
+import * as $19 from "./routes/me/delete.tsx";
+import * as $20 from "./routes/c/[id]/delete.tsx";
+import * as $21 from "./routes/c/[id]/rename.ts";
+import * as $22 from "./routes/c/[id].tsx";
+import * as $23 from "./routes/lang/[code].ts";
+import * as $24 from "./routes/sobre/[slug].tsx";
+import * as $25 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import type { Manifest } from "./lib/http/types.ts";
@@ -37,26 +38,27 @@ const manifest: Manifest = {
     "_app.tsx": $2,
     "_middleware.ts": $3,
     "api/contact/status.ts": $4,
-    "api/chat/[id]/stream.ts": $5,
-    "api/chats/[id]/feedback.ts": $6,
-    "api/chats/[id].ts": $7,
-    "en/about/[slug].tsx": $8,
-    "admin/messages.tsx": $9,
-    "api/chat.ts": $10,
-    "api/chats.ts": $11,
-    "api/contact.ts": $12,
-    "api/health.ts": $13,
-    "api/me.ts": $14,
-    "api/models.ts": $15,
-    "api/title.ts": $16,
-    "api/usage.ts": $17,
-    "me/delete.tsx": $18,
-    "c/[id]/delete.tsx": $19,
-    "c/[id]/rename.ts": $20,
-    "c/[id].tsx": $21,
-    "lang/[code].ts": $22,
-    "sobre/[slug].tsx": $23,
-    "index.tsx": $24,
+    "api/chat/[id]/stop.ts": $5,
+    "api/chat/[id]/stream.ts": $6,
+    "api/chats/[id]/feedback.ts": $7,
+    "api/chats/[id].ts": $8,
+    "en/about/[slug].tsx": $9,
+    "admin/messages.tsx": $10,
+    "api/chat.ts": $11,
+    "api/chats.ts": $12,
+    "api/contact.ts": $13,
+    "api/health.ts": $14,
+    "api/me.ts": $15,
+    "api/models.ts": $16,
+    "api/title.ts": $17,
+    "api/usage.ts": $18,
+    "me/delete.tsx": $19,
+    "c/[id]/delete.tsx": $20,
+    "c/[id]/rename.ts": $21,
+    "c/[id].tsx": $22,
+    "lang/[code].ts": $23,
+    "sobre/[slug].tsx": $24,
+    "index.tsx": $25,
   },
   islands: {
     ChatMessages: $$0,

@@ -23,7 +23,7 @@ import { createContactStore } from "@/lib/store/contact.ts";
 import { openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
-import { createStreamRegistry } from "@/lib/chat/streams.ts";
+import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
 
@@ -108,7 +108,7 @@ export async function createServerApp(
     adminToken: env.ADMIN_TOKEN || null,
     clock,
     heartbeatMs: 15_000,
-    streams: createStreamRegistry(),
+    streamLog: createStreamLog(kv),
     agents,
     selfApp: null,
     ...options.services,

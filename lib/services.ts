@@ -10,7 +10,7 @@ import type { ChatStore } from "@/lib/store/chats.ts";
 import type { ContactStore } from "@/lib/store/contact.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
-import type { StreamRegistry } from "@/lib/chat/streams.ts";
+import type { StreamLog } from "@/lib/store/stream_log.ts";
 import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
 import type { ReadyAgent, SelfApp } from "@/lib/tools/agent_tools.ts";
 
@@ -39,8 +39,8 @@ export interface AppServices {
   /** Bearer token for admin endpoints; null disables them. */
   adminToken: string | null;
   clock: () => number;
-  /** In-flight answers, for resuming after a reload. */
-  streams: StreamRegistry;
+  /** The chunk log of answers in flight (any isolate can resume or stop them). */
+  streamLog: StreamLog;
   /** Silence after which the chat stream sends a heartbeat comment. */
   heartbeatMs: number;
   /**

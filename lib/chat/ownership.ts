@@ -6,6 +6,7 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import type { AppServices } from "@/lib/services.ts";
 import type { ChatRecord } from "@/lib/store/chats.ts";
+import type { StreamPointer } from "@/lib/store/stream_log.ts";
 import { CHAT_ID } from "./request.ts";
 
 /** The chat `id` if the request's visitor owns it; otherwise a 404 HttpError. */
@@ -17,4 +18,22 @@ export async function ownedChat(req: Request, app: AppServices, id: string): Pro
   const chat = await app.store.getChat(id);
   if (!chat || chat.visitorId !== visitorId) throw notFound;
   return chat;
+}
+
+/**
+ * The running stream of chat `id` for its owner: null when nothing runs, a 404 HttpError
+ * for anyone else. The stream's pointer names its visitor, so a chat whose first question
+ * is not saved yet is still found.
+ */
+export async function activeOwnedStream(
+  req: Request,
+  app: AppServices,
+  id: string,
+): Promise<StreamPointer | null> {
+  if (!CHAT_ID.test(id)) throw new HttpError("not_found", `Chat "${id}" not found.`);
+  const visitorId = await existingVisitor(req, app.signer);
+  const pointer = await app.streamLog.active(id);
+  if (pointer && visitorId && pointer.visitorId === visitorId) return pointer;
+  await ownedChat(req, app, id);
+  return pointer?.visitorId === visitorId ? pointer : null;
 }

@@ -105,14 +105,16 @@ export async function streamTurn(
   return openStream(app, plan, { answer, relay, ended, start, abort, cors });
 }
 
-/** Aborts the turn when the visitor goes away before the answer was delivered. */
+/**
+ * The turn's abort: the visitor going away before the answer was delivered, or a stop
+ * requested through the stream log (from any isolate), which aborts whatever the connection.
+ */
 function visitorAbort(req: Request) {
   const controller = new AbortController();
   let delivered = false;
+  const reason = () => new DOMException("The visitor stopped the answer.", "AbortError");
   const stop = () => {
-    if (!delivered) {
-      controller.abort(new DOMException("The visitor stopped the answer.", "AbortError"));
-    }
+    if (!delivered) controller.abort(reason());
   };
   // Deno 2.9 also fires request.signal after a response was fully sent: only an abort
   // before our stream finished is a real client disconnect.
@@ -120,6 +122,8 @@ function visitorAbort(req: Request) {
   return {
     signal: controller.signal,
     stop,
+    /** An explicit stop (POST /api/chat/:id/stop): aborts even after the visitor left. */
+    stopRequested: () => controller.abort(reason()),
     /** From here on an abort is not the visitor stopping the answer. */
     delivered: () => (delivered = true),
   };
@@ -190,18 +194,24 @@ function openStream(
     cors: Record<string, string>;
   },
 ): Response {
-  const live = app.streams.track(plan.chatId, plan.visitor.id);
   const body = sseWriter({ heartbeatMs: app.heartbeatMs, onCancel: turn.abort.stop });
+  const held: UIMessageChunk[] = [];
+  let log: TurnLog | null = null;
   turn.relay.flushTo((chunk) => {
-    live.push(chunk);
     body.send(chunk);
+    if (log) log.append(chunk);
+    else held.push(chunk);
   });
+  // Opened once the held chunks (the first token) are on their way: the log never delays them.
+  log = openLog(app, plan, turn.answer.message.id, turn.abort);
+  held.forEach(log.append);
+  const logged = log;
   turn.ended.then(async (end) => {
-    live.end();
     const saved = settle(app, plan, turn.answer, end, turn.start, {
       opened: true,
       aborted: turn.abort.signal.aborted,
     });
+    void logged.end(end, turn.abort.signal.aborted);
     turn.abort.delivered();
     if (!body.open) return;
     // The timeout only guards a hang of the store.
@@ -217,6 +227,42 @@ function openStream(
   const headers = new Headers({ ...SSE_HEADERS, ...turn.cors });
   if (plan.visitor.setCookie) headers.set("Set-Cookie", plan.visitor.setCookie);
   return new Response(body.body, { headers });
+}
+
+/** Seconds between the producer's heartbeats in the stream log. */
+const LOG_HEARTBEAT_MS = 5_000;
+
+type TurnLog = ReturnType<typeof openLog>;
+
+/**
+ * The turn's side of the stream log: the chunks sent to the visitor, a heartbeat while the
+ * turn runs, and a stop requested from any isolate aborting the turn.
+ */
+function openLog(
+  app: AppServices,
+  plan: TurnPlan,
+  streamId: string,
+  abort: ReturnType<typeof visitorAbort>,
+) {
+  const writer = app.streamLog.open(plan.chatId, streamId, plan.visitor.id);
+  const beat = setInterval(() => void writer.heartbeat(), LOG_HEARTBEAT_MS);
+  const unsubscribe = writer.onStop(abort.stopRequested);
+  return {
+    append: (chunk: UIMessageChunk) => writer.append(chunk),
+    /** Ends the log with how the turn ended; a write failure is logged, never thrown. */
+    async end(end: TurnEnd, aborted: boolean) {
+      clearInterval(beat);
+      unsubscribe();
+      const outcome = end.kind === "abort" || aborted
+        ? "stopped"
+        : end.kind === "error"
+        ? "error"
+        : "finished";
+      await writer.end(outcome).catch((error) =>
+        console.error(`Chat ${plan.chatId}: ending the stream log failed:`, error)
+      );
+    },
+  };
 }
 
 /**

@@ -279,8 +279,8 @@ export class Chat<M extends UIMessage> {
         res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream`, {
           signal: controller.signal,
         });
-        // Nothing streaming for this chat.
-        if (res.status === 204) {
+        // Nothing streaming for this chat (404: not a chat of this visitor, or not saved yet).
+        if (res.status === 204 || res.status === 404) {
           await res.body?.cancel();
           return;
         }

@@ -68,6 +68,7 @@ const PATHS: Record<string, (id: string) => string> = {
   "en/about/[slug].tsx": (id) => `/en/about/${id.length % 2 ? "how-it-works" : id}`,
   "api/chat.ts": () => "/api/chat",
   "api/chat/[id]/stream.ts": (id) => `/api/chat/${id}/stream`,
+  "api/chat/[id]/stop.ts": (id) => `/api/chat/${id}/stop`,
   "api/chats.ts": () => "/api/chats",
   "api/chats/[id].ts": (id) => `/api/chats/${id}`,
   "api/chats/[id]/feedback.ts": (id) => `/api/chats/${id}/feedback`,

@@ -179,3 +179,63 @@ Deno.test("abort: a stop before the first token keeps the question, and the chat
     await close();
   }
 });
+
+Deno.test("abort: POST /api/chat/:id/stop stops the model while the visitor still reads; only the owner may", async () => {
+  const { replay, server, close } = await startReplayedApp([{
+    fixture: "openai-text.chunks.txt",
+    delayMs: 40,
+  }]);
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const res = await postChat(server.url, {
+      id,
+      trigger: "submit-message",
+      model: "openai/gpt-4.1-mini",
+      message: userMessage("Conte uma história longa."),
+    }, { jar });
+    assert.equal(res.status, 200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let raw = "";
+    while (parseSseText(raw).chunks.filter((c) => c.type === "text-delta").length < 3) {
+      const { done, value } = await reader.read();
+      assert.ok(!done, "the stream is still running");
+      raw += value;
+    }
+    const stranger = await fetch(`${server.url}/api/chat/${id}/stop`, { method: "POST" });
+    assert.equal(stranger.status, 404, "another visitor cannot stop it");
+    await stranger.body?.cancel();
+    const foreign = await jar.fetch(`${server.url}/api/chat/${id}/stop`, {
+      method: "POST",
+      headers: { origin: "https://evil.example" },
+    });
+    assert.equal(foreign.status, 403, "a foreign origin cannot stop it");
+    await foreign.body?.cancel();
+
+    const stoppedAt = performance.now();
+    const stop = await jar.fetch(`${server.url}/api/chat/${id}/stop`, { method: "POST" });
+    assert.equal(stop.status, 202);
+    assert.deepEqual(await stop.json(), { stopped: true });
+    const closed = await replay.waitForClose(0, 5000);
+    assert.equal(closed.reason, "client-closed", "the provider stream did not run to its end");
+    console.log(`stop-to-provider-disconnect: ${(closed.at - stoppedAt).toFixed(1)} ms`);
+    // The visitor's stream ends on its own, with the answer marked stopped.
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      raw += value;
+    }
+    const chunks = parseSseText(raw).chunks;
+    assert.ok(chunks.some((c) => c.type === "abort" || c.type === "finish"), "the stream ended");
+    const saved = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m.length === 2 && m[1].metadata?.finishReason === "aborted",
+    );
+    assert.ok(messageText(saved[1]).length > 0);
+    const after = await jar.fetch(`${server.url}/api/chat/${id}/stop`, { method: "POST" });
+    assert.equal(after.status, 204, "nothing runs any more");
+  } finally {
+    await close();
+  }
+});

@@ -35,9 +35,10 @@ Deno.test("resume: a second tab opened mid-answer follows the same stream to its
     const first = await firstTab;
     assert.deepEqual(read.chunks, first.chunks, "both tabs saw the same answer");
 
-    // Another visitor, or a chat with nothing in flight: 204.
-    assert.equal((await fetch(`${server.url}/api/chat/${id}/stream`)).status, 204);
-    assert.equal((await jar.fetch(`${server.url}/api/chat/${newChatId()}/stream`)).status, 204);
+    // Another visitor or an unknown chat: 404; the owner's chat with nothing in flight: 204.
+    assert.equal((await fetch(`${server.url}/api/chat/${id}/stream`)).status, 404);
+    assert.equal((await jar.fetch(`${server.url}/api/chat/${newChatId()}/stream`)).status, 404);
+    assert.equal((await jar.fetch(`${server.url}/api/chat/${id}/stream`)).status, 204);
   } finally {
     await server.close();
   }

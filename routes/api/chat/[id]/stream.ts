@@ -1,14 +1,42 @@
 import { define } from "@/lib/http/define.ts";
-import { existingVisitor } from "@/lib/http/visitor.ts";
+import { requireAllowedOrigin, siteOrigins } from "@/lib/http/origin.ts";
 import { SSE_HEADERS, toSseBytes } from "@/lib/chat/sse.ts";
+import { activeOwnedStream } from "@/lib/chat/ownership.ts";
+import { isInterruptedChunk } from "@/lib/store/stream_log.ts";
+import type { UIMessageChunk } from "ai";
 
-/** Resumes the in-flight answer of a chat after a reload; 204 when there is none. */
+/** What the visitor reads when the answer's producer died mid-turn. */
+const INTERRUPTED_TEXT = "The answer was interrupted. Please try again.";
+
+/**
+ * Resumes the chat's answer in flight, from any isolate (the AI SDK's resume contract):
+ * replays the stream log from chunk `?from=` (chunks the client already has) and follows
+ * it to its end; 204 when nothing runs. Only the chat's owner may: 404 for anyone else.
+ */
 export const handler = define.handlers({
   async GET(ctx) {
-    const visitorId = await existingVisitor(ctx.req, ctx.app.signer);
-    const stream = visitorId ? ctx.app.streams.follow(ctx.params.id, visitorId) : null;
-    if (!stream) return new Response(null, { status: 204 });
-    return new Response(toSseBytes(stream, { heartbeatMs: ctx.app.heartbeatMs }), {
+    const { app } = ctx;
+    // A GET that streams a visitor's answer is checked like a write.
+    requireAllowedOrigin(ctx.req, ctx.url, [
+      ...app.config.allowedOrigins,
+      ...siteOrigins(app.config),
+    ]);
+    const pointer = await activeOwnedStream(ctx.req, app, ctx.params.id);
+    if (!pointer) return new Response(null, { status: 204 });
+    const from = Number(ctx.url.searchParams.get("from"));
+    const chunks = app.streamLog.follow(pointer.streamId, {
+      fromIndex: Number.isSafeInteger(from) && from > 0 ? from : 0,
+      signal: ctx.req.signal,
+    }).pipeThrough(
+      new TransformStream<UIMessageChunk, UIMessageChunk>({
+        transform(chunk, controller) {
+          controller.enqueue(
+            isInterruptedChunk(chunk) ? { type: "error", errorText: INTERRUPTED_TEXT } : chunk,
+          );
+        },
+      }),
+    );
+    return new Response(toSseBytes(chunks, { heartbeatMs: app.heartbeatMs }), {
       headers: SSE_HEADERS,
     });
   },
