@@ -11,6 +11,8 @@ export default defineConfig({
   // A provider that sends nothing for this long is given up (raise them for a slow local model).
   modelDeadlines: { firstByteMs: 20_000, idleMs: 30_000 },
   maxOutputTokens: 4096,
+  // A turn nobody listens to (connection gone, no tab following it) for this long is aborted.
+  abandonAfterSeconds: 30,
   retentionDays: 30,
   suggestions: {
     "pt-BR": [

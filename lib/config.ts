@@ -40,6 +40,12 @@ export interface AppConfig {
    * the call (a gateway that does not answer in time is skipped for the direct route).
    */
   modelDeadlines: ModelDeadlines;
+  /**
+   * A turn whose answer nobody has listened to for this many seconds (its visitor's
+   * connection closed and no tab follows it) is aborted: nobody pays for unread answers.
+   * A dropped connection alone does not stop a turn. Default 30.
+   */
+  abandonAfterSeconds: number;
   /** Most tokens one model call may write (reasoning models count their reasoning too). */
   maxOutputTokens: number;
   /** Chats expire after this many days without an update. */
@@ -57,10 +63,17 @@ export interface AppConfig {
   agents?: AgentConfig[];
 }
 
+/** Default of `abandonAfterSeconds`. */
+export const DEFAULT_ABANDON_AFTER_SECONDS = 30;
+
 /** What fresh.config.ts writes: the fields with a default may be left out. */
 export type AppConfigInput =
-  & Omit<AppConfig, "modelDeadlines" | "maxOutputTokens">
-  & { modelDeadlines?: Partial<ModelDeadlines>; maxOutputTokens?: number };
+  & Omit<AppConfig, "modelDeadlines" | "maxOutputTokens" | "abandonAfterSeconds">
+  & {
+    modelDeadlines?: Partial<ModelDeadlines>;
+    maxOutputTokens?: number;
+    abandonAfterSeconds?: number;
+  };
 
 /**
  * Checks the configuration and fills in the defaults (`modelDeadlines` from
@@ -72,7 +85,14 @@ export function defineConfig(input: AppConfigInput): AppConfig {
     ...input,
     modelDeadlines: resolveModelDeadlines(input.modelDeadlines, "fresh.config.ts: "),
     maxOutputTokens: input.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    abandonAfterSeconds: input.abandonAfterSeconds ?? DEFAULT_ABANDON_AFTER_SECONDS,
   };
+  const abandon = config.abandonAfterSeconds;
+  if (typeof abandon !== "number" || !(abandon > 0 && abandon <= 3600)) {
+    throw new Error(
+      `fresh.config.ts: "abandonAfterSeconds" must be a number of seconds above 0 and at most 3600, got ${abandon}.`,
+    );
+  }
   if (!config.site.name.trim()) throw new Error('fresh.config.ts: "site.name" must not be empty.');
   if (!Number.isInteger(config.maxSteps) || config.maxSteps < 1 || config.maxSteps > 50) {
     throw new Error(

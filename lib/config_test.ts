@@ -1,12 +1,18 @@
 import assert from "node:assert/strict";
 import defaultConfig from "@/fresh.config.ts";
-import { type AppConfigInput, DEFAULT_MAX_OUTPUT_TOKENS, defineConfig } from "./config.ts";
+import {
+  type AppConfigInput,
+  DEFAULT_ABANDON_AFTER_SECONDS,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  defineConfig,
+} from "./config.ts";
 import { DEFAULT_MODEL_DEADLINES } from "./models/deadlines.ts";
 import type { AgentConfig } from "./agents/types.ts";
 
 /** The shipped configuration without the fields that have defaults. */
 function base(): AppConfigInput {
-  const { modelDeadlines: _d, maxOutputTokens: _m, ...rest } = defaultConfig;
+  const { modelDeadlines: _d, maxOutputTokens: _m, abandonAfterSeconds: _a, ...rest } =
+    defaultConfig;
   return rest;
 }
 
@@ -15,6 +21,8 @@ Deno.test("config: model deadlines and maxOutputTokens default when left out", (
   assert.deepEqual(config.modelDeadlines, DEFAULT_MODEL_DEADLINES);
   assert.equal(config.maxOutputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
   assert.equal(DEFAULT_MAX_OUTPUT_TOKENS, 4096);
+  assert.equal(config.abandonAfterSeconds, DEFAULT_ABANDON_AFTER_SECONDS);
+  assert.equal(DEFAULT_ABANDON_AFTER_SECONDS, 30);
   const partial = defineConfig({ ...base(), modelDeadlines: { idleMs: 90_000 } });
   assert.deepEqual(partial.modelDeadlines, {
     firstByteMs: DEFAULT_MODEL_DEADLINES.firstByteMs,
@@ -35,6 +43,12 @@ Deno.test("config: a bad deadline or maxOutputTokens stops the start with the fi
     () => defineConfig({ ...base(), maxOutputTokens: 0 }),
     /fresh\.config\.ts: "maxOutputTokens" must be an integer from 1 to 1000000, got 0\./,
   );
+  for (const bad of [0, -1, Number.NaN, 3601]) {
+    assert.throws(
+      () => defineConfig({ ...base(), abandonAfterSeconds: bad }),
+      /fresh\.config\.ts: "abandonAfterSeconds" must be a number of seconds above 0/,
+    );
+  }
 });
 
 Deno.test("config: the shipped config declares the contact agent on the app's own origin", () => {

@@ -12,6 +12,7 @@ import { findModel } from "@/lib/models/catalog.ts";
 import { collectRoutes } from "@/lib/models/call_routes.ts";
 import type { UpstreamRoute } from "@/lib/models/types.ts";
 import type { AppServices } from "@/lib/services.ts";
+import { listenCheckMs } from "@/lib/store/stream_log.ts";
 import { type CitationCounts, citationFilter } from "./citations.ts";
 import { runTurn, type TurnEnd, type TurnTotals } from "./engine/run_turn.ts";
 import { SSE_HEADERS, sseWriter } from "./sse.ts";
@@ -122,7 +123,7 @@ function visitorAbort(req: Request) {
   return {
     signal: controller.signal,
     stop,
-    /** An explicit stop (POST /api/chat/:id/stop): aborts even after the visitor left. */
+    /** An explicit stop (POST /api/chat/:id/stop), or nobody reads: aborts whatever the connection. */
     stopRequested: () => controller.abort(reason()),
     /** From here on an abort is not the visitor stopping the answer. */
     delivered: () => (delivered = true),
@@ -194,7 +195,10 @@ function openStream(
     cors: Record<string, string>;
   },
 ): Response {
-  const body = sseWriter({ heartbeatMs: app.heartbeatMs, onCancel: turn.abort.stop });
+  // Once the answer streams, a dropped connection does not stop it (the visitor may resume):
+  // an explicit stop does, or nobody reading it for `abandonAfterSeconds`.
+  turn.abort.delivered();
+  const body = sseWriter({ heartbeatMs: app.heartbeatMs });
   const held: UIMessageChunk[] = [];
   let log: TurnLog | null = null;
   turn.relay.flushTo((chunk) => {
@@ -203,7 +207,10 @@ function openStream(
     else held.push(chunk);
   });
   // Opened once the held chunks (the first token) are on their way: the log never delays them.
-  log = openLog(app, plan, turn.answer.message.id, turn.abort);
+  // One stream per turn: an answer continued after approvals keeps its message id, and a
+  // new stream must not read the values its previous turn left in the log.
+  const streamId = `${turn.answer.message.id}.${crypto.randomUUID().slice(0, 8)}`;
+  log = openLog(app, plan, streamId, turn.abort, () => body.open);
   held.forEach(log.append);
   const logged = log;
   turn.ended.then(async (end) => {
@@ -212,7 +219,6 @@ function openStream(
       aborted: turn.abort.signal.aborted,
     });
     void logged.end(end, turn.abort.signal.aborted);
-    turn.abort.delivered();
     if (!body.open) return;
     // The timeout only guards a hang of the store.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -243,15 +249,37 @@ function openLog(
   plan: TurnPlan,
   streamId: string,
   abort: ReturnType<typeof visitorAbort>,
+  producerReads: () => boolean,
 ) {
   const writer = app.streamLog.open(plan.chatId, streamId, plan.visitor.id);
   const beat = setInterval(() => void writer.heartbeat(), LOG_HEARTBEAT_MS);
   const unsubscribe = writer.onStop(abort.stopRequested);
+  const abandonMs = app.config.abandonAfterSeconds * 1000;
+  let readAt = app.clock();
+  let checking = false;
+  // Who reads: this request's own reader, or a follower's touch (GET /stream, any isolate).
+  const watch = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      if (producerReads()) readAt = app.clock();
+      else readAt = Math.max(readAt, await app.streamLog.lastListenedAt(streamId) ?? 0);
+      if (app.clock() - readAt >= abandonMs && !abort.signal.aborted) {
+        console.warn(`Chat ${plan.chatId}: nobody read the answer for ${abandonMs} ms: stopped.`);
+        abort.stopRequested();
+      }
+    } catch (error) {
+      console.error(`Chat ${plan.chatId}: checking for readers failed:`, error);
+    } finally {
+      checking = false;
+    }
+  }, listenCheckMs(app.config.abandonAfterSeconds));
   return {
     append: (chunk: UIMessageChunk) => writer.append(chunk),
     /** Ends the log with how the turn ended; a write failure is logged, never thrown. */
     async end(end: TurnEnd, aborted: boolean) {
       clearInterval(beat);
+      clearInterval(watch);
       unsubscribe();
       const outcome = end.kind === "abort" || aborted
         ? "stopped"

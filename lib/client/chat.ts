@@ -102,6 +102,11 @@ export class Chat<M extends UIMessage> {
   private readonly options: ChatOptions<M>;
   private readonly api: string;
   private active: { controller: AbortController; done: Promise<void> } | null = null;
+  /**
+   * The answer whose stream broke (a network error, not a stop): its builder and how many
+   * of its chunks were applied, so a resume asks for the rest only (`?from=`).
+   */
+  private broken: { builder: MessageBuilder<M>; chunks: number } | null = null;
 
   constructor(options: ChatOptions<M>) {
     this.options = options;
@@ -148,7 +153,11 @@ export class Chat<M extends UIMessage> {
     await this.run("regenerate-message", { messageId });
   }
 
-  /** Follows an answer still streaming on the server (another tab); does nothing when none is. */
+  /**
+   * Follows an answer still streaming on the server (a reload, another tab, a dropped
+   * connection); does nothing when none is. After a dropped connection it asks only for the
+   * chunks not applied yet, so text already on screen is not repeated.
+   */
   async resumeStream(): Promise<void> {
     await this.run("resume-stream", {});
   }
@@ -231,10 +240,17 @@ export class Chat<M extends UIMessage> {
     this.signals.messagesSignal.value = [...list.slice(0, -1), message];
   }
 
-  /** Stops the answer in flight; resolves once the stream is closed. */
+  /**
+   * Stops the answer in flight: asks the server to stop the model (a dropped connection alone
+   * does not), then closes the stream; resolves once it is closed.
+   */
   async stop(): Promise<void> {
     const active = this.active;
     if (!active) return;
+    const doFetch = this.options.fetch ?? fetch;
+    await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stop`, { method: "POST" })
+      .then((res) => res.body?.cancel())
+      .catch(() => {/* offline: the server aborts the turn once nobody reads it */});
     active.controller.abort();
     await active.done;
   }
@@ -273,10 +289,18 @@ export class Chat<M extends UIMessage> {
     const doFetch = this.options.fetch ?? fetch;
     let builder: MessageBuilder<M> | null = null;
     let isAbort = false, isError = false, isDisconnect = false;
+    // A broken answer still last on screen goes on from its last applied chunk.
+    const broken = this.broken?.builder.message.id === this.messages.at(-1)?.id
+      ? this.broken
+      : null;
+    this.broken = null;
+    let applied = broken?.chunks ?? 0;
+    let resumeAfter = false;
     try {
       let res: Response;
       if (trigger === "resume-stream") {
-        res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream`, {
+        const from = applied ? `?from=${applied}` : "";
+        res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream${from}`, {
           signal: controller.signal,
         });
         // Nothing streaming for this chat (404: not a chat of this visitor, or not saved yet).
@@ -312,11 +336,14 @@ export class Chat<M extends UIMessage> {
       if (!res.body) throw new ChatRequestError(res.status, null, "The response has no body.");
       if (trigger === "resume-stream") {
         this.setStatus("submitted");
-        builder = new MessageBuilder<M>(undefined, newId());
+        builder = broken
+          ? new MessageBuilder<M>(snapshot(broken.builder.message), broken.builder.message.id)
+          : new MessageBuilder<M>(undefined, newId());
       }
       const current = builder!;
       for await (const chunk of readChunks(res.body)) {
         if (controller.signal.aborted) break;
+        applied++;
         if (chunk.type === "error") throw new ChatStreamError(chunk.errorText);
         if (chunk.type.startsWith("data-")) {
           this.options.onData?.(chunk as UIMessageChunk & { type: `data-${string}` });
@@ -340,13 +367,19 @@ export class Chat<M extends UIMessage> {
         isError = true;
         // fetch() itself failed: the network, not the server.
         isDisconnect = err instanceof TypeError;
-        this.options.onError?.(err);
-        this.setStatus("error", err);
+        // Mid-answer, the answer goes on on the server: resume it once, from where it broke.
+        resumeAfter = isDisconnect && applied > 0 && !broken && builder !== null;
+        if (resumeAfter) this.broken = { builder: builder!, chunks: applied };
+        else {
+          this.options.onError?.(err);
+          this.setStatus("error", err);
+        }
       }
     } finally {
       if (this.active?.controller === controller) this.active = null;
       settle();
     }
+    if (resumeAfter) return await this.run("resume-stream", {});
     if (builder) {
       this.options.onFinish?.({
         message: builder.message,

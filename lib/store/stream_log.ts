@@ -13,6 +13,9 @@
  *   ["stream_head", streamId]   → StreamHead { seq, chunks, heartbeatAt, done }: bumped with
  *                                 every batch (and by heartbeats), watched by followers
  *   ["stream_stop", streamId]   → { at }: a stop request, watched by the producer
+ *   ["stream_listen", streamId] → { at }: the last time a follower (another isolate's
+ *                                 GET /stream) said it still reads; the producer aborts a
+ *                                 turn nobody reads (config `abandonAfterSeconds`)
  *   ["chat_stream", chatId]     → StreamPointer: the chat's running stream; cleared by the
  *                                 stream's end only while it still names that stream
  *
@@ -81,6 +84,10 @@ export interface StreamLog {
   follow(streamId: string, options?: FollowOptions): ReadableStream<UIMessageChunk>;
   /** Asks the stream's producer, wherever it runs, to stop. */
   requestStop(streamId: string): Promise<void>;
+  /** Records that a follower still reads the stream (call it every few seconds while it does). */
+  touchListener(streamId: string): Promise<void>;
+  /** When a follower last said it reads the stream (epoch ms), or null. */
+  lastListenedAt(streamId: string): Promise<number | null>;
 }
 
 /** Options of {@linkcode createStreamLog}. */
@@ -94,6 +101,14 @@ export interface StreamLogOptions {
   flushBytes?: number;
   /** Poll interval backing `kv.watch` (stop requests, new batches). Default 100 ms. */
   pollMs?: number;
+}
+
+/**
+ * How often a reader of a stream shows it is there (followers touch, the producer checks),
+ * for a turn aborted after `abandonAfterSeconds` unread: a third of it, at most 5 s.
+ */
+export function listenCheckMs(abandonAfterSeconds: number): number {
+  return Math.max(50, Math.min(5_000, (abandonAfterSeconds * 1000) / 3));
 }
 
 /** The `errorText` of {@linkcode INTERRUPTED_CHUNK}. */
@@ -149,6 +164,7 @@ const keys = {
   head: (streamId: string): Deno.KvKey => ["stream_head", streamId],
   stop: (streamId: string): Deno.KvKey => ["stream_stop", streamId],
   pointer: (chatId: string): Deno.KvKey => ["chat_stream", chatId],
+  listen: (streamId: string): Deno.KvKey => ["stream_listen", streamId],
 };
 
 interface Resolved {
@@ -176,6 +192,13 @@ export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): St
       await commitWithRetry(
         kv.atomic().set(keys.stop(streamId), { at: o.clock() }, { expireIn: o.expireIn }),
       );
+    },
+    async touchListener(streamId) {
+      // A plain set: the last toucher wins, and a lost touch is made up by the next one.
+      await kv.set(keys.listen(streamId), { at: o.clock() }, { expireIn: o.expireIn });
+    },
+    async lastListenedAt(streamId) {
+      return (await kv.get<{ at: number }>(keys.listen(streamId))).value?.at ?? null;
     },
   };
 }

@@ -297,3 +297,16 @@ Deno.test("stream log: figure — KV writes and bytes per 1,000 text deltas of 4
   console.log(`  raw chunk JSON: ${payload} bytes per 1,000 chunks`);
   for (const line of figures) console.log(`  ${line}`);
 });
+
+Deno.test("stream log: a follower's touch is seen by the producer's handle", () =>
+  withTwoHandles(async (a, b) => {
+    let now = 1_000;
+    const producer = createStreamLog(a, { clock: () => now });
+    const follower = createStreamLog(b, { clock: () => now });
+    assert.equal(await producer.lastListenedAt("s_listen"), null);
+    await follower.touchListener("s_listen");
+    assert.equal(await producer.lastListenedAt("s_listen"), 1_000);
+    now = 2_500;
+    await follower.touchListener("s_listen");
+    assert.equal(await producer.lastListenedAt("s_listen"), 2_500);
+  }));

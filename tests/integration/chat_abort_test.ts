@@ -1,7 +1,8 @@
 /**
- * Stopping an answer: the client aborts its fetch mid-stream; the abort reaches the
- * provider's HTTP connection (the replay server sees it closed within 100 ms), and
- * the partial answer is saved with finishReason "aborted" and survives a reload.
+ * Stopping an answer: the client POSTs /api/chat/:id/stop and aborts its fetch (a dropped
+ * connection alone does not stop an answer that streams; see chat_resume_test.ts); the stop
+ * reaches the provider's HTTP connection (the replay server sees it closed within 100 ms),
+ * and the partial answer is saved with finishReason "aborted" and survives a reload.
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
@@ -16,6 +17,13 @@ import {
   userMessage,
   waitForMessages,
 } from "../support/chat_client.ts";
+
+/** The UI's stop button: the explicit stop, answered 202 while the answer runs. */
+async function stopChat(base: string, jar: CookieJar, id: string) {
+  const res = await jar.fetch(`${base}/api/chat/${id}/stop`, { method: "POST" });
+  assert.equal(res.status, 202);
+  await res.body?.cancel();
+}
 
 Deno.test("abort: a stopped answer closes the provider connection and is saved as aborted", async () => {
   const { replay, server, close } = await startReplayedApp([{
@@ -49,6 +57,7 @@ Deno.test("abort: a stopped answer closes the provider connection and is saved a
     }
     const seen = streamedText(parseSseText(raw.slice(0, raw.lastIndexOf("\n\n") + 2)).chunks);
     const abortedAt = performance.now();
+    await stopChat(server.url, jar, id);
     stop.abort();
     await reader.read().catch(() => {});
     reader.releaseLock();
@@ -104,6 +113,7 @@ Deno.test("abort: the next turn after a stopped answer sees it in history", asyn
     }, { jar, signal: stop.signal });
     const reader = res.body!.getReader();
     await reader.read();
+    await stopChat(server.url, jar, id);
     stop.abort();
     await reader.read().catch(() => {});
     reader.releaseLock();

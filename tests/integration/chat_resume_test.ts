@@ -2,13 +2,17 @@ import assert from "node:assert/strict";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import {
   CookieJar,
+  messageText,
   newChatId,
+  parseSseText,
   postChat,
   readSse,
+  streamedText,
   testConfig,
   userMessage,
+  waitForMessages,
 } from "../support/chat_client.ts";
-import { startTestServer } from "../support/server.ts";
+import { startReplayedApp, startTestServer } from "../support/server.ts";
 
 Deno.test("resume: a second tab opened mid-answer follows the same stream to its end; 204 otherwise", async () => {
   const server = await startTestServer({
@@ -41,5 +45,96 @@ Deno.test("resume: a second tab opened mid-answer follows the same stream to its
     assert.equal((await jar.fetch(`${server.url}/api/chat/${id}/stream`)).status, 204);
   } finally {
     await server.close();
+  }
+});
+
+/** Posts a question to the replayed OpenAI model and reads until `deltas` text deltas arrived. */
+async function startAndRead(url: string, jar: CookieJar, id: string, deltas: number) {
+  const stop = new AbortController();
+  const res = await postChat(url, {
+    id,
+    model: "openai/gpt-4.1-mini",
+    message: userMessage("Conte uma história longa."),
+  }, { jar, signal: stop.signal });
+  assert.equal(res.status, 200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let raw = "";
+  while (parseSseText(raw).chunks.filter((c) => c.type === "text-delta").length < deltas) {
+    const { done, value } = await reader.read();
+    assert.ok(!done, "the stream is still running");
+    raw += value;
+  }
+  return {
+    /** Drops the connection, as a phone losing its network does. */
+    async drop() {
+      stop.abort();
+      await reader.cancel().catch(() => {});
+    },
+  };
+}
+
+Deno.test("resume: a dropped connection does not stop the answer; it completes and is saved", async () => {
+  const { replay, server, close } = await startReplayedApp([{
+    fixture: "openai-text.chunks.txt",
+    delayMs: 4,
+  }]);
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const turn = await startAndRead(server.url, jar, id, 3);
+    await turn.drop();
+    const closed = await replay.waitForClose(0, 10_000);
+    assert.equal(closed.reason, "completed", "the provider stream ran to its end");
+    const saved = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m[1]?.metadata?.outcome === "finished",
+    );
+    assert.equal(saved[1].metadata?.finishReason, "stop");
+    assert.ok(messageText(saved[1]).length > 200);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("resume: an answer nobody reads for abandonAfterSeconds is aborted; a follower keeps it alive", async () => {
+  const { replay, server, close } = await startReplayedApp([
+    { fixture: "openai-text.chunks.txt", delayMs: 25 }, // ~7.5 s: outlives the 1 s bound
+    { fixture: "openai-text.chunks.txt", delayMs: 8 }, // ~2.4 s, read by a follower
+  ], { config: testConfig({ abandonAfterSeconds: 1 }) });
+  try {
+    const jar = new CookieJar();
+    const abandoned = newChatId();
+    const first = await startAndRead(server.url, jar, abandoned, 3);
+    const droppedAt = performance.now();
+    await first.drop();
+    const closed = await replay.waitForClose(0, 6_000);
+    assert.equal(closed.reason, "client-closed", "the abandoned answer was aborted");
+    console.log(`abandoned turn aborted ${(closed.at - droppedAt).toFixed(0)} ms after the drop`);
+    const saved = await waitForMessages(
+      server.services.store,
+      abandoned,
+      (m) => m[1]?.metadata?.outcome === "stopped",
+    );
+    assert.equal(saved[1].metadata?.finishReason, "aborted");
+
+    // The same drop while another tab follows the answer: it runs to its end.
+    const followed = newChatId();
+    const second = await startAndRead(server.url, jar, followed, 3);
+    const tab = await jar.fetch(`${server.url}/api/chat/${followed}/stream`);
+    assert.equal(tab.status, 200);
+    await second.drop();
+    const read = await readSse(tab);
+    assert.ok(read.done, "the follower read to [DONE]");
+    assert.ok(read.chunks.some((c) => c.type === "finish"));
+    assert.equal((await replay.waitForClose(1, 10_000)).reason, "completed");
+    const kept = await waitForMessages(
+      server.services.store,
+      followed,
+      (m) => m[1]?.metadata?.outcome === "finished",
+    );
+    assert.equal(messageText(kept[1]), streamedText(read.chunks));
+  } finally {
+    await close();
   }
 });

@@ -2,7 +2,7 @@ import { define } from "@/lib/http/define.ts";
 import { requireAllowedOrigin, siteOrigins } from "@/lib/http/origin.ts";
 import { SSE_HEADERS, toSseBytes } from "@/lib/chat/sse.ts";
 import { activeOwnedStream } from "@/lib/chat/ownership.ts";
-import { isInterruptedChunk } from "@/lib/store/stream_log.ts";
+import { isInterruptedChunk, listenCheckMs } from "@/lib/store/stream_log.ts";
 import type { UIMessageChunk } from "ai";
 
 /** What the visitor reads when the answer's producer died mid-turn. */
@@ -23,6 +23,15 @@ export const handler = define.handlers({
     ]);
     const pointer = await activeOwnedStream(ctx.req, app, ctx.params.id);
     if (!pointer) return new Response(null, { status: 204 });
+    // While this follower reads, it tells the producer (any isolate) the answer is read.
+    const touch = () =>
+      void app.streamLog.touchListener(pointer.streamId).catch((error) =>
+        console.error(`Chat ${ctx.params.id}: marking a reader failed:`, error)
+      );
+    touch();
+    const touching = setInterval(touch, listenCheckMs(app.config.abandonAfterSeconds));
+    const untouch = () => clearInterval(touching);
+    ctx.req.signal.addEventListener("abort", untouch, { once: true });
     const from = Number(ctx.url.searchParams.get("from"));
     const chunks = app.streamLog.follow(pointer.streamId, {
       fromIndex: Number.isSafeInteger(from) && from > 0 ? from : 0,
@@ -34,6 +43,8 @@ export const handler = define.handlers({
             isInterruptedChunk(chunk) ? { type: "error", errorText: INTERRUPTED_TEXT } : chunk,
           );
         },
+        flush: untouch,
+        cancel: untouch,
       }),
     );
     return new Response(toSseBytes(chunks, { heartbeatMs: app.heartbeatMs }), {
