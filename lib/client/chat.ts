@@ -249,7 +249,7 @@ export class Chat<M extends UIMessage> {
     if (!active) return;
     const doFetch = this.options.fetch ?? fetch;
     await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stop`, { method: "POST" })
-      .then((res) => res.body?.cancel())
+      .then((res) => res.text()) // read, not cancelled: a cancelled body is a failed request
       .catch(() => {/* offline: the server aborts the turn once nobody reads it */});
     active.controller.abort();
     await active.done;
