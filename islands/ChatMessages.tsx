@@ -103,6 +103,13 @@ export default function ChatMessages(
   const status = chat.signals.statusSignal;
   const busy = useComputed(() => status.value === "submitted" || status.value === "streaming");
 
+  // Once the answer streams the chat is saved: name it in the URL now, so a reload mid-answer
+  // reopens it (and resumes the answer) instead of an empty chat.
+  useSignalEffect(() => {
+    if (status.value !== "streaming" || location.pathname === `/c/${chat.id}`) return;
+    history.replaceState(null, "", `/c/${chat.id}`);
+  });
+
   useEffect(() => {
     root.current?.setAttribute("data-hydrated", "true");
     // Opened while an answer streams in another tab: follow it (the server answers 204 otherwise).

@@ -1,10 +1,12 @@
 /**
  * A server process for tests that need several processes sharing one KV file.
  * Env: DENO_KV_PATH (required), SESSION_SECRET, LIMIT_VISITOR_RPM, and the OpenAI
- * provider's OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_API (a replay server). Prints
- * "listening <port>" once ready.
+ * provider's OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_API (a replay server), or
+ * LOCAL_MODEL_DELAY_MS: the offline model, pausing that long between words (tests only).
+ * Prints "listening <port>" once ready.
  */
 import defaultConfig from "@/fresh.config.ts";
+import { createModelRegistry } from "@/lib/models/registry.ts";
 import { createServerApp } from "@/lib/server.ts";
 
 const rpm = Number(Deno.env.get("LIMIT_VISITOR_RPM") ?? 1000);
@@ -19,7 +21,11 @@ const env = {
   OPENAI_BASE_URL: Deno.env.get("OPENAI_BASE_URL"),
   OPENAI_API: Deno.env.get("OPENAI_API"),
 };
-const { app } = await createServerApp({ env, config });
+const delay = Deno.env.get("LOCAL_MODEL_DELAY_MS");
+const services = delay
+  ? { models: createModelRegistry({ env: {}, local: { delayMs: Number(delay) } }) }
+  : undefined;
+const { app } = await createServerApp({ env, config, services });
 Deno.serve({
   hostname: "127.0.0.1",
   port: 0,

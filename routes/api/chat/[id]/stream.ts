@@ -5,8 +5,14 @@ import { activeOwnedStream } from "@/lib/chat/ownership.ts";
 import { isInterruptedChunk, listenCheckMs } from "@/lib/store/stream_log.ts";
 import type { UIMessageChunk } from "ai";
 
-/** What the visitor reads when the answer's producer died mid-turn. */
-const INTERRUPTED_TEXT = "The answer was interrupted. Please try again.";
+/**
+ * How a followed answer whose producer died mid-turn ends: marked "interrupted", as its saved
+ * placeholder is, so the chat shows the partial answer cut off with Retry (not a failed request).
+ */
+const INTERRUPTED_END: UIMessageChunk[] = [
+  { type: "message-metadata", messageMetadata: { outcome: "interrupted" } },
+  { type: "finish" },
+];
 
 /**
  * Resumes the chat's answer in flight, from any isolate (the AI SDK's resume contract):
@@ -39,9 +45,8 @@ export const handler = define.handlers({
     }).pipeThrough(
       new TransformStream<UIMessageChunk, UIMessageChunk>({
         transform(chunk, controller) {
-          controller.enqueue(
-            isInterruptedChunk(chunk) ? { type: "error", errorText: INTERRUPTED_TEXT } : chunk,
-          );
+          if (!isInterruptedChunk(chunk)) return controller.enqueue(chunk);
+          for (const end of INTERRUPTED_END) controller.enqueue(end);
         },
         flush: untouch,
         cancel: untouch,

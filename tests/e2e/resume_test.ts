@@ -1,0 +1,193 @@
+/**
+ * Resumable answers in Chromium (issue 13): a reload mid-answer continues it without
+ * repeating text, a stop from a second tab stops the first tab's answer, and an answer
+ * whose producing process was killed shows as cut off with Retry, never a spinner forever.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import type { ChatMessage } from "@/lib/chat/types.ts";
+import { createModelRegistry } from "@/lib/models/registry.ts";
+import { DESKTOP, launchBrowser, screenshotDir, viewContext } from "../support/browser.ts";
+import { listeningPort } from "../support/listening.ts";
+import { startTestServer } from "../support/server.ts";
+import { ask, openChat, waitForAnswer } from "../support/ui.ts";
+
+const QUESTION = "Como faço para publicar o assistente no meu site?";
+
+/** The text of a saved message: its text parts, joined. */
+function savedText(message: ChatMessage | undefined): string {
+  return (message?.parts ?? []).flatMap((p) => p.type === "text" ? [p.text] : []).join("");
+}
+
+/** The chat id of the next POST /api/chat `page` sends (the island picks it). */
+async function nextChatId(page: Page, send: () => Promise<void>): Promise<string> {
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/chat"),
+    send(),
+  ]);
+  return (request.postDataJSON() as { id: string }).id;
+}
+
+/** Waits until the last answer on `page` shows at least `words` words. */
+async function waitForWords(page: Page, words: number): Promise<string> {
+  const md = page.locator(".msg-assistant").last().locator(".md");
+  await page.waitForFunction(
+    ([sel, n]) => {
+      const els = document.querySelectorAll<HTMLElement>(sel as string);
+      const text = els[els.length - 1]?.innerText ?? "";
+      return text.split(/\s+/).filter(Boolean).length >= (n as number);
+    },
+    [".msg-assistant .md", words] as const,
+    { timeout: 20_000 },
+  );
+  return await md.innerText();
+}
+
+/** Words that appear twice in a row ("o o"): the sign of a replayed chunk. */
+function doubledWords(text: string): string[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.filter((w, i) => i > 0 && w.length > 3 && w === words[i - 1]);
+}
+
+Deno.test({
+  name: "e2e resume: a reload mid-answer continues it once; a stop from another tab stops it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const server = await startTestServer({
+      services: { models: createModelRegistry({ env: {}, local: { delayMs: 40 } }) },
+    });
+    const browser = await launchBrowser();
+    try {
+      const context = await viewContext(browser, DESKTOP);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await openChat(page, server.url + "/");
+
+      // 1. Reload in the middle of a long answer.
+      const id = await nextChatId(page, () => ask(page, QUESTION));
+      const before = await waitForWords(page, 5);
+      assert.equal(new URL(page.url()).pathname, `/c/${id}`, "the URL names the chat mid-answer");
+      await page.reload();
+      await page.waitForSelector(".conversation[data-hydrated=true]");
+      try {
+        await waitForAnswer(page, 15_000);
+      } catch (e) {
+        console.log(await page.locator(".thread").evaluate((el) => el.outerHTML));
+        console.log(JSON.stringify(await server.services.store.loadMessages(id)));
+        throw e;
+      }
+      const shown = await page.locator(".msg-assistant .md").last().innerText();
+      assert.ok(shown.length > before.length, `the answer went on: ${before} / ${shown}`);
+      const saved = await server.services.store.loadMessages(id) as ChatMessage[];
+      assert.equal(saved.length, 2);
+      assert.equal(saved[1].metadata?.outcome, "finished");
+      assert.deepEqual(doubledWords(shown), [], "no text repeated");
+      // What the resumed stream built is what the server renders from the saved answer.
+      await page.reload();
+      await page.waitForSelector(".conversation[data-hydrated=true]");
+      assert.equal(await page.locator(".msg-assistant .md").last().innerText(), shown);
+      // The same words as saved, once each (citation markers render as bare numbers).
+      const plain = (text: string) => text.replace(/\[(\d+)\]/g, "$1").replace(/\s+/g, " ").trim();
+      assert.equal(plain(shown), plain(savedText(saved[1])));
+      assert.equal(await page.locator(".msg-assistant").count(), 1);
+
+      // 2. Stop from a second tab of the same visitor.
+      const tabA = await context.newPage();
+      await openChat(tabA, server.url + "/");
+      const second = await nextChatId(tabA, () => ask(tabA, "Quais dados vocês guardam?"));
+      await waitForWords(tabA, 3);
+      const tabB = await context.newPage();
+      await openChat(tabB, `${server.url}/c/${second}`);
+      await waitForWords(tabB, 5); // B follows the answer
+      await tabB.locator("#composer-input").focus();
+      await tabB.keyboard.press("Escape");
+      await tabA.locator(".msg-assistant .interrupted").waitFor({ timeout: 10_000 });
+      await tabB.locator(".msg-assistant .interrupted").waitFor({ timeout: 10_000 });
+      await tabA.locator(".thread[aria-busy=false]").waitFor({ timeout: 10_000 });
+      const stopped = await server.services.store.loadMessages(second) as ChatMessage[];
+      assert.equal(stopped.at(-1)?.metadata?.outcome, "stopped");
+      const shownA = await tabA.locator(".msg-assistant .md").last().innerText();
+      assert.ok(shownA.length > 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "e2e resume: an answer whose process was killed shows cut off with Retry, and Retry works",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const children: Deno.ChildProcess[] = [];
+    const spawn = async () => {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", new URL("../support/serve_process.ts", import.meta.url).pathname],
+        env: {
+          DENO_KV_PATH: `${dir}/kv.sqlite`,
+          SESSION_SECRET: "k".repeat(40),
+          LOCAL_MODEL_DELAY_MS: "60",
+          NO_COLOR: "1",
+        },
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      children.push(child);
+      return { child, url: `http://127.0.0.1:${await listeningPort(child.stdout)}` };
+    };
+    const browser = await launchBrowser();
+    const shots = await screenshotDir();
+    try {
+      const first = await spawn();
+      const context = await viewContext(browser, DESKTOP);
+      const page = await context.newPage();
+      await openChat(page, first.url + "/");
+      const id = await nextChatId(page, () => ask(page, QUESTION));
+      await waitForWords(page, 5);
+      // The chunks of the last 50 ms reach the log; then the process dies without a word.
+      await new Promise((r) => setTimeout(r, 200));
+      first.child.kill("SIGKILL");
+      await first.child.status;
+
+      const second = await spawn();
+      const started = Date.now();
+      await openChat(page, `${second.url}/c/${id}`);
+      const last = page.locator(".msg-assistant").last();
+      // The cut-off note of the answer itself, with its Retry (not a failed-request banner).
+      const retry = last.locator(".interrupted.outcome-interrupted button");
+      // Bounded: the follower gives up once the dead producer's heartbeat is 15 s old.
+      await retry.waitFor({ timeout: 30_000 });
+      await page.locator(".thread[aria-busy=false]").waitFor({ timeout: 5_000 });
+      const waited = Date.now() - started;
+      console.log(`Cut-off answer shown with Retry after ${waited} ms`);
+      assert.ok((await last.locator(".md").innerText()).length > 0, "the partial answer is kept");
+      assert.equal(await page.locator(".error-banner").count(), 0);
+      await page.screenshot({ path: `${shots}/resume-interrupted-1440-light.png` });
+
+      await retry.click();
+      await waitForAnswer(page, 30_000);
+      const saved = await (await context.request.get(`${second.url}/api/chats/${id}`)).json() as {
+        messages: ChatMessage[];
+      };
+      assert.equal(saved.messages.at(-1)?.metadata?.outcome, "finished");
+      assert.equal(saved.messages.filter((m) => m.role === "assistant").length, 1);
+      assert.equal(await page.locator(".msg-assistant").count(), 1);
+      assert.equal(await page.locator(".msg-assistant .interrupted").count(), 0);
+    } finally {
+      await browser.close();
+      for (const child of children) {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+        await child.status;
+        await child.stdout.cancel().catch(() => {});
+      }
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
