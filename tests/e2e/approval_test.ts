@@ -107,15 +107,19 @@ Deno.test({
       assert.equal((await server.services.contact.list()).messages.length, 1);
 
       // Edit, review the rebuilt request, approve: the edited request is what arrives.
+      const posted: string[] = [];
+      page.on("request", (r) => r.url().endsWith("/api/chat") && posted.push(r.postData() ?? ""));
       card = await cardFor(page, server.url);
       await card.getByRole("button", { name: /Editar/ }).click();
-      const message = card.locator(".approval-form textarea, .approval-form input").filter({
-        hasText: "",
-      }).last();
+      // The message field, by its label (the field's name in the spec).
+      const message = card.getByLabel(/^message/);
       await message.fill("Mensagem editada no cartão");
       await card.locator(".approval-form button[type=submit]").click();
       await card.locator(".approval-edited").waitFor();
-      assert.match(await card.locator(".approval-body").innerText(), /Mensagem editada no cartão/);
+      assert.match(
+        await card.locator(".approval-body").innerText(),
+        /"message": "Mensagem editada no cartão"/,
+      );
       await card.getByRole("button", { name: /Aprovar/ }).click();
       await page.locator(".msg-assistant .md").getByText(/Recado enviado/).waitFor({
         timeout: 20_000,
@@ -124,7 +128,7 @@ Deno.test({
       assert.deepEqual(
         sent.map((m) => m.message).sort(),
         ["Adorei o site", "Mensagem editada no cartão"],
-        "the approved request, then the edited one, each sent once",
+        `the approved request, then the edited one, each sent once; posted: ${posted.join(" || ")}`,
       );
       await waitForAnswer(page);
       assert.deepEqual(seen.errors, []);
