@@ -7,7 +7,7 @@
  * serialisable. Rendered inside the message list (lazily loaded there; rendered
  * by the server on /c/:id while an approval is pending).
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 import { useSignal } from "@preact/signals";
 import { type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
 import { approvalMessages } from "@/lib/i18n/approval.ts";
@@ -56,8 +56,10 @@ export default function ToolApproval(props: ToolApprovalProps) {
   const sending = useSignal(false);
   const fields = schema ? formFields(schema) : [];
 
-  // Focus follows the card's steps: on arrival, and after each change of mode.
-  useEffect(() => {
+  // Focus follows the card's steps: on arrival, and after each change of mode. A layout
+  // effect, so focus moves with the render: a later effect could take focus away from a
+  // field the visitor has already started typing in.
+  useLayoutEffect(() => {
     if (state !== "approval-requested") return;
     const el = card.current;
     const target = mode.value === "edit"

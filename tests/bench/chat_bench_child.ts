@@ -9,6 +9,9 @@
  *   deno run -A tests/bench/chat_bench_child.ts app <replay base URL>
  *     the real app with OpenAI Chat Completions pointed at `<replay>/v1`, in-memory KV,
  *     and rate limits out of the way (a bench sends bursts of hundreds of turns)
+ *   deno run -A tests/bench/chat_bench_child.ts app-nolog <replay base URL>
+ *     the same app with the resumable-stream log switched off (a log that writes nothing),
+ *     to measure what the log costs (tests/bench/stream_log_bench.ts)
  *   deno run -A tests/bench/chat_bench_child.ts peer <replay base URL>
  *     the thinnest server over the same adapter, as a floor: it parses the body, calls the
  *     OpenAI adapter's `doStream` with the question and writes the text as UI message
@@ -18,6 +21,28 @@ import { createOpenAI } from "@ai-sdk/openai";
 import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";
+import type { StreamLog } from "@/lib/store/stream_log.ts";
+
+/** A stream log that writes nothing: the app as it was before answers were logged to KV. */
+function silentStreamLog(): StreamLog {
+  const stats = { commits: 0, mutations: 0, bytes: 0, batches: 0 };
+  return {
+    open: (_chatId, streamId) => ({
+      streamId,
+      append() {},
+      heartbeat: () => Promise.resolve(),
+      end: () => Promise.resolve(),
+      stopped: () => false,
+      onStop: () => () => {},
+      stats: () => stats,
+    }),
+    active: () => Promise.resolve(null),
+    follow: () => new ReadableStream({ start: (c) => c.close() }),
+    requestStop: () => Promise.resolve(),
+    touchListener: () => Promise.resolve(),
+    lastListenedAt: () => Promise.resolve(null),
+  };
+}
 
 const [mode, arg] = Deno.args;
 
@@ -35,7 +60,7 @@ if (mode === "replay") {
   setInterval(() => replay.requests.splice(0), 1000);
   setInterval(() => replay.closes.splice(0), 1000);
   console.log(`listening ${new URL(replay.url).port}`);
-} else if (mode === "app") {
+} else if (mode === "app" || mode === "app-nolog") {
   const big = { requestsPerMinute: 1_000_000_000, tokensPerDay: 1_000_000_000_000 };
   const config = { ...defaultConfig, limits: { visitor: big, ip: big } };
   const kv = await Deno.openKv(":memory:");
@@ -48,6 +73,7 @@ if (mode === "replay") {
     },
     config,
     kv,
+    ...(mode === "app-nolog" ? { services: { streamLog: silentStreamLog() } } : {}),
   });
   Deno.serve({
     hostname: "127.0.0.1",

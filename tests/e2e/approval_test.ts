@@ -111,6 +111,8 @@ Deno.test({
       page.on("request", (r) => r.url().endsWith("/api/chat") && posted.push(r.postData() ?? ""));
       card = await cardFor(page, server.url);
       await card.getByRole("button", { name: /Editar/ }).click();
+      // The edit form takes focus on its first field before anything is typed.
+      await card.locator(".approval-form input:focus").waitFor();
       // The message field, by its label (the field's name in the spec).
       const message = card.getByLabel(/^message/);
       await message.fill("Mensagem editada no cartão");
