@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import { DESKTOP, launchBrowser, screenshotDir, viewContext } from "../support/browser.ts";
-import { listeningPort } from "../support/listening.ts";
+import { type AppProcess, spawnAppProcess } from "../support/app_process.ts";
 import { startTestServer } from "../support/server.ts";
 import { ask, openChat, waitForAnswer } from "../support/ui.ts";
 
@@ -124,21 +124,11 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const dir = await Deno.makeTempDir();
-    const children: Deno.ChildProcess[] = [];
+    const children: AppProcess[] = [];
     const spawn = async () => {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL("../support/serve_process.ts", import.meta.url).pathname],
-        env: {
-          DENO_KV_PATH: `${dir}/kv.sqlite`,
-          SESSION_SECRET: "k".repeat(40),
-          LOCAL_MODEL_DELAY_MS: "60",
-          NO_COLOR: "1",
-        },
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      children.push(child);
-      return { child, url: `http://127.0.0.1:${await listeningPort(child.stdout)}` };
+      const app = await spawnAppProcess(`${dir}/kv.sqlite`, { LOCAL_MODEL_DELAY_MS: "60" });
+      children.push(app);
+      return app;
     };
     const browser = await launchBrowser();
     const shots = await screenshotDir();
@@ -151,8 +141,7 @@ Deno.test({
       await waitForWords(page, 5);
       // The chunks of the last 50 ms reach the log; then the process dies without a word.
       await new Promise((r) => setTimeout(r, 200));
-      first.child.kill("SIGKILL");
-      await first.child.status;
+      await first.kill();
 
       const second = await spawn();
       const started = Date.now();
@@ -180,13 +169,7 @@ Deno.test({
       assert.equal(await page.locator(".msg-assistant .interrupted").count(), 0);
     } finally {
       await browser.close();
-      for (const child of children) {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* already gone */ }
-        await child.status;
-        await child.stdout.cancel().catch(() => {});
-      }
+      for (const app of children) await app.kill();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
   },

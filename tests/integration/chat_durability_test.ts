@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { listeningPort } from "../support/listening.ts";
+import { spawnAppProcess } from "../support/app_process.ts";
 import {
   type RecordedRequest,
   type ReplayStep,
@@ -244,27 +244,13 @@ Deno.test({
   async fn() {
     const replay = startReplayServer(pacedScript);
     const dir = await Deno.makeTempDir();
-    const spawn = async () => {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL("../support/serve_process.ts", import.meta.url).pathname],
-        env: {
-          DENO_KV_PATH: `${dir}/kv.sqlite`,
-          SESSION_SECRET: "k".repeat(40),
-          NO_COLOR: "1",
-          ...openaiReplayEnv(replay.url),
-        },
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      return { child, url: `http://127.0.0.1:${await listeningPort(child.stdout)}` };
-    };
+    const spawn = () => spawnAppProcess(`${dir}/kv.sqlite`, openaiReplayEnv(replay.url));
     let server = await spawn();
     try {
       const jar = new CookieJar();
       const id = newChatId();
       await firstWords(server.url, jar, id, "Conte devagar uma história.");
-      server.child.kill("SIGKILL");
-      await server.child.status;
+      await server.kill();
       server = await spawn();
       const res = await jar.fetch(`${server.url}/api/chats/${id}`);
       assert.equal(res.status, 200);
@@ -275,8 +261,7 @@ Deno.test({
       const page = await (await jar.fetch(`${server.url}/c/${id}`)).text();
       assert.match(page, /cortada antes do fim|cut off before it finished/);
     } finally {
-      server.child.kill("SIGKILL");
-      await server.child.status;
+      await server.kill();
       await replay.close();
       await Deno.remove(dir, { recursive: true });
     }

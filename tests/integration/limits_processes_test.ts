@@ -3,21 +3,10 @@
  * must across Deno Deploy isolates sharing the managed KV.
  */
 import assert from "node:assert/strict";
-import { listeningPort } from "../support/listening.ts";
+import { spawnAppProcess } from "../support/app_process.ts";
 
-async function spawnServer(kvPath: string): Promise<{ url: string; child: Deno.ChildProcess }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../support/serve_process.ts", import.meta.url).pathname],
-    env: {
-      DENO_KV_PATH: kvPath,
-      SESSION_SECRET: "s".repeat(40),
-      LIMIT_VISITOR_RPM: "4",
-      NO_COLOR: "1",
-    },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  return { url: `http://127.0.0.1:${await listeningPort(child.stdout)}`, child };
+function spawnServer(kvPath: string) {
+  return spawnAppProcess(kvPath, { LIMIT_VISITOR_RPM: "4" }, { stderr: "inherit" });
 }
 
 Deno.test({

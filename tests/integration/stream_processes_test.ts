@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { listeningPort } from "../support/listening.ts";
+import { spawnAppProcess } from "../support/app_process.ts";
 import {
   type RecordedRequest,
   type ReplayStep,
@@ -37,20 +37,7 @@ Deno.test({
   async fn() {
     const replay = startReplayServer(slow);
     const dir = await Deno.makeTempDir();
-    const spawn = async () => {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL("../support/serve_process.ts", import.meta.url).pathname],
-        env: {
-          DENO_KV_PATH: `${dir}/kv.sqlite`,
-          SESSION_SECRET: "p".repeat(40),
-          NO_COLOR: "1",
-          ...openaiReplayEnv(replay.url),
-        },
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      return { child, url: `http://127.0.0.1:${await listeningPort(child.stdout)}` };
-    };
+    const spawn = () => spawnAppProcess(`${dir}/kv.sqlite`, openaiReplayEnv(replay.url));
     const a = await spawn();
     const b = await spawn();
     try {
@@ -92,8 +79,7 @@ Deno.test({
       await reading;
     } finally {
       for (const p of [a, b]) {
-        p.child.kill("SIGKILL");
-        await p.child.status;
+        await p.kill();
       }
       await replay.close();
       await Deno.remove(dir, { recursive: true });
