@@ -1,6 +1,5 @@
 import { define } from "@/lib/http/define.ts";
 import { localeOf } from "@/lib/http/locale.ts";
-import { cursorParam } from "@/lib/http/query.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
 import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
@@ -13,7 +12,6 @@ interface Data extends ShellData {
 /** A new, empty conversation, with the visitor's chat list. */
 export const handler = define.handlers<Data>({
   async GET(ctx) {
-    cursorParam(ctx.url); // a malformed ?cursor= is a 400 page, not a silently first page
     const agent = knownAgent(agentChoices(ctx.app.agents), ctx.url.searchParams.get("agent"));
     return ctx.render({ ...await loadShellData(ctx), agent }, {
       headers: { "Cache-Control": "private, no-store" },

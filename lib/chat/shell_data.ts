@@ -4,15 +4,25 @@
 import type { ShellData } from "@/components/ChatShell.tsx";
 import type { Ctx } from "@/lib/http/define.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { cursorParam } from "@/lib/http/query.ts";
+import { InvalidCursorError } from "@/lib/store/chats.ts";
 
 /** The visitor's chat list page named by `?cursor=`; empty for a new visitor. */
 export async function loadShellData(ctx: Ctx<unknown>): Promise<ShellData> {
+  // A malformed cursor is a 400 page for every visitor alike, not a silently first page.
+  const cursor = cursorParam(ctx.url);
   const visitorId = await existingVisitor(ctx.req, ctx.app.signer);
   if (!visitorId) return { chats: [], cursor: null };
-  const cursor = ctx.url.searchParams.get("cursor") || undefined;
   try {
     return await ctx.app.store.listChats(visitorId, { cursor, limit: 30 });
   } catch (error) {
+    if (error instanceof InvalidCursorError) {
+      throw new HttpError(
+        "invalid_request",
+        'Invalid "cursor": send back the cursor of the previous page unchanged.',
+      );
+    }
     // The chat still works without its list; the failure is logged, not shown as a broken page.
     console.error("Could not list chats:", error);
     return { chats: [], cursor: null };

@@ -25,30 +25,22 @@ export function intParam(
   return n;
 }
 
-// A Deno KV cursor is the standard base64 alphabet made URL-safe, padded to whole quads.
-const KV_CURSOR = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}==|[A-Za-z0-9_-]{3}=)?$/;
+// Paging cursors are base64url, padded or not; what they encode is the store's to check.
+const CURSOR = /^[A-Za-z0-9_-]+={0,2}$/;
 
 /**
- * The KV paging cursor `name` of `url`, or undefined when absent or empty; 400
- * when it is not the base64url of a key. A well-formed but foreign cursor passes
- * here: the caller turns KV's refusal into a 400 with `isInvalidCursorError`.
+ * The paging cursor `name` of `url`, or undefined when absent or empty; 400 when it
+ * is not base64url. A well-formed but foreign cursor passes here: the store refuses
+ * it with `InvalidCursorError`, which the route turns into a 400.
  */
 export function cursorParam(url: URL, name = "cursor"): string | undefined {
   const raw = url.searchParams.get(name);
   if (!raw) return undefined;
-  if (raw.length > 2048 || !KV_CURSOR.test(raw)) {
+  if (raw.length > 2048 || !CURSOR.test(raw)) {
     throw new HttpError(
       "invalid_request",
       `Invalid "${name}": send back the cursor of the previous page unchanged.`,
     );
   }
   return raw;
-}
-
-/** Whether `error` (or its cause, as wrapped by the store) is KV refusing a cursor. */
-export function isInvalidCursorError(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (e instanceof TypeError && /invalid cursor/i.test(e.message)) return true;
-  }
-  return false;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cursorParam, intParam, isInvalidCursorError } from "./query.ts";
+import { cursorParam, intParam } from "./query.ts";
 import { HttpError } from "./errors.ts";
 
 const u = (q: string) => new URL(`http://x/api/chats?${q}`);
@@ -16,17 +16,10 @@ Deno.test("intParam: absent or empty is the fallback; anything but an integer in
   }
 });
 
-Deno.test("cursorParam: base64url of a key, padded; garbage is 400", () => {
+Deno.test("cursorParam: base64url, padded or not; anything else is 400", () => {
   assert.equal(cursorParam(u("")), undefined);
   assert.equal(cursorParam(u("cursor=IcAIAAAAAAAAAmMzAA%3D%3D")), "IcAIAAAAAAAAAmMzAA==");
-  for (const v of ["garbage", "YQ", "%%%", "//8=", "a b", "x".repeat(3000), "AA=A"]) {
+  for (const v of ["%%%", "//8=", "a b", "x".repeat(3000), "AA=A"]) {
     bad(() => cursorParam(u(`cursor=${encodeURIComponent(v)}`)));
   }
-});
-
-Deno.test("isInvalidCursorError finds KV's refusal through causes", () => {
-  const kvError = new TypeError("invalid cursor");
-  assert.equal(isInvalidCursorError(kvError), true);
-  assert.equal(isInvalidCursorError(new Error("wrapped", { cause: kvError })), true);
-  assert.equal(isInvalidCursorError(new Error("KV down")), false);
 });

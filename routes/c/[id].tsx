@@ -2,7 +2,6 @@ import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
-import { cursorParam } from "@/lib/http/query.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { CHAT_ID } from "@/lib/chat/request.ts";
@@ -32,7 +31,6 @@ export const handler = define.handlers<Data>({
   async GET(ctx) {
     const { app, params } = ctx;
     if (!CHAT_ID.test(params.id)) throw new HttpError("not_found", "Chat not found.");
-    cursorParam(ctx.url); // a malformed ?cursor= of the chat list is a 400 page
     const [visitorId, chat, shell] = await Promise.all([
       existingVisitor(ctx.req, app.signer),
       app.store.getChat(params.id),
