@@ -1,0 +1,215 @@
+/**
+ * How the importer fetches a live site politely: one host only, robots.txt
+ * obeyed (RFC 9309: a 4xx robots.txt allows all, an unreachable one forbids
+ * all), a bounded number of requests at once, a delay between request starts
+ * (raised to the site's Crawl-delay), a timeout and a size cap per response,
+ * redirects followed by hand so that each hop is checked (host, loops).
+ */
+import { parseRobots } from "./robots.ts";
+
+/** Options of `createFetcher`. */
+export interface FetchPolicyOptions {
+  /** The site's origin ("https://example.com"): its host is the only one pages may come from. */
+  origin: string;
+  /** Requests in flight at once (default 2). */
+  concurrency?: number;
+  /** Milliseconds between request starts (default 1000; tests use 0). */
+  delayMs?: number;
+  /** Per-response timeout in ms, body included (default 15000). */
+  timeoutMs?: number;
+  /** Per-response size cap in bytes (default 2 MiB). */
+  maxBytes?: number;
+  /** Redirect hops followed before giving up (default 5). */
+  maxRedirects?: number;
+  userAgent?: string;
+  /** The fetch to use (tests may pass their own; default globalThis.fetch). */
+  fetch?: typeof fetch;
+}
+
+/** A fetched response body. */
+export interface Fetched {
+  ok: true;
+  /** The URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  headers: Headers;
+  text: string;
+}
+
+/** Why a URL could not be used. `gone`: the page is no longer there for us (404, robots…). */
+export interface FetchFailure {
+  ok: false;
+  reason: string;
+  gone: boolean;
+}
+
+/** A polite fetcher bound to one host. */
+export interface PageFetcher {
+  /** GETs `url` under the policy; `robots: false` for the sitemap and robots.txt themselves. */
+  get(
+    url: string,
+    options?: { robots?: boolean; maxBytes?: number },
+  ): Promise<Fetched | FetchFailure>;
+  /** The policy's user agent. */
+  readonly userAgent: string;
+}
+
+/** The default user agent of the importer. */
+export const USER_AGENT = "site-assistant-import/1.0";
+
+/** A fetcher that keeps to `options`. */
+export function createFetcher(options: FetchPolicyOptions): PageFetcher {
+  const userAgent = options.userAgent ?? USER_AGENT;
+  const site = new URL(options.origin);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const limit = Math.max(1, options.concurrency ?? 2);
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const maxRedirects = options.maxRedirects ?? 5;
+  let delayMs = options.delayMs ?? 1000;
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  let nextStart = 0;
+  let robots: Promise<((url: string) => string | null)> | null = null;
+
+  async function slot<T>(work: () => Promise<T>): Promise<T> {
+    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      const now = Date.now();
+      const wait = Math.max(0, nextStart - now);
+      nextStart = Math.max(now, nextStart) + delayMs;
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      return await work();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  }
+
+  /** One request, no redirect following, body read up to the cap. */
+  function once(url: string, maxBytes: number): Promise<Response | FetchFailure | Fetched> {
+    return slot(async () => {
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        const res = await doFetch(url, {
+          redirect: "manual",
+          signal,
+          headers: { "user-agent": userAgent, accept: "text/html,application/xml;q=0.9,*/*;q=0.5" },
+        });
+        if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+          await res.body?.cancel();
+          return res;
+        }
+        const body = await readCapped(res, maxBytes);
+        if (typeof body !== "string") return body;
+        return {
+          ok: true,
+          url,
+          status: res.status,
+          contentType: res.headers.get("content-type") ?? "",
+          headers: res.headers,
+          text: body,
+        };
+      } catch (error) {
+        const timedOut = signal.aborted;
+        return {
+          ok: false,
+          gone: false,
+          reason: timedOut
+            ? `no answer within ${timeoutMs} ms (timeout)`
+            : `unreachable (${(error as Error).message.split("\n")[0]})`,
+        };
+      }
+    });
+  }
+
+  async function get(
+    url: string,
+    opts: { robots?: boolean; maxBytes?: number } = {},
+  ): Promise<Fetched | FetchFailure> {
+    const seen = [url];
+    let current = url;
+    for (let hop = 0;; hop++) {
+      const bad = checkHost(current, site.host);
+      if (bad) return { ok: false, gone: true, reason: bad };
+      if (opts.robots !== false) {
+        const why = (await robotsRules())(current);
+        if (why) return { ok: false, gone: true, reason: why };
+      }
+      const out = await once(current, opts.maxBytes ?? options.maxBytes ?? 2 * 1024 * 1024);
+      if (!(out instanceof Response)) return out;
+      const next = new URL(out.headers.get("location")!, current).href;
+      if (seen.includes(next)) {
+        return { ok: false, gone: false, reason: `redirect loop: ${[...seen, next].join(" → ")}` };
+      }
+      if (hop + 1 >= maxRedirects) {
+        return { ok: false, gone: false, reason: `more than ${maxRedirects} redirects` };
+      }
+      seen.push(next);
+      current = next;
+    }
+  }
+
+  function robotsRules(): Promise<(url: string) => string | null> {
+    robots ??= (async () => {
+      const base = new URL("/robots.txt", site).href;
+      const res = await get(base, { robots: false, maxBytes: 512 * 1024 });
+      if (!res.ok || res.status >= 500) {
+        const why = res.ok ? `status ${res.status}` : res.reason;
+        return () => `robots.txt unavailable (${why}): the site forbids crawling until it answers`;
+      }
+      if (res.status >= 400) return () => null;
+      const rules = parseRobots(base, res.text);
+      const crawlDelay = rules.getCrawlDelay(userAgent);
+      if (crawlDelay && crawlDelay * 1000 > delayMs) delayMs = Math.min(crawlDelay * 1000, 30_000);
+      return (u: string) => rules.isDisallowed(u, userAgent) ? "disallowed by robots.txt" : null;
+    })();
+    return robots;
+  }
+
+  return { get, userAgent };
+}
+
+function checkHost(url: string, host: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `not a URL: "${url}"`;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return `not an http(s) URL: "${url}"`;
+  return u.host === host ? null : `on another host ("${u.host}", only "${host}" is imported)`;
+}
+
+/** The body as text, or a failure once it passes `maxBytes` (declared or read). */
+async function readCapped(res: Response, maxBytes: number): Promise<string | FetchFailure> {
+  const tooBig: FetchFailure = {
+    ok: false,
+    gone: false,
+    reason: `larger than the size cap of ${maxBytes} bytes`,
+  };
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) {
+    await res.body?.cancel();
+    return tooBig;
+  }
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return tooBig;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) all.set(c, at), at += c.byteLength;
+  return new TextDecoder().decode(all);
+}

@@ -1,0 +1,43 @@
+/**
+ * Main-content HTML → corpus markdown (turndown): ATX headings, fenced code,
+ * "-" bullets, the page title as the single `# Title` line the corpus expects.
+ */
+import TurndownService from "turndown";
+
+const turndown = new TurndownService({
+  headingStyle: "atx",
+  codeBlockStyle: "fenced",
+  bulletListMarker: "-",
+  emDelimiter: "*",
+});
+// Images carry no searchable words and would only be noise in passages.
+turndown.remove(["img", "picture", "video", "audio", "canvas", "button"]);
+turndown.remove((node) => node.nodeName.toLowerCase() === "svg");
+
+/**
+ * The document's markdown: `# title`, then the content with any top-level
+ * heading repeating the title dropped and other `#` headings demoted to `##`,
+ * so the title stays the only level-1 heading.
+ */
+export function toMarkdown(html: string, title: string): string {
+  const body = turndown.turndown(html)
+    .replace(/\u00a0/g, " ")
+    .split("\n")
+    .map((line) => line.replace(/\s+$/, ""))
+    .join("\n");
+  const lines: string[] = [];
+  let fence = false;
+  for (const line of body.split("\n")) {
+    if (/^(```|~~~)/.test(line)) fence = !fence;
+    if (!fence && /^# /.test(line)) {
+      if (norm(line.slice(2)) === norm(title)) continue;
+      lines.push(`#${line}`);
+      continue;
+    }
+    lines.push(line);
+  }
+  const text = lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return `# ${title.replace(/\s+/g, " ").trim()}\n\n${text}\n`;
+}
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
