@@ -203,7 +203,7 @@ export interface FixtureSite {
 export function startFixtureSite(): FixtureSite {
   const hits = new Map<string, number>();
   const state = { pages: new Map<string, FixtureResponse>(), listed: mainSitemapPaths() };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req): Response => {
     const path = new URL(req.url).pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const xml = (body: string) =>
@@ -227,7 +227,7 @@ export function startFixtureSite(): FixtureSite {
       headers: answer.headers,
     });
   });
-  const origin = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+  const origin: string = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
   for (const [k, v] of fixtureSite(origin)) state.pages.set(k, v);
   return {
     origin,

@@ -34,7 +34,7 @@ export interface ImportOptions {
   /** The corpus folder holding manifest.json. */
   corpusDir: string;
   lang?: "pt" | "en" | "auto";
-  /** License of every imported document (else the page's or front matter's own). */
+  /** License of the documents that declare none themselves (license link, front matter). */
   license?: string;
   /** The manifest's `source` (who wrote it); default: the site's host or the folder's name. */
   sourceName?: string;
@@ -147,7 +147,8 @@ function settle(
   const docs: ImportedDoc[] = [];
   for (const c of ordered) {
     const skip = (why: string) => entries.push({ kind: "skipped", target: c.origin, detail: why });
-    const license = options.license ?? c.license;
+    // A license the page declares is more specific than the import's default.
+    const license = c.license || options.license || "";
     if (!license) {
       skip("no license: pass --license (or give the page a license link / front matter)");
       continue;
