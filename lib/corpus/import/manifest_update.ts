@@ -166,8 +166,12 @@ export function applyPlan(corpusDir: string, plan: ImportPlan): void {
     writeFileSync(tmp, JSON.stringify(plan.next, null, 2) + "\n");
     renameSync(tmp, manifest);
   } catch (error) {
-    rmSync(tmp, { force: true });
     for (const f of written) rmSync(f, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Not ours to remove (e.g. a folder of that name): the manifest itself is untouched.
+    }
     throw error;
   }
   const live = new Set(plan.next.map((r) => r.path));
