@@ -22,7 +22,7 @@ export const ptBRAdmin = {
   adminStopped: "Interrompidas",
   adminStoppedTokens: "Tokens das interrompidas",
   adminStoppedNote:
-    "Respostas interrompidas contam: seus tokens entram nos totais, até onde o provedor os informou.",
+    "Respostas interrompidas contam: seus tokens entram nos totais, estimados (~4 caracteres por token) quando o provedor ainda não os havia informado.",
   adminLatency: "Latência por chamada",
   adminRoute: "Rota",
   adminTtfb: "Primeiro byte p50 / p95 (ms)",
@@ -78,7 +78,7 @@ export const enAdmin: AdminMessages = {
   adminStopped: "Stopped",
   adminStoppedTokens: "Tokens of stopped calls",
   adminStoppedNote:
-    "Stopped answers count: their tokens are in the totals, as far as the provider reported them.",
+    "Stopped answers count: their tokens are in the totals, estimated (~4 characters a token) when the provider had not reported them yet.",
   adminLatency: "Per-call latency",
   adminRoute: "Route",
   adminTtfb: "First byte p50 / p95 (ms)",
