@@ -11,22 +11,25 @@ import * as $6 from "./routes/api/chat/[id]/stream.ts";
 import * as $7 from "./routes/api/chats/[id]/feedback.ts";
 import * as $8 from "./routes/api/chats/[id].ts";
 import * as $9 from "./routes/en/about/[slug].tsx";
-import * as $10 from "./routes/admin/messages.tsx";
-import * as $11 from "./routes/api/chat.ts";
-import * as $12 from "./routes/api/chats.ts";
-import * as $13 from "./routes/api/contact.ts";
-import * as $14 from "./routes/api/health.ts";
-import * as $15 from "./routes/api/me.ts";
-import * as $16 from "./routes/api/models.ts";
-import * as $17 from "./routes/api/title.ts";
-import * as $18 from "./routes/api/usage.ts";
-import * as $19 from "./routes/me/delete.tsx";
-import * as $20 from "./routes/c/[id]/delete.tsx";
-import * as $21 from "./routes/c/[id]/rename.ts";
-import * as $22 from "./routes/c/[id].tsx";
-import * as $23 from "./routes/lang/[code].ts";
-import * as $24 from "./routes/sobre/[slug].tsx";
-import * as $25 from "./routes/index.tsx";
+import * as $10 from "./routes/admin/login.tsx";
+import * as $11 from "./routes/admin/logout.ts";
+import * as $12 from "./routes/admin/messages.tsx";
+import * as $13 from "./routes/api/chat.ts";
+import * as $14 from "./routes/api/chats.ts";
+import * as $15 from "./routes/api/contact.ts";
+import * as $16 from "./routes/api/health.ts";
+import * as $17 from "./routes/api/me.ts";
+import * as $18 from "./routes/api/models.ts";
+import * as $19 from "./routes/api/title.ts";
+import * as $20 from "./routes/api/usage.ts";
+import * as $21 from "./routes/me/delete.tsx";
+import * as $22 from "./routes/c/[id]/delete.tsx";
+import * as $23 from "./routes/c/[id]/rename.ts";
+import * as $24 from "./routes/c/[id].tsx";
+import * as $25 from "./routes/lang/[code].ts";
+import * as $26 from "./routes/sobre/[slug].tsx";
+import * as $27 from "./routes/admin/index.tsx";
+import * as $28 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import type { Manifest } from "./lib/http/types.ts";
@@ -43,22 +46,25 @@ const manifest: Manifest = {
     "api/chats/[id]/feedback.ts": $7,
     "api/chats/[id].ts": $8,
     "en/about/[slug].tsx": $9,
-    "admin/messages.tsx": $10,
-    "api/chat.ts": $11,
-    "api/chats.ts": $12,
-    "api/contact.ts": $13,
-    "api/health.ts": $14,
-    "api/me.ts": $15,
-    "api/models.ts": $16,
-    "api/title.ts": $17,
-    "api/usage.ts": $18,
-    "me/delete.tsx": $19,
-    "c/[id]/delete.tsx": $20,
-    "c/[id]/rename.ts": $21,
-    "c/[id].tsx": $22,
-    "lang/[code].ts": $23,
-    "sobre/[slug].tsx": $24,
-    "index.tsx": $25,
+    "admin/login.tsx": $10,
+    "admin/logout.ts": $11,
+    "admin/messages.tsx": $12,
+    "api/chat.ts": $13,
+    "api/chats.ts": $14,
+    "api/contact.ts": $15,
+    "api/health.ts": $16,
+    "api/me.ts": $17,
+    "api/models.ts": $18,
+    "api/title.ts": $19,
+    "api/usage.ts": $20,
+    "me/delete.tsx": $21,
+    "c/[id]/delete.tsx": $22,
+    "c/[id]/rename.ts": $23,
+    "c/[id].tsx": $24,
+    "lang/[code].ts": $25,
+    "sobre/[slug].tsx": $26,
+    "admin/index.tsx": $27,
+    "index.tsx": $28,
   },
   islands: {
     ChatMessages: $$0,

@@ -23,6 +23,7 @@ import { createContactStore } from "@/lib/store/contact.ts";
 import { openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
+import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
@@ -43,6 +44,11 @@ export interface ServerOptions {
   islandAssets?: IslandAssets | null;
   /** Overrides of individual services (tests). */
   services?: Partial<AppServices>;
+  /**
+   * Where the JSON line of each request goes (lib/http/request_log.ts); null for none.
+   * Default: stdout, unless REQUEST_LOG=off.
+   */
+  requestLog?: ((line: string) => void) | null;
 }
 
 /** The query embedder; a misconfiguration is logged and search stays lexical, so pages keep serving. */
@@ -120,10 +126,18 @@ export async function createServerApp(
     islandAssets,
     dev,
     connectOrigins: browserAgentOrigins(services.agents),
+    requestLog: requestLogOptions(options.requestLog, env, kv),
   });
   // "self" agents (the built-in contact agent) are served by this very app, in-process.
   services.selfApp ??= app;
   return { app, services };
+}
+
+/** The request log's sink and the ring of recent errors it feeds. */
+function requestLogOptions(write: ServerOptions["requestLog"], env: Env, kv: Deno.Kv) {
+  if (write === null || (write === undefined && env.REQUEST_LOG === "off")) return null;
+  const errors = createRecentErrors(kv);
+  return { write, onServerError: (entry: RecentError) => void errors.record(entry) };
 }
 
 /** The origins of agents that run in the visitor's browser: their pages may fetch from them. */

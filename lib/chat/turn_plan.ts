@@ -20,6 +20,7 @@ import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import type { ChatMessage } from "./types.ts";
 import { scrubInternal } from "./scrub_internal.ts";
+import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
 
 /** A source the search tool numbered, to stream as a `source-url` part. */
 export interface NumberedSource {
@@ -72,12 +73,12 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
   // them, and do the work that needs neither while they are in flight. Their failures are
   // thrown below, in the order a visitor would meet them without the overlap.
   const pending = Promise.all([
-    app.limits.check(visitor.id, ip).catch((error) => {
+    inSpan(TURN_SPANS.limits, () => app.limits.check(visitor.id, ip)).catch((error) => {
       // The in-isolate counter already answered; a KV hiccup on the shared counter must not fail the chat.
       console.error("Rate-limit check failed; letting the request through:", error);
       return null;
     }),
-    loadOwnHistory(app, request.id, visitor.id).then(
+    inSpan(TURN_SPANS.history, () => loadOwnHistory(app, request.id, visitor.id)).then(
       (loaded) => ({ loaded, error: null }),
       (error: unknown) => ({ loaded: null, error }),
     ),

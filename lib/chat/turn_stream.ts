@@ -19,6 +19,8 @@ import { SSE_HEADERS, sseWriter } from "./sse.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
 import type { TurnPlan } from "./turn_plan.ts";
 import { approvalHook } from "./turn_approval.ts";
+import { noteTurn } from "./turn_facts.ts";
+import { inSpan, tracedModel, TURN_SPANS } from "@/lib/telemetry/spans.ts";
 import {
   beginSave,
   type Begun,
@@ -54,14 +56,19 @@ export async function streamTurn(
     plan.continued?.id ?? newMessageId(),
   );
   // Saved alongside the model call's start, off the path to the first token.
-  const begun = plan.continued
-    ? continueSave(app, plan, plan.continued)
-    : beginSave(app, plan, placeholderAnswer(plan, answer.message.id));
+  const begun = inSpan(
+    TURN_SPANS.save,
+    () =>
+      plan.continued
+        ? continueSave(app, plan, plan.continued)
+        : beginSave(app, plan, placeholderAnswer(plan, answer.message.id)),
+    { "chat.save": "start" },
+  );
   const relay = createRelay(app, plan, answer);
   const routes: UpstreamRoute[] = [];
   const ended = collectRoutes(routes, () =>
     runTurn({
-      model: plan.model,
+      model: tracedModel(plan.model, plan.modelId),
       instructions: plan.instructions,
       messages: plan.modelMessages,
       tools: plan.tools,
@@ -77,6 +84,7 @@ export async function streamTurn(
         return GENERIC_STREAM_ERROR;
       },
     }, relay.emit));
+  noteTurn(ctx.req, plan.modelId, ended, routes);
 
   const first = await Promise.race([relay.opened, ended.then(() => "end" as const)]);
   const start = await begun;
@@ -320,7 +328,9 @@ async function settle(
     return true;
   }
   const saved = settledAnswer(answer.message, failed ? "failed" : outcomeOf(end, aborted));
-  return await saveAnswer(app, plan, saved, start);
+  return await inSpan(TURN_SPANS.save, () => saveAnswer(app, plan, saved, start), {
+    "chat.save": "end",
+  });
 }
 
 /** The metadata of a finished answer: usage, cost, timings and the upstream routes. */

@@ -17,6 +17,7 @@ import {
   type Segment,
 } from "./route_path.ts";
 import { createStaticHandler } from "./static_files.ts";
+import { errorName, noteRequest, type RequestLogOptions, withRequestLog } from "./request_log.ts";
 import type { Context, HandlerFn, IslandAssets, Manifest, Method, RouteModule } from "./types.ts";
 
 const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -47,6 +48,8 @@ export interface AppOptions<S> {
   dev?: boolean;
   /** Other origins pages may fetch from (browser-run agents' APIs), for the CSP's connect-src. */
   connectOrigins?: string[];
+  /** One JSON line per request (lib/http/request_log.ts); null or absent logs nothing. */
+  requestLog?: RequestLogOptions | null;
 }
 
 /** An app: one function from Request to Response. */
@@ -192,6 +195,7 @@ export function createApp<S>(options: AppOptions<S>): App {
       return params ? [{ fn: m.fn, params }] : [];
     });
     const component = route?.module.default as ComponentType<Record<string, unknown>> | undefined;
+    if (route) noteRequest(req, { route: route.pattern });
 
     const final = (): Promise<Response> => {
       if (!route) {
@@ -228,7 +232,7 @@ export function createApp<S>(options: AppOptions<S>): App {
     return await next();
   }
 
-  return async (req: Request, info?: Deno.ServeHandlerInfo) => {
+  const handle: App = async (req: Request, info?: Deno.ServeHandlerInfo) => {
     let url: URL;
     try {
       url = new URL(req.url);
@@ -243,7 +247,10 @@ export function createApp<S>(options: AppOptions<S>): App {
     try {
       if (!isApi) {
         const file = await serveStatic(req, url);
-        if (file) return file;
+        if (file) {
+          noteRequest(req, { route: "static" });
+          return file;
+        }
       }
       const res = await dispatch(req, url, state);
       return req.method === "HEAD" && res.body ? new Response(null, res) : res;
@@ -255,6 +262,7 @@ export function createApp<S>(options: AppOptions<S>): App {
       }
       if (error instanceof ServiceUnavailableError) {
         console.error(`Unavailable on ${req.method} ${url.pathname}:`, error.cause ?? error);
+        noteRequest(req, { error: errorName(error.cause ?? error) });
         const unavailable = new HttpError(
           "unavailable",
           "This service is unavailable right now. Please try again shortly.",
@@ -263,6 +271,7 @@ export function createApp<S>(options: AppOptions<S>): App {
         return isApi ? httpErrorResponse(unavailable) : errorPage(503, url, state, unavailable);
       }
       console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
+      noteRequest(req, { error: errorName(error) });
       if (isApi) {
         return errorResponse("internal_error", "Something went wrong on our side. Try again.");
       }
@@ -274,6 +283,7 @@ export function createApp<S>(options: AppOptions<S>): App {
       }
     }
   };
+  return options.requestLog ? withRequestLog(handle, options.requestLog) : handle;
 }
 
 /** 405 with Allow: JSON on /api/, thrown to become the HTML error page elsewhere. */

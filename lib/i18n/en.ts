@@ -101,6 +101,6 @@ export const en: typeof ptBR = {
   adminMessageChat: "Sent from chat {chatId} ({locale})",
   adminUnauthorizedTitle: "Restricted",
   adminUnauthorizedBody:
-    "This page is the site owner's: send the Authorization: Bearer header with the ADMIN_TOKEN.",
+    "This page is the site owner's: sign in at /admin/login or send the Authorization: Bearer header with the ADMIN_TOKEN.",
   approvalLoading: "Loading the approval request…",
 };

@@ -99,6 +99,6 @@ export const ptBR = {
   adminMessageChat: "Enviada da conversa {chatId} ({locale})",
   adminUnauthorizedTitle: "Acesso restrito",
   adminUnauthorizedBody:
-    "Esta página é do dono do site: envie o cabeçalho Authorization: Bearer com o ADMIN_TOKEN.",
+    "Esta página é do dono do site: entre em /admin/login ou envie o cabeçalho Authorization: Bearer com o ADMIN_TOKEN.",
   approvalLoading: "Carregando o pedido de aprovação…",
 };

@@ -164,7 +164,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
   };
 
   /** Hands the response to the adapter; the record is written when the adapter has read it. */
-  const observe = (opened: Opened, route: UpstreamRoute): Response => {
+  const observe = (opened: Opened, route: UpstreamRoute, init?: RequestInit): Response => {
     const { response, reader, start, firstByteAt, attempt } = opened;
     const scanner = new UsageScanner(response.headers.get("content-type") ?? "");
     let finished = false;
@@ -173,14 +173,20 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
       finished = true;
       attempt.end();
       scanner.end();
+      // A stopped answer reports no usage, yet its tokens are billed: estimate them.
+      const estimate = outcome === "aborted" && scanner.inputTokens === null &&
+        scanner.outputTokens === null;
       record({
         route,
         status: response.status,
         ttfbMs: firstByteAt - start,
         totalMs: clock() - start,
         outcome,
-        inputTokens: scanner.inputTokens,
-        outputTokens: scanner.outputTokens,
+        inputTokens: estimate
+          ? Math.ceil((typeof init?.body === "string" ? init.body.length : 0) / 4)
+          : scanner.inputTokens,
+        outputTokens: estimate ? Math.ceil(scanner.streamedChars / 4) : scanner.outputTokens,
+        ...(estimate ? { estimated: true as const } : {}),
         at: start,
       });
     };
@@ -238,7 +244,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
     if (gatewayUrl === undefined) {
       const opened = await open(url, requestInit, "direct");
       reportRoute("direct");
-      return observe(opened, "direct");
+      return observe(opened, "direct", requestInit);
     }
 
     const gatewayInit = withHeaders(requestInit, options.gatewayHeaders);
@@ -250,7 +256,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
       const { response, start } = opened;
       if (response.status < 500 || !repeatable) {
         reportRoute("gateway");
-        return observe(opened, "gateway");
+        return observe(opened, "gateway", gatewayInit);
       }
       await opened.reader?.cancel().catch(() => {});
       opened.attempt.end();
@@ -273,7 +279,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
     if (requestInit?.signal?.aborted) throw requestInit.signal.reason ?? gatewayError;
     const opened = await open(url, requestInit, "direct-after-gateway-error");
     reportRoute("direct-after-gateway-error");
-    return observe(opened, "direct-after-gateway-error");
+    return observe(opened, "direct-after-gateway-error", requestInit);
   };
 }
 
@@ -383,9 +389,13 @@ async function normalize(
 }
 
 /** Incremental usage parser over a response body (SSE or JSON). */
+const STREAMED_TEXT = /"(?:content|delta|text)":"((?:[^"\\]|\\.)*)"/g;
+
 class UsageScanner {
   inputTokens: number | null = null;
   outputTokens: number | null = null;
+  /** Characters of streamed text seen (JSON-escaped), SSE bodies only. */
+  streamedChars = 0;
   #decoder = new TextDecoder();
   #json: boolean;
   #buffer = "";
@@ -421,7 +431,11 @@ class UsageScanner {
   }
 
   #line(line: string) {
-    if (!line.startsWith("data:") || !/usage/i.test(line)) return;
+    if (!line.startsWith("data:")) return;
+    // The streamed text's length, for estimating the tokens of a stopped call: the
+    // `content` (OpenAI Chat), `delta` (Responses) and `text` (Gemini) strings.
+    for (const m of line.matchAll(STREAMED_TEXT)) this.streamedChars += m[1].length;
+    if (!/usage/i.test(line)) return;
     // OpenAI Chat sends `"usage":null` on every chunk but the last: no tokens to read there,
     // and parsing each chunk a second time (the adapter parses it too) costs more than this.
     if (!/usage/i.test(line.replaceAll('"usage":null', ""))) return;

@@ -331,3 +331,48 @@ Deno.test('routed fetch: tokens still read past chunks that carry `"usage":null`
     );
   }
 });
+
+Deno.test("routed fetch: a stopped call's tokens are estimated, not lost", async () => {
+  const pieces = ["Hello there, ", "this answer ", "is stopped ", "before its usage."];
+  const events = pieces.map((p) =>
+    `data: ${JSON.stringify({ choices: [{ delta: { content: p } }] })}\n\n`
+  );
+  const fakeFetch: typeof fetch = () => {
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        // Two events, then the provider keeps the stream open: the caller stops it.
+        if (i < 2) c.enqueue(new TextEncoder().encode(events[i++]));
+      },
+    });
+    return Promise.resolve(
+      new Response(body, { headers: { "content-type": "text/event-stream" } }),
+    );
+  };
+  const recorder = createMemoryUsageRecorder();
+  const routed = createRoutedFetch({
+    directBaseUrl: "https://api.example/v1",
+    family: "openai-compatible",
+    provider: "cerebras",
+    modelId: "cerebras/gpt-oss-120b",
+    pricing: { inputPerMTok: 1, outputPerMTok: 2 },
+    recorder,
+    fetch: fakeFetch,
+  });
+  const requestBody = JSON.stringify({ messages: [{ role: "user", content: "x".repeat(397) }] });
+  const res = await routed("https://api.example/v1/chat/completions", {
+    method: "POST",
+    body: requestBody,
+  });
+  const reader = res.body!.getReader();
+  await reader.read();
+  await reader.read();
+  await reader.cancel();
+  await settle();
+  const [call] = recorder.calls;
+  assert.equal(call.outcome, "aborted");
+  assert.equal(call.estimated, true);
+  assert.equal(call.inputTokens, Math.ceil(requestBody.length / 4));
+  assert.equal(call.outputTokens, Math.ceil((pieces[0] + pieces[1]).length / 4));
+  assert.ok((call.costUsd ?? 0) > 0, "the stopped call has a cost");
+});

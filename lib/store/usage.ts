@@ -17,6 +17,31 @@ export interface UsageTotal {
   outputTokens: number;
   costUsd: number;
   routes: Record<string, number>;
+  /** Calls the caller cancelled (a stopped answer, a deadline); their tokens count above too. */
+  stopped: number;
+  /** Tokens of the stopped calls (input + output), as far as the provider reported them. */
+  stoppedTokens: number;
+}
+
+/**
+ * The recorded calls of the last `days` days (oldest first), at most `limit` of them: the
+ * newest when there are more.
+ */
+export async function listUsageCalls(
+  kv: Deno.Kv,
+  { days = 30, now = Date.now(), limit = 20_000 }: { days?: number; now?: number; limit?: number } =
+    {},
+): Promise<UpstreamCall[]> {
+  const from = new Date(now - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  const calls: UpstreamCall[] = [];
+  for await (
+    const entry of kv.list<UpstreamCall>({ start: ["usage", from], end: ["usage", "9999"] }, {
+      consistency: "eventual",
+      reverse: true,
+      limit,
+    })
+  ) calls.push(entry.value);
+  return calls.reverse();
 }
 
 /** Records calls in KV; a failed write is logged, never thrown into a chat turn. */
@@ -54,6 +79,8 @@ export function createKvUsageRecorder(kv: Deno.Kv): UsageRecorder & {
             outputTokens: 0,
             costUsd: 0,
             routes: {},
+            stopped: 0,
+            stoppedTokens: 0,
           };
           map.set(k, t);
         }
@@ -63,6 +90,10 @@ export function createKvUsageRecorder(kv: Deno.Kv): UsageRecorder & {
         t.outputTokens += c.outputTokens ?? 0;
         t.costUsd += c.costUsd ?? 0;
         t.routes[c.route] = (t.routes[c.route] ?? 0) + 1;
+        if (c.outcome === "aborted") {
+          t.stopped++;
+          t.stoppedTokens += (c.inputTokens ?? 0) + (c.outputTokens ?? 0);
+        }
       }
       return [...map.values()].sort((a, b) =>
         a.day < b.day ? 1 : a.day > b.day ? -1 : a.model < b.model ? -1 : 1

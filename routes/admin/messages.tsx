@@ -2,7 +2,7 @@ import { ErrorPage } from "@/components/ErrorPage.tsx";
 import { Footer } from "@/components/Footer.tsx";
 import { Header } from "@/components/Header.tsx";
 import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
-import { requireAdmin } from "@/lib/http/admin.ts";
+import { requireAdminPage } from "@/lib/http/admin_session.ts";
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
@@ -17,13 +17,14 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
  * /admin/messages: the messages visitors sent the owner, newest first, paged by
- * `?cursor=`; `Authorization: Bearer <ADMIN_TOKEN>`, else a 401 page.
+ * `?cursor=`; the admin session cookie (/admin/login) or `Authorization: Bearer
+ * <ADMIN_TOKEN>`, else a 401 page.
  */
 export const handler = define.handlers<Data>({
   async GET(ctx) {
     const t = messages(localeOf(ctx.state));
     try {
-      await requireAdmin(ctx.req, ctx.app.adminToken);
+      await requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies);
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 401) throw error;
       setHead(ctx.state, { title: t.adminUnauthorizedTitle });

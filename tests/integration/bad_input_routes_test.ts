@@ -80,6 +80,9 @@ const PATHS: Record<string, (id: string) => string> = {
   "api/contact.ts": () => "/api/contact",
   "api/contact/status.ts": () => "/api/contact/status",
   "admin/messages.tsx": () => "/admin/messages",
+  "admin/index.tsx": () => "/admin",
+  "admin/login.tsx": () => "/admin/login",
+  "admin/logout.ts": () => "/admin/logout",
   "_404.tsx": (id) => `/no-such/${id}`,
 };
 /** The methods each route implements, favoured by the generator. */
@@ -93,6 +96,8 @@ const OWN_METHODS: Record<string, string[]> = {
   "api/me.ts": ["DELETE"],
   "api/title.ts": ["POST"],
   "api/contact.ts": ["POST"],
+  "admin/login.tsx": ["GET", "POST"],
+  "admin/logout.ts": ["POST"],
 };
 
 const printable = fc.string({

@@ -16,7 +16,11 @@ export interface AppProcess {
 export async function spawnAppProcess(
   kvPath: string,
   env: Record<string, string | undefined> = {},
-  { stderr = "null" }: { stderr?: "null" | "inherit" } = {},
+  { stderr = "null", onOutput }: {
+    stderr?: "null" | "inherit";
+    /** Receives everything the process prints on stdout. */
+    onOutput?: (text: string) => void;
+  } = {},
 ): Promise<AppProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("./serve_process.ts", import.meta.url).pathname],
@@ -33,7 +37,7 @@ export async function spawnAppProcess(
     stderr,
   }).spawn();
   return {
-    url: `http://127.0.0.1:${await listeningPort(child.stdout)}`,
+    url: `http://127.0.0.1:${await listeningPort(child.stdout, onOutput)}`,
     child,
     async kill() {
       try {

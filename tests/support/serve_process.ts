@@ -1,6 +1,6 @@
 /**
  * A server process for tests that need several processes sharing one KV file.
- * Env: DENO_KV_PATH (required), SESSION_SECRET, LIMIT_VISITOR_RPM, and the OpenAI
+ * Env: DENO_KV_PATH (required), SESSION_SECRET, ADMIN_TOKEN, LIMIT_VISITOR_RPM, and the OpenAI
  * provider's OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_API (a replay server), or
  * LOCAL_MODEL_DELAY_MS: the offline model, pausing that long between words (tests only).
  * Prints "listening <port>" once ready.
@@ -17,6 +17,7 @@ const config = {
 const env = {
   DENO_KV_PATH: Deno.env.get("DENO_KV_PATH"),
   SESSION_SECRET: Deno.env.get("SESSION_SECRET"),
+  ADMIN_TOKEN: Deno.env.get("ADMIN_TOKEN"),
   OPENAI_API_KEY: Deno.env.get("OPENAI_API_KEY"),
   OPENAI_BASE_URL: Deno.env.get("OPENAI_BASE_URL"),
   OPENAI_API: Deno.env.get("OPENAI_API"),

@@ -19,7 +19,7 @@ export interface TestServer {
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const ownKv = !options.kv;
   const kv = options.kv ?? await Deno.openKv(":memory:");
-  const { app, services } = await createServerApp({ env: {}, ...options, kv });
+  const { app, services } = await createServerApp({ env: {}, requestLog: null, ...options, kv });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app);
   const { port } = server.addr as Deno.NetAddr;
   return {

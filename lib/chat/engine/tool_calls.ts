@@ -5,6 +5,7 @@
  */
 import type { JSONValue, ModelMessage, Tool } from "ai";
 import type { ToolResultOutput } from "@ai-sdk/provider-utils";
+import { failSpan, inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
 
 /** How a tool call went. */
 export type ToolOutcome =
@@ -12,7 +13,19 @@ export type ToolOutcome =
   | { ok: false; error: unknown };
 
 /** Executes `call` with `tool` (which has an `execute`); never rejects. */
-export async function executeToolCall(
+export function executeToolCall(
+  tool: Tool,
+  call: { toolCallId: string; toolName?: string; input: unknown },
+  options: { messages: ModelMessage[]; abortSignal: AbortSignal },
+): Promise<ToolOutcome> {
+  return inSpan(TURN_SPANS.tool, async (span) => {
+    const outcome = await execute(tool, call, options);
+    if (!outcome.ok) failSpan(span, outcome.error);
+    return outcome;
+  }, call.toolName ? { "gen_ai.tool.name": call.toolName } : undefined);
+}
+
+async function execute(
   tool: Tool,
   call: { toolCallId: string; input: unknown },
   options: { messages: ModelMessage[]; abortSignal: AbortSignal },

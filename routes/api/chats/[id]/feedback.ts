@@ -3,6 +3,7 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
 import type { ChatMessageMetadata } from "@/lib/chat/types.ts";
+import { recordFeedback } from "@/lib/store/feedback.ts";
 
 /** `{ messageId, rating: "up" | "down" | null, comment? }`: the visitor's rating, saved with the answer. */
 export const handler = define.handlers({
@@ -38,6 +39,14 @@ export const handler = define.handlers({
     if (!updated || notAnswer) {
       throw new HttpError("not_found", `Answer "${messageId}" not found in this chat.`);
     }
+    const text = typeof comment === "string" && comment.trim() ? comment.trim() : undefined;
+    await recordFeedback(ctx.app.kv, {
+      chatId: chat.id,
+      messageId,
+      rating,
+      ...(text ? { comment: text } : {}),
+      at: ctx.app.clock(),
+    });
     return Response.json({
       messageId,
       feedback: (updated.metadata as ChatMessageMetadata).feedback ?? null,

@@ -1,0 +1,64 @@
+/**
+ * Everything the admin page shows, read in parallel: usage by day and model, latency by
+ * model and route, recent server errors, feedback, the newest contact messages and the
+ * search index's status.
+ */
+import type { AppServices } from "@/lib/services.ts";
+import { DEFAULT_ASSET_URL } from "@/lib/search/mod.ts";
+import type { IndexStatus } from "@/lib/search/types.ts";
+import type { ContactMessage } from "@/lib/store/contact.ts";
+import { type FeedbackEntry, recentFeedback } from "@/lib/store/feedback.ts";
+import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
+import { listUsageCalls, type UsageTotal } from "@/lib/store/usage.ts";
+import { latencyByModelAndRoute, type LatencyRow } from "./latency.ts";
+
+/** The data of /admin. */
+export interface Dashboard {
+  days: number;
+  usage: UsageTotal[];
+  latency: LatencyRow[];
+  errors: RecentError[];
+  feedback: { entries: FeedbackEntry[]; up: number; down: number };
+  contact: ContactMessage[];
+  index: IndexStatus & { bytes: number | null; builtAt: string | null };
+}
+
+/** Reads the dashboard of the last `days` days. */
+export async function loadDashboard(
+  app: AppServices,
+  { days = 30, indexPath = DEFAULT_ASSET_URL }: { days?: number; indexPath?: URL } = {},
+): Promise<Dashboard> {
+  const now = app.clock();
+  const [usage, calls, errors, feedback, contact, file] = await Promise.all([
+    app.usage.totals({ days }),
+    listUsageCalls(app.kv, { days, now }),
+    createRecentErrors(app.kv, { clock: app.clock }).recent(20),
+    recentFeedback(app.kv, 20),
+    app.contact.list({ limit: 5 }),
+    Deno.stat(indexPath).catch(() => null),
+  ]);
+  return {
+    days,
+    usage,
+    latency: latencyByModelAndRoute(calls),
+    errors,
+    feedback,
+    contact: contact.messages,
+    index: {
+      ...app.search.status(),
+      bytes: file?.size ?? null,
+      builtAt: file?.mtime?.toISOString() ?? null,
+    },
+  };
+}
+
+/** Tokens (input + output) by day, oldest first, over every model: the chart's bars. */
+export function tokensByDay(usage: readonly UsageTotal[]): { day: string; tokens: number }[] {
+  const byDay = new Map<string, number>();
+  for (const u of usage) {
+    byDay.set(u.day, (byDay.get(u.day) ?? 0) + u.inputTokens + u.outputTokens);
+  }
+  return [...byDay].map(([day, tokens]) => ({ day, tokens })).sort((a, b) =>
+    a.day < b.day ? -1 : 1
+  );
+}

@@ -1,0 +1,93 @@
+import { Footer } from "@/components/Footer.tsx";
+import { Header } from "@/components/Header.tsx";
+import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
+import { constantTimeEqual } from "@/lib/http/admin.ts";
+import { adminSessionCookie } from "@/lib/http/admin_session.ts";
+import { readFormBody } from "@/lib/http/body.ts";
+import { define } from "@/lib/http/define.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { setHead } from "@/lib/http/head.ts";
+import { localeOf } from "@/lib/http/locale.ts";
+import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
+import { adminMessages } from "@/lib/i18n/admin.ts";
+import { messages } from "@/lib/i18n/mod.ts";
+
+type Data = { problem: "wrong" | "disabled" | null };
+
+const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+
+/**
+ * /admin/login: a form for ADMIN_TOKEN; a right token sets the signed admin session cookie
+ * and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
+ * which the middleware lets through for the chat API, are refused here.
+ */
+export const handler = define.handlers<Data>({
+  GET(ctx) {
+    setHead(ctx.state, { title: adminMessages(localeOf(ctx.state)).adminLoginTitle });
+    const disabled = !ctx.app.adminToken;
+    return ctx.render({ problem: disabled ? "disabled" : null }, {
+      status: disabled ? 401 : 200,
+      headers: PRIVATE,
+    });
+  },
+  async POST(ctx) {
+    const { req, url, app } = ctx;
+    if (!originAllowed(req, url, siteOrigins(app.config))) {
+      throw new HttpError("origin_not_allowed", "Sign in from this site's own login page.");
+    }
+    const form = await readFormBody(req);
+    const token = app.adminToken;
+    const given = form.get("token") ?? "";
+    setHead(ctx.state, { title: adminMessages(localeOf(ctx.state)).adminLoginTitle });
+    // Compared even without a token configured, so both cases take the same time.
+    const right = await constantTimeEqual(given, token ?? "") && token !== null;
+    if (!right) {
+      return ctx.render({ problem: token ? "wrong" : "disabled" }, {
+        status: 401,
+        headers: PRIVATE,
+      });
+    }
+    const cookie = await adminSessionCookie(token, { secure: app.secureCookies });
+    return new Response(null, {
+      status: 303,
+      headers: { Location: "/admin", "Set-Cookie": cookie, ...PRIVATE },
+    });
+  },
+});
+
+export default define.page<Data>(function AdminLogin({ data, state, app }) {
+  const locale = localeOf(state);
+  const t = messages(locale);
+  const a = adminMessages(locale);
+  return (
+    <div class="doc-shell">
+      <Header siteName={app.config.site.name} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} />
+      <main class="doc-main" id="main">
+        <article class="doc">
+          <div class="doc-body">
+            <h1>{a.adminLoginTitle}</h1>
+            {data.problem === "disabled"
+              ? <p role="alert">{a.adminLoginDisabled}</p>
+              : (
+                <form method="post" action="/admin/login" class="admin-login">
+                  <p>{a.adminLoginIntro}</p>
+                  {data.problem === "wrong" && <p role="alert">{a.adminLoginWrong}</p>}
+                  <label>
+                    {a.adminLoginToken}
+                    <input
+                      type="password"
+                      name="token"
+                      required
+                      autocomplete="current-password"
+                    />
+                  </label>
+                  <button type="submit" class="button">{a.adminLoginSubmit}</button>
+                </form>
+              )}
+          </div>
+        </article>
+      </main>
+      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
+    </div>
+  );
+});
