@@ -20,13 +20,16 @@ import * as $15 from "./routes/api/me.ts";
 import * as $16 from "./routes/api/models.ts";
 import * as $17 from "./routes/api/title.ts";
 import * as $18 from "./routes/api/usage.ts";
-import * as $19 from "./routes/me/delete.tsx";
-import * as $20 from "./routes/c/[id]/delete.tsx";
-import * as $21 from "./routes/c/[id]/rename.ts";
-import * as $22 from "./routes/c/[id].tsx";
-import * as $23 from "./routes/lang/[code].ts";
-import * as $24 from "./routes/sobre/[slug].tsx";
-import * as $25 from "./routes/index.tsx";
+import * as $19 from "./routes/api/visitor-token.ts";
+import * as $20 from "./routes/api/widget.ts";
+import * as $21 from "./routes/me/delete.tsx";
+import * as $22 from "./routes/c/[id]/delete.tsx";
+import * as $23 from "./routes/c/[id]/rename.ts";
+import * as $24 from "./routes/c/[id].tsx";
+import * as $25 from "./routes/lang/[code].ts";
+import * as $26 from "./routes/sobre/[slug].tsx";
+import * as $27 from "./routes/widget.tsx";
+import * as $28 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import type { Manifest } from "./lib/http/types.ts";
@@ -52,13 +55,16 @@ const manifest: Manifest = {
     "api/models.ts": $16,
     "api/title.ts": $17,
     "api/usage.ts": $18,
-    "me/delete.tsx": $19,
-    "c/[id]/delete.tsx": $20,
-    "c/[id]/rename.ts": $21,
-    "c/[id].tsx": $22,
-    "lang/[code].ts": $23,
-    "sobre/[slug].tsx": $24,
-    "index.tsx": $25,
+    "api/visitor-token.ts": $19,
+    "api/widget.ts": $20,
+    "me/delete.tsx": $21,
+    "c/[id]/delete.tsx": $22,
+    "c/[id]/rename.ts": $23,
+    "c/[id].tsx": $24,
+    "lang/[code].ts": $25,
+    "sobre/[slug].tsx": $26,
+    "widget.tsx": $27,
+    "index.tsx": $28,
   },
   islands: {
     ChatMessages: $$0,
