@@ -2,7 +2,7 @@
  * The widget loader, bundled to static/widget.js for other sites:
  * `<script src="https://<assistant>/widget.js" defer></script>`.
  *
- * It adds a launcher button and an empty panel inside a closed Shadow DOM (the page's CSS
+ * It adds a launcher button and an empty panel inside a Shadow DOM (the page's CSS
  * cannot reach them, theirs cannot reach the page) and nothing else. The first open asks
  * `GET /api/widget` whether this page's origin is allowed, then puts the chat in the panel
  * as an iframe of the assistant's own origin: the full chat UI, with its own CSP, scripts
@@ -38,7 +38,7 @@ iframe{border:0;width:100%;height:100%;display:block;color-scheme:normal}
 export function mountWidget(options: WidgetOptions): HTMLElement {
   const t = widgetMessages(options.locale);
   const host = document.createElement("site-assistant");
-  const shadow = host.attachShadow({ mode: "closed" });
+  const shadow = host.attachShadow({ mode: "open" });
   const side = options.position === "bottom-left" ? "left" : "right";
   shadow.innerHTML = `<style>${styles(side)}</style><div class="root">` +
     `<div class="panel" role="dialog" aria-label="${t.widgetTitle}" hidden></div>` +
