@@ -80,6 +80,9 @@ const PATHS: Record<string, (id: string) => string> = {
   "api/contact.ts": () => "/api/contact",
   "api/contact/status.ts": () => "/api/contact/status",
   "admin/messages.tsx": () => "/admin/messages",
+  "widget.tsx": (id) => `/widget?lang=${id}&agent=${id}`,
+  "api/widget.ts": () => "/api/widget",
+  "api/visitor-token.ts": () => "/api/visitor-token",
   "_404.tsx": (id) => `/no-such/${id}`,
 };
 /** The methods each route implements, favoured by the generator. */
@@ -93,6 +96,7 @@ const OWN_METHODS: Record<string, string[]> = {
   "api/me.ts": ["DELETE"],
   "api/title.ts": ["POST"],
   "api/contact.ts": ["POST"],
+  "api/visitor-token.ts": ["POST"],
 };
 
 const printable = fc.string({
@@ -221,6 +225,8 @@ const headerSets = fc.array(
       ["authorization", `Bearer ${ADMIN_TOKEN}x`],
       ["authorization", "Bearer"],
       ["authorization", "Basic Zm9vOmJhcg=="],
+      ["authorization", "Bearer vt1.garbage"],
+      ["authorization", `Bearer vt1.${"A".repeat(24)}.0.99999999999999.${"B".repeat(43)}`],
       ["accept", "text/event-stream"],
       ["x-forwarded-for", "1.2.3.4, evil"],
       ["content-length", "abc"],
