@@ -6,6 +6,7 @@
  */
 import { removeLegacyIndex, writeManifest } from "./scripts/build.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
+import { buildWidget } from "@/lib/widget/build.ts";
 
 const root = new URL("./", import.meta.url);
 
@@ -28,6 +29,7 @@ async function indexIsStale(): Promise<boolean> {
 const t0 = performance.now();
 if (await writeManifest()) console.log("fresh.gen.ts regenerated (routes or islands changed).");
 await buildIslands(root, { minify: false });
+await buildWidget(root, { minify: false });
 if (await removeLegacyIndex()) {
   console.log("Removed static/search/index.bin (the index is in build/).");
 }

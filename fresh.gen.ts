@@ -22,14 +22,17 @@ import * as $17 from "./routes/api/me.ts";
 import * as $18 from "./routes/api/models.ts";
 import * as $19 from "./routes/api/title.ts";
 import * as $20 from "./routes/api/usage.ts";
-import * as $21 from "./routes/me/delete.tsx";
-import * as $22 from "./routes/c/[id]/delete.tsx";
-import * as $23 from "./routes/c/[id]/rename.ts";
-import * as $24 from "./routes/c/[id].tsx";
-import * as $25 from "./routes/lang/[code].ts";
-import * as $26 from "./routes/sobre/[slug].tsx";
-import * as $27 from "./routes/admin/index.tsx";
-import * as $28 from "./routes/index.tsx";
+import * as $21 from "./routes/api/visitor-token.ts";
+import * as $22 from "./routes/api/widget.ts";
+import * as $23 from "./routes/me/delete.tsx";
+import * as $24 from "./routes/c/[id]/delete.tsx";
+import * as $25 from "./routes/c/[id]/rename.ts";
+import * as $26 from "./routes/c/[id].tsx";
+import * as $27 from "./routes/lang/[code].ts";
+import * as $28 from "./routes/sobre/[slug].tsx";
+import * as $29 from "./routes/admin/index.tsx";
+import * as $30 from "./routes/widget.tsx";
+import * as $31 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import type { Manifest } from "./lib/http/types.ts";
@@ -57,14 +60,17 @@ const manifest: Manifest = {
     "api/models.ts": $18,
     "api/title.ts": $19,
     "api/usage.ts": $20,
-    "me/delete.tsx": $21,
-    "c/[id]/delete.tsx": $22,
-    "c/[id]/rename.ts": $23,
-    "c/[id].tsx": $24,
-    "lang/[code].ts": $25,
-    "sobre/[slug].tsx": $26,
-    "admin/index.tsx": $27,
-    "index.tsx": $28,
+    "api/visitor-token.ts": $21,
+    "api/widget.ts": $22,
+    "me/delete.tsx": $23,
+    "c/[id]/delete.tsx": $24,
+    "c/[id]/rename.ts": $25,
+    "c/[id].tsx": $26,
+    "lang/[code].ts": $27,
+    "sobre/[slug].tsx": $28,
+    "admin/index.tsx": $29,
+    "widget.tsx": $30,
+    "index.tsx": $31,
   },
   islands: {
     ChatMessages: $$0,

@@ -26,6 +26,7 @@ import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
+import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
 import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
@@ -106,7 +107,10 @@ export async function createServerApp(
       clock,
       deadlines: config.modelDeadlines,
     }),
-    signer: await createVisitorSigner(sessionSecret, { secure: secureCookies }),
+    signer: await createVisitorSigner(sessionSecret, {
+      secure: secureCookies,
+      tokens: await createVisitorTokens(sessionSecret, kv),
+    }),
     approvals: createApprovalSigner(sessionSecret),
     secureCookies,
     limits: createRateLimiter(kv, config.limits, clock),

@@ -1,19 +1,24 @@
-import { define } from "@/lib/http/define.ts";
+import { type Ctx, define } from "@/lib/http/define.ts";
+import { withApiCors } from "@/lib/http/api_cors.ts";
+import { framedByOthers } from "@/lib/http/csp.ts";
 import { requireAllowedOrigin, siteOrigins, UNSAFE_METHODS } from "@/lib/http/origin.ts";
 import { migrateVisitorCookie } from "@/lib/http/visitor.ts";
 import { pickLocale } from "@/lib/i18n/mod.ts";
 
 /**
- * Once per request: picks the visitor's language, refuses data-changing requests
- * from foreign origins (forms and API alike), moves a legacy visitor cookie to
+ * Once per request: picks the visitor's language, applies the API's cross-origin policy
+ * (foreign origins only from `allowedOrigins`, preflights included), refuses data-changing
+ * requests from foreign origins (forms and API alike), moves a legacy visitor cookie to
  * `__Host-visitor`, and adds security headers to pages.
  */
-export const handler = define.middleware(async (ctx) => {
+export const handler = define.middleware((ctx) => {
   ctx.state.locale = pickLocale(ctx.req);
-  const { config } = ctx.app;
-  if (UNSAFE_METHODS.has(ctx.req.method)) {
-    requireAllowedOrigin(ctx.req, ctx.url, [...config.allowedOrigins, ...siteOrigins(config)]);
-  }
+  const allowed = [...ctx.app.config.allowedOrigins, ...siteOrigins(ctx.app.config)];
+  return withApiCors(ctx.req, ctx.url, allowed, () => guarded(ctx, allowed));
+});
+
+async function guarded(ctx: Ctx, allowed: string[]): Promise<Response> {
+  if (UNSAFE_METHODS.has(ctx.req.method)) requireAllowedOrigin(ctx.req, ctx.url, allowed);
   let res = await ctx.next();
   const migrated = await migrateVisitorCookie(ctx.req, ctx.app.signer, ctx.app.secureCookies);
   const setsVisitor = res.headers.getSetCookie().some((c) => /^(__Host-)?visitor=/.test(c));
@@ -23,12 +28,13 @@ export const handler = define.middleware(async (ctx) => {
     res = withHeaders(res, [
       ["X-Content-Type-Options", "nosniff"],
       ["Referrer-Policy", "strict-origin-when-cross-origin"],
-      ["X-Frame-Options", "SAMEORIGIN"],
+      // The widget's page declares its own frame-ancestors (other sites frame it).
+      ...(framedByOthers(res) ? [] : [["X-Frame-Options", "SAMEORIGIN"] as [string, string]]),
       ["Vary", "Accept-Language, Cookie"],
     ]);
   }
   return res;
-});
+}
 
 /** Appends headers (Set-Cookie and Vary add, others replace), copying a response whose headers are immutable. */
 function withHeaders(res: Response, headers: [string, string][]): Response {

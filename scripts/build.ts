@@ -1,6 +1,7 @@
 /**
- * `deno task build`: regenerates fresh.gen.ts, bundles the islands and builds
- * the search index (build/search/index.bin: server-only, never under static/), after
+ * `deno task build`: regenerates fresh.gen.ts, bundles the islands and the widget's scripts
+ * (static/widget.js, static/widget_frame.js) and builds the search index
+ * (build/search/index.bin: server-only, never under static/), after
  * checking the agents' OpenAPI specs (a bad one stops the build with its message).
  * Everything `deno task start` and deployctl need.
  */
@@ -9,6 +10,7 @@ import type { AgentConfig } from "@/lib/agents/types.ts";
 import { generateManifest } from "@/lib/http/manifest_gen.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
 import { loadAgents } from "@/lib/tools/load_agents.ts";
+import { buildWidget } from "@/lib/widget/build.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -74,6 +76,7 @@ if (import.meta.main) {
   }
   const assets = await buildIslands(root);
   console.log(`Islands bundled: ${Object.keys(assets.islands).join(", ") || "none"}`);
+  console.log(`Widget bundled: ${Object.keys(await buildWidget(root)).join(", ")}`);
   if (Deno.args.includes("--no-index")) console.log("Search index skipped (--no-index).");
   else await runTask("index");
   console.log(`Build done in ${Math.round(performance.now() - t0)} ms`);

@@ -30,3 +30,19 @@ export function contentSecurityPolicy(nonce: string, connectOrigins: string[] = 
     "object-src 'none'",
   ].join("; ");
 }
+
+/**
+ * `policy` with its `frame-ancestors` replaced by our origin plus `origins`: for the one page
+ * other sites may frame (the widget's). `X-Frame-Options` must then be left off (see `framedByOthers`).
+ */
+export function withFrameAncestors(policy: string, origins: readonly string[]): string {
+  const directive = ["frame-ancestors 'self'", ...origins].join(" ");
+  return policy.replace(/frame-ancestors [^;]*/, directive);
+}
+
+/** Whether a response's CSP lets other origins frame it, so `X-Frame-Options` must not forbid it. */
+export function framedByOthers(res: Response): boolean {
+  const policy = res.headers.get("content-security-policy") ?? "";
+  const ancestors = /frame-ancestors ([^;]*)/.exec(policy)?.[1].trim().split(/\s+/) ?? [];
+  return ancestors.some((a) => a !== "'self'" && a !== "'none'");
+}

@@ -1,8 +1,11 @@
 /**
  * Visitor identity: a random id in a signed, HttpOnly, SameSite=Lax cookie
  * (HMAC-SHA256). No account, no personal data: the id only ties a browser to
- * its own chats.
+ * its own chats. The embedded widget, which cannot use the cookie, sends a
+ * visitor token instead (`Authorization: Bearer vt1.…`, see visitor_token.ts).
  */
+import { HttpError } from "./errors.ts";
+import { bearerVisitorToken, type VisitorTokens } from "./visitor_token.ts";
 
 /** Name of the visitor cookie over plain HTTP (local development), and its legacy name. */
 export const VISITOR_COOKIE = "visitor";
@@ -28,6 +31,8 @@ export interface VisitorSigner {
   verify(value: string): Promise<string | null>;
   /** Whether the cookies it signs are Secure (`__Host-visitor`); the default of `resolveVisitor`. */
   readonly secure?: boolean;
+  /** Visitor tokens (the widget's identity); without them a bearer visitor token is refused. */
+  readonly tokens?: VisitorTokens;
 }
 
 /**
@@ -36,7 +41,7 @@ export interface VisitorSigner {
  */
 export async function createVisitorSigner(
   secret: string,
-  { secure = false }: { secure?: boolean } = {},
+  { secure = false, tokens }: { secure?: boolean; tokens?: VisitorTokens } = {},
 ): Promise<VisitorSigner> {
   if (secret.length < 32) throw new Error("SESSION_SECRET must be at least 32 characters long.");
   const key = await crypto.subtle.importKey(
@@ -55,6 +60,7 @@ export async function createVisitorSigner(
   const verified = new Map<string, string>();
   return {
     secure,
+    tokens,
     async sign(id) {
       return `${id}.${await mac(id)}`;
     },
@@ -116,11 +122,25 @@ export function secureCookiesFromEnv(env: Record<string, string | undefined>): b
   return Boolean(env.DENO_DEPLOYMENT_ID);
 }
 
-/** The verified visitor of a request and the cookie name it came under. */
+/**
+ * The verified visitor of a request and the cookie name it came under (`name` null for a
+ * token). A visitor token wins over cookies; a token that fails verification (forged,
+ * expired, revoked by `DELETE /api/me`) is a 401 `unauthorized`, never a silent new visitor,
+ * so the widget knows to ask for a new token.
+ */
 async function verifiedVisitor(
   req: Request,
   signer: VisitorSigner,
-): Promise<{ id: string; signed: string; name: string } | null> {
+): Promise<{ id: string; signed: string; name: string | null } | null> {
+  const token = bearerVisitorToken(req);
+  if (token) {
+    const id = await signer.tokens?.verify(token);
+    if (id) return { id, signed: token, name: null };
+    throw new HttpError(
+      "unauthorized",
+      "The visitor token is invalid, expired or revoked. Ask POST /api/visitor-token for a new one.",
+    );
+  }
   // The `__Host-` cookie first; the legacy name keeps earlier visitors' chats.
   for (const name of [SECURE_VISITOR_COOKIE, VISITOR_COOKIE]) {
     const raw = readCookie(req, name);
@@ -149,7 +169,7 @@ export async function resolveVisitor(
   const secure = options.secure ?? signer.secure ?? false;
   const known = await verifiedVisitor(req, signer);
   if (known) {
-    const reissue = secure && known.name !== SECURE_VISITOR_COOKIE;
+    const reissue = secure && known.name === VISITOR_COOKIE;
     return { id: known.id, setCookie: reissue ? visitorCookie(known.signed, true) : null };
   }
   const fresh = b64url(crypto.getRandomValues(new Uint8Array(18)));
@@ -165,9 +185,10 @@ export async function migrateVisitorCookie(
   signer: VisitorSigner,
   secure: boolean,
 ): Promise<string | null> {
-  if (!secure) return null;
+  // A widget request carries a token and no cookie worth moving.
+  if (!secure || bearerVisitorToken(req)) return null;
   const known = await verifiedVisitor(req, signer);
-  return known && known.name !== SECURE_VISITOR_COOKIE ? visitorCookie(known.signed, true) : null;
+  return known?.name === VISITOR_COOKIE ? visitorCookie(known.signed, true) : null;
 }
 
 /** The Set-Cookie value for a signed visitor id (`__Host-visitor` when `secure`). */

@@ -83,6 +83,9 @@ const PATHS: Record<string, (id: string) => string> = {
   "admin/index.tsx": () => "/admin",
   "admin/login.tsx": () => "/admin/login",
   "admin/logout.ts": () => "/admin/logout",
+  "widget.tsx": (id) => `/widget?lang=${id}&agent=${id}`,
+  "api/widget.ts": () => "/api/widget",
+  "api/visitor-token.ts": () => "/api/visitor-token",
   "_404.tsx": (id) => `/no-such/${id}`,
 };
 /** The methods each route implements, favoured by the generator. */
@@ -98,6 +101,7 @@ const OWN_METHODS: Record<string, string[]> = {
   "api/contact.ts": ["POST"],
   "admin/login.tsx": ["GET", "POST"],
   "admin/logout.ts": ["POST"],
+  "api/visitor-token.ts": ["POST"],
 };
 
 const printable = fc.string({
@@ -226,6 +230,8 @@ const headerSets = fc.array(
       ["authorization", `Bearer ${ADMIN_TOKEN}x`],
       ["authorization", "Bearer"],
       ["authorization", "Basic Zm9vOmJhcg=="],
+      ["authorization", "Bearer vt1.garbage"],
+      ["authorization", `Bearer vt1.${"A".repeat(24)}.0.99999999999999.${"B".repeat(43)}`],
       ["accept", "text/event-stream"],
       ["x-forwarded-for", "1.2.3.4, evil"],
       ["content-length", "abc"],

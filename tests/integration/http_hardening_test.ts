@@ -53,6 +53,9 @@ export function everyRoute(chatId: string): { method: string; path: string; body
     },
     { method: "GET", path: "/api/contact/status" },
     { method: "GET", path: "/admin/messages" },
+    { method: "GET", path: "/widget" },
+    { method: "GET", path: "/api/widget" },
+    { method: "POST", path: "/api/visitor-token" },
   ];
 }
 
