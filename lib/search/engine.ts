@@ -3,7 +3,9 @@
  * there is no usable embedder. Shared by the app (over a loaded asset) and the
  * eval command (over an index built in memory).
  */
-import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { expandQuery, type FeedbackParams } from "./feedback.ts";
+import { queryTerms, type QuestionWordLevel } from "./query_terms.ts";
 import { type Bm25Params, Bm25Scorer, DEFAULT_BM25 } from "./bm25.ts";
 import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
 import type { Embedder } from "./embedder.ts";
@@ -26,7 +28,17 @@ export interface EngineOptions {
   queryCacheSize?: number;
   /** Called when the embedder fails and the query falls back to lexical. */
   onEmbedError?: (error: unknown) => void;
+  /** Question words dropped from queries (default DEFAULT_QUESTION_WORDS). */
+  questionWords?: QuestionWordLevel;
+  /** Pseudo-relevance feedback; null turns it off (default DEFAULT_FEEDBACK). */
+  feedback?: FeedbackParams | null;
 }
+
+/** Question words dropped from queries by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_QUESTION_WORDS: QuestionWordLevel = 1;
+
+/** Pseudo-relevance feedback by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_FEEDBACK: FeedbackParams | null = null;
 
 /** Ranked passage numbers with their per-list ranks, before materialising text. */
 export interface RankedIds {
@@ -62,6 +74,8 @@ export class SearchEngine {
   readonly #cache: Lru<string, Float32Array>;
   readonly #onEmbedError: (error: unknown) => void;
   readonly #langs: Lang[];
+  readonly #questionWords: QuestionWordLevel;
+  readonly #feedback: FeedbackParams | null;
   #byId: Map<string, number> | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
@@ -78,6 +92,8 @@ export class SearchEngine {
     this.#candidates = options.candidates ?? 100;
     this.#cache = new Lru(options.queryCacheSize ?? 256);
     this.#onEmbedError = options.onEmbedError ?? (() => {});
+    this.#questionWords = options.questionWords ?? DEFAULT_QUESTION_WORDS;
+    this.#feedback = options.feedback === undefined ? DEFAULT_FEEDBACK : options.feedback;
   }
 
   /** "hybrid" when dense retrieval can take part. */
@@ -110,9 +126,24 @@ export class SearchEngine {
 
   /** BM25 ranking only (synchronous; used by the eval and lexical fallback). */
   rankLexical(query: string, limit: number): RankedIds {
-    const termsByLang: Partial<Record<Lang, string[]>> = {};
-    for (const lang of queryLangs(query, this.#langs)) termsByLang[lang] = analyze(query, lang);
-    const top = this.#bm25.search(termsByLang, limit);
+    const weighted: Partial<Record<Lang, Map<string, number>>> = {};
+    for (const lang of queryLangs(query, this.#langs)) {
+      const qtf = new Map<string, number>();
+      for (const t of queryTerms(query, lang, this.#questionWords)) {
+        qtf.set(t, (qtf.get(t) ?? 0) + 1);
+      }
+      weighted[lang] = qtf;
+    }
+    let top = this.#bm25.searchWeighted(weighted, limit);
+    const fb = this.#feedback;
+    if (fb && top.ids.length) {
+      const docs = Array.from(top.ids.subarray(0, fb.docs), (i) => {
+        const p = this.passage(i);
+        return { lang: p.lang as Lang, text: `${p.title}\n${p.text}` };
+      });
+      const expanded = expandQuery(weighted, docs, (t) => this.#bm25.idf(t), fb);
+      top = this.#bm25.searchWeighted(expanded, limit);
+    }
     const ids = Array.from(top.ids);
     return {
       mode: "lexical",
