@@ -15,7 +15,7 @@ import {
 import { readIslandAssets } from "@/lib/islands/build.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
-import { createEmbedderFromEnv, loadSiteSearch } from "@/lib/search/mod.ts";
+import { createEmbedderFromEnv, loadLexiconFromEnv, loadSiteSearch } from "@/lib/search/mod.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
@@ -89,6 +89,7 @@ export async function createServerApp(
     loadSiteSearch({
       assetPath: new URL("build/search/index.bin", root),
       embedder: embedderOrNull(env),
+      lexicon: loadLexiconFromEnv(env),
     });
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
   const sessionSecret = await loadSessionSecret(kv, env);

@@ -4,7 +4,7 @@
  *   deno task eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv [--lang pt|en]
  *
  * Prints exactly one JSON line on stdout. Tuning flags (defaults are the
- * app's): --k1, --b, --title-weight.
+ * app's): --k1, --b, --title-weight; --lexicon <tsv> searches with a bilingual lexicon.
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -20,6 +20,7 @@ import {
 } from "@/lib/search/beir.ts";
 import { DEFAULT_BM25 } from "@/lib/search/bm25.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
+import { parseLexicon } from "@/lib/search/lexicon.ts";
 import { buildIndexData, DEFAULT_TITLE_WEIGHT } from "@/lib/search/index_data.ts";
 
 const USAGE =
@@ -46,6 +47,7 @@ export function runEval(args: string[]): Record<string, number> {
       k1: { type: "string" },
       b: { type: "string" },
       "title-weight": { type: "string" },
+      lexicon: { type: "string" },
     },
   });
   if (values.lang !== "pt" && values.lang !== "en") {
@@ -76,6 +78,7 @@ export function runEval(args: string[]): Record<string, number> {
       k1: values.k1 ? Number(values.k1) : DEFAULT_BM25.k1,
       b: values.b ? Number(values.b) : DEFAULT_BM25.b,
     },
+    lexicon: values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null,
   });
   const indexMs = performance.now() - t0;
 

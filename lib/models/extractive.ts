@@ -120,20 +120,23 @@ export function sentences(text: string): string[] {
     .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
 }
 
-interface Candidate {
+export interface Candidate {
   text: string;
   n: number;
   passage: number;
   position: number;
-  /** Distinct question terms in the sentence. */
-  overlap: number;
+  /** The sentence's question terms. */
+  matched: Set<string>;
+  /** Its content terms, for redundancy checks. */
+  terms: Set<string>;
   /** Share of the question's IDF weight the sentence covers (0–1). */
   coverage: number;
+  words: number;
   score: number;
 }
 
 /** Least share of the question's IDF weight the best sentence must cover to answer at all. */
-const MIN_COVERAGE = 0.4;
+const MIN_COVERAGE = 0.3;
 
 const LEAD_IN: Record<AnswerLang, string> = {
   pt: "Segundo o site:",
@@ -154,15 +157,19 @@ export function notCoveredAnswer(lang: AnswerLang): string {
 export interface ExtractiveOptions {
   /** How many top passages to quote from (default 3). */
   maxPassages?: number;
-  /** Most sentences in the answer (default 4). */
-  maxSentences?: number;
+  /**
+   * Most words of the best sentence and the one after it together (default 45): the
+   * following sentence is added only when both fit, so answers stay short on average.
+   */
+  pairWords?: number;
 }
 
 /**
- * Builds the offline answer: a lead-in, then 2–4 sentences of the numbered passages that
- * share most terms with the question, each followed by its `[N]`. Unnumbered (internal)
- * passages are never quoted.
- * Returns the "not covered" sentence when nothing overlaps the question meaningfully.
+ * Builds the offline answer: a lead-in, then the sentence of the numbered passages that
+ * answers the question best, followed by `[N]`, and the sentence after it when both are
+ * short enough (the answer to a question that restates one sentence is often in the
+ * next). Unnumbered (internal) passages are never quoted. Returns the "not covered"
+ * sentence when nothing overlaps the question meaningfully.
  *
  * @example
  * ```ts
@@ -177,22 +184,82 @@ export function buildExtractiveAnswer(
 ): string {
   const lang = detectLang(question);
   const queryTerms = questionTerms(question);
-  const maxPassages = options.maxPassages ?? 3;
-  const maxSentences = options.maxSentences ?? 4;
   // Only numbered passages (public pages) may be quoted to a visitor; an internal one is
   // context for a real model, and quoting it would publish what has no public page.
   const quotable = passages.filter((p): p is AnswerPassage & { n: number } =>
     typeof p.n === "number" && p.url !== null
   );
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
+  const candidates = scoreSentences(question, queryTerms, quotable, options.maxPassages ?? 3);
+  let best: Candidate | undefined;
+  let coverage = 0;
+  for (const c of candidates) {
+    if (!best || c.score > best.score) best = c;
+    coverage = Math.max(coverage, c.coverage);
+  }
+  if (!best || best.matched.size === 0 || coverage < MIN_COVERAGE) {
+    return NOT_COVERED[lang];
+  }
+  const chosen = [best];
+  const next = candidates.find((c) =>
+    c.passage === best.passage && c.position === best.position + 1
+  );
+  if (
+    next && best.words + next.words <= (options.pairWords ?? 45) && !redundant(next, best)
+  ) chosen.push(next);
+  const body = chosen.map((c) => `${tidy(c.text)} [${c.n}]`);
+  return `${LEAD_IN[lang]} ${body.join(" ")}`;
+}
 
+/**
+ * What a question's first words ask for, and the sentence text that can hold it: a date or
+ * number, a reason, a purpose, a name. A sentence of the right kind gets a small bonus.
+ */
+const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
+  [
+    /^\s*(quando|em que (ano|data|s[eé]culo|d[eé]cada|per[ií]odo)|when|what year)\b/i,
+    /\d|s[eé]culo|century/i,
+  ],
+  [
+    /^\s*(quant[oa]s?|how (many|much|long))\b|qual (o|a) (quantidade|n[uú]mero|valor|porcentagem|percentual|prazo|dura[cç][aã]o)/i,
+    /\d|%|\b(um|uma|dois|duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez|one|two|three|four|five|six|seven|eight|nine|ten)\b/i,
+  ],
+  [
+    /^\s*(por ?que|porque|why)\b/i,
+    /\b(porque|pois|devido|j[aá] que|a fim de|por causa|uma vez que|because|since|due to|so that)\b/i,
+  ],
+  [
+    /^\s*(para que|qual (o|a) (objetivo|finalidade|fun[cç][aã]o|utilidade|prop[oó]sito)|what for)\b/i,
+    /\b(para|visa|objetivo|finalidade|a fim de|serve|servem|in order to|aims?)\b/i,
+  ],
+  [/^\s*(quem|who)\b/i, /\s\p{Lu}\p{Ll}/u],
+];
+
+/** 1 when the sentence holds the kind of thing the question asks for, else 0. */
+function answerKind(question: string, text: string): number {
+  for (const [asks, holds] of ANSWER_KINDS) {
+    if (asks.test(question)) {
+      return holds.test(text) ? 1 : 0;
+    }
+  }
+  return 0;
+}
+
+/**
+ * Every quotable sentence of the top passages, scored by the IDF weight of the question
+ * terms it holds. Terms frequent across the retrieved text ("site", "owner") say little;
+ * a question term found nowhere weighs most, so a question about it is "not covered".
+ */
+export function scoreSentences(
+  question: string,
+  queryTerms: Set<string>,
+  quotable: Array<AnswerPassage & { n: number }>,
+  maxPassages: number,
+): Candidate[] {
   const ranked = [...quotable]
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .slice(0, maxPassages);
-
-  // Terms frequent across the retrieved text ("site", "owner") say little; a question
-  // term found nowhere weighs most, so a question about it is "not covered".
   const allSentences = quotable.flatMap((p) => sentences(p.text)).map(contentTerms);
   const idf = new Map<string, number>();
   for (const term of queryTerms) {
@@ -200,23 +267,22 @@ export function buildExtractiveAnswer(
     idf.set(term, Math.log(1 + (allSentences.length + 1) / (df + 0.5)));
   }
   const totalWeight = [...idf.values()].reduce((a, b) => a + b, 0);
-
   const candidates: Candidate[] = [];
   ranked.forEach(({ p }, rank) => {
-    const n = p.n;
     const titleTerms = contentTerms(p.title);
     sentences(p.text).forEach((text, position) => {
       // Questions, heading paths (FAQ entries, "A › B") and sub-headings kept in the passage
       // text (short lines with no closing punctuation) are not answers.
       if (/\?$/.test(text) || text.includes(" › ")) return;
-      if (!/[.!…:;)"”]$/u.test(text) && text.split(/\s+/).length < 8) return;
+      const words = text.split(/\s+/).length;
+      if (!/[.!…:;)"”]$/u.test(text) && words < 8) return;
       const terms = contentTerms(text);
-      let overlap = 0;
+      const matched = new Set<string>();
       let weight = 0;
       let titleWeight = 0;
       for (const term of queryTerms) {
         if (terms.has(term)) {
-          overlap++;
+          matched.add(term);
           weight += idf.get(term)!;
         } else if (titleTerms.has(term)) {
           titleWeight += idf.get(term)!;
@@ -226,44 +292,27 @@ export function buildExtractiveAnswer(
       const coverage = (weight + 0.5 * titleWeight) / totalWeight;
       candidates.push({
         text,
-        n,
+        n: p.n,
         passage: rank,
         position,
-        overlap,
+        matched,
+        terms,
         coverage,
-        // Question terms dominate; the passage's title and rank break ties.
-        score: coverage + 0.3 * (titleWeight / totalWeight) + 0.1 / (rank + 1) - 0.002 * position,
+        words,
+        // Question terms dominate; the kind of answer, the passage's title and rank break ties.
+        score: coverage + 0.1 * answerKind(question, text) + 0.3 * (titleWeight / totalWeight) +
+          0.1 / (rank + 1) - 0.002 * position,
       });
     });
   });
+  return candidates;
+}
 
-  const best = candidates.reduce<Candidate | undefined>(
-    (top, c) => (top === undefined || c.score > top.score ? c : top),
-    undefined,
-  );
-  if (!best || best.overlap === 0 || best.coverage < MIN_COVERAGE) return NOT_COVERED[lang];
-
-  const chosen: Candidate[] = [];
-  const seen = new Set<string>();
-  for (const c of [...candidates].sort((a, b) => b.score - a.score)) {
-    if (chosen.length >= maxSentences) break;
-    if (c.overlap === 0 || c.coverage < best.coverage / 2) continue;
-    const key = fold(c.text);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    chosen.push(c);
-  }
-  // One matching sentence alone reads abruptly: add the sentence that follows it.
-  if (chosen.length === 1) {
-    const next = candidates.find((c) =>
-      c.passage === best.passage && c.position === best.position + 1
-    );
-    if (next && !seen.has(fold(next.text))) chosen.push(next);
-  }
-  chosen.sort((a, b) => a.passage - b.passage || a.position - b.position);
-
-  const body = chosen.map((c) => `${tidy(c.text)} [${c.n}]`);
-  return `${LEAD_IN[lang]} ${body.join(" ")}`;
+/** Whether a sentence mostly repeats another (half its terms or more). */
+function redundant(c: Candidate, o: Candidate): boolean {
+  let shared = 0;
+  for (const t of c.terms) if (o.terms.has(t)) shared++;
+  return shared >= 0.5 * Math.min(c.terms.size, o.terms.size) && c.terms.size > 0;
 }
 
 /**

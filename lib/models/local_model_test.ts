@@ -537,3 +537,28 @@ Deno.test("local model: reading a contact request is linear on 256 KiB of advers
     assert.ok(ms < 1000, `${JSON.stringify(text.slice(0, 16))}: ${Math.round(ms)} ms`);
   }
 });
+
+Deno.test("the offline answer quotes the answering sentence first and stays short", () => {
+  const answer = buildExtractiveAnswer("Quando foi fundada a empresa Atlas?", [
+    {
+      n: 1,
+      title: "Sobre a Atlas",
+      url: "/sobre",
+      text: "A empresa Atlas faz mapas. A empresa Atlas tem escritórios no Porto e em Lisboa. " +
+        "A empresa Atlas foi fundada em 1998. A empresa Atlas tem 40 pessoas.",
+      score: 2,
+    },
+    {
+      n: 2,
+      title: "Equipa",
+      url: "/equipa",
+      text: "A equipa da empresa Atlas foi fundada por duas geógrafas. Gostam de café.",
+      score: 1,
+    },
+  ]);
+  // The sentence with the date answers "quando"; it comes first, and the rest that only
+  // repeats the question's words stays out.
+  assert.match(answer, /^Segundo o site: A empresa Atlas foi fundada em 1998\. \[1\]/);
+  assert.ok(answer.split(/\s+/).length <= 25, answer);
+  assert.doesNotMatch(answer, /faz mapas|escritórios/);
+});

@@ -122,6 +122,15 @@ export class Bm25Scorer {
     this.#langs = new Set(postings.docLangs);
   }
 
+  /** Inverse document frequency of a term (0 when absent). */
+  idf(term: string): number {
+    const id = termId(this.#p.terms, term);
+    if (id < 0) return 0;
+    const n = this.#p.docLens.length;
+    const df = this.#p.postOffsets[id + 1] - this.#p.postOffsets[id];
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
   /** Languages present in the index. */
   get langs(): Lang[] {
     return [...this.#langs].map((i) => LANGS[i]);
@@ -133,6 +142,17 @@ export class Bm25Scorer {
    * no language detection and each language keeps its own stemming.
    */
   search(termsByLang: Partial<Record<Lang, string[]>>, limit: number): TopK {
+    const weighted: Partial<Record<Lang, Map<string, number>>> = {};
+    for (const [lang, qterms] of Object.entries(termsByLang) as Array<[Lang, string[]]>) {
+      const qtf = new Map<string, number>();
+      for (const t of qterms) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+      weighted[lang] = qtf;
+    }
+    return this.searchWeighted(weighted, limit);
+  }
+
+  /** Like `search`, with a weight per query term (pseudo-relevance feedback adds fractions). */
+  searchWeighted(termsByLang: Partial<Record<Lang, Map<string, number>>>, limit: number): TopK {
     const { terms, postOffsets, postDocs, postTfs, docLens, docLangs } = this.#p;
     const { k1, b } = this.#params;
     const scores = this.#scores;
@@ -142,11 +162,9 @@ export class Bm25Scorer {
     const mixed = this.#langs.size > 1;
     const avg = this.#avgLen;
     let count = 0;
-    for (const [lang, qterms] of Object.entries(termsByLang) as Array<[Lang, string[]]>) {
+    for (const [lang, qtf] of Object.entries(termsByLang) as Array<[Lang, Map<string, number>]>) {
       const li = LANGS.indexOf(lang);
       if (!this.#langs.has(li)) continue;
-      const qtf = new Map<string, number>();
-      for (const t of qterms) qtf.set(t, (qtf.get(t) ?? 0) + 1);
       for (const [t, q] of qtf) {
         const id = termId(terms, t);
         if (id < 0) continue;

@@ -3,13 +3,16 @@
  * there is no usable embedder. Shared by the app (over a loaded asset) and the
  * eval command (over an index built in memory).
  */
-import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { expandQuery, type FeedbackParams } from "./feedback.ts";
+import { queryTerms, type QuestionWordLevel } from "./query_terms.ts";
 import { type Bm25Params, Bm25Scorer, DEFAULT_BM25 } from "./bm25.ts";
 import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
 import type { Embedder } from "./embedder.ts";
 import { FIELDS_PER_PASSAGE, type IndexData } from "./index_data.ts";
 import { Lru } from "./lru.ts";
 import { rrf } from "./rrf.ts";
+import { type Lexicon, translateQuery } from "./lexicon.ts";
 import { stringAt } from "./string_table.ts";
 import { LANGS } from "./analyzer.ts";
 import type { Passage, SearchOptions, SearchResult, StoredPassage } from "./types.ts";
@@ -26,7 +29,19 @@ export interface EngineOptions {
   queryCacheSize?: number;
   /** Called when the embedder fails and the query falls back to lexical. */
   onEmbedError?: (error: unknown) => void;
+  /** Question words dropped from queries (default DEFAULT_QUESTION_WORDS). */
+  questionWords?: QuestionWordLevel;
+  /** Pseudo-relevance feedback; null turns it off (default DEFAULT_FEEDBACK). */
+  feedback?: FeedbackParams | null;
+  /** Bilingual lexicon: queries also search the other language, fused by RRF. */
+  lexicon?: Lexicon | null;
 }
+
+/** Question words dropped from queries by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_QUESTION_WORDS: QuestionWordLevel = 1;
+
+/** Pseudo-relevance feedback by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_FEEDBACK: FeedbackParams | null = null;
 
 /** Ranked passage numbers with their per-list ranks, before materialising text. */
 export interface RankedIds {
@@ -62,6 +77,9 @@ export class SearchEngine {
   readonly #cache: Lru<string, Float32Array>;
   readonly #onEmbedError: (error: unknown) => void;
   readonly #langs: Lang[];
+  readonly #questionWords: QuestionWordLevel;
+  readonly #feedback: FeedbackParams | null;
+  readonly #lexicon: Lexicon | null;
   #byId: Map<string, number> | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
@@ -78,6 +96,9 @@ export class SearchEngine {
     this.#candidates = options.candidates ?? 100;
     this.#cache = new Lru(options.queryCacheSize ?? 256);
     this.#onEmbedError = options.onEmbedError ?? (() => {});
+    this.#questionWords = options.questionWords ?? DEFAULT_QUESTION_WORDS;
+    this.#feedback = options.feedback === undefined ? DEFAULT_FEEDBACK : options.feedback;
+    this.#lexicon = options.lexicon ?? null;
   }
 
   /** "hybrid" when dense retrieval can take part. */
@@ -108,19 +129,56 @@ export class SearchEngine {
     }
   }
 
-  /** BM25 ranking only (synchronous; used by the eval and lexical fallback). */
+  /**
+   * BM25 ranking only (synchronous; used by the eval and lexical fallback). With a lexicon
+   * and a bilingual index, the query's translation searches the other language's passages
+   * too, and the two rankings are fused by RRF.
+   */
   rankLexical(query: string, limit: number): RankedIds {
-    const termsByLang: Partial<Record<Lang, string[]>> = {};
-    for (const lang of queryLangs(query, this.#langs)) termsByLang[lang] = analyze(query, lang);
-    const top = this.#bm25.search(termsByLang, limit);
-    const ids = Array.from(top.ids);
+    const langs = queryLangs(query, this.#langs);
+    const top = this.#rankIn(query, langs, limit);
+    let ids = Array.from(top.ids);
+    let scores = Array.from(top.scores);
+    const others = this.#lexicon ? this.#langs.filter((l) => !langs.includes(l)) : [];
+    if (others.length === 1 && langs.length === 1) {
+      const translated = translateQuery(query, langs[0], this.#lexicon!);
+      const other = translated ? this.#rankIn(translated, others, limit) : null;
+      if (other?.ids.length) {
+        const fused = rrf([ids, other.ids]).slice(0, limit);
+        ids = fused.map((f) => f.id);
+        scores = fused.map((f) => f.score);
+      }
+    }
     return {
       mode: "lexical",
       ids,
-      scores: Array.from(top.scores),
+      scores,
       bm25: ids.map((_, i) => i + 1),
       dense: ids.map(() => null),
     };
+  }
+
+  /** BM25 (with feedback when configured) of a query analysed in `langs`. */
+  #rankIn(query: string, langs: readonly Lang[], limit: number) {
+    const weighted: Partial<Record<Lang, Map<string, number>>> = {};
+    for (const lang of langs) {
+      const qtf = new Map<string, number>();
+      for (const t of queryTerms(query, lang, this.#questionWords)) {
+        qtf.set(t, (qtf.get(t) ?? 0) + 1);
+      }
+      weighted[lang] = qtf;
+    }
+    const top = this.#bm25.searchWeighted(weighted, limit);
+    const fb = this.#feedback;
+    if (!fb || !top.ids.length) return top;
+    const docs = Array.from(top.ids.subarray(0, fb.docs), (i) => {
+      const p = this.passage(i);
+      return { lang: p.lang as Lang, text: `${p.title}\n${p.text}` };
+    });
+    return this.#bm25.searchWeighted(
+      expandQuery(weighted, docs, (t) => this.#bm25.idf(t), fb),
+      limit,
+    );
   }
 
   /** Fused ranking given a query vector (or lexical when it is null). */

@@ -10,6 +10,7 @@ import { readAsset } from "./asset.ts";
 import type { Embedder } from "./embedder.ts";
 import { SearchEngine } from "./engine.ts";
 import { SearchUnavailableError } from "./errors.ts";
+import type { Lexicon } from "./lexicon.ts";
 import type {
   IndexStatus,
   SearchOptions,
@@ -29,6 +30,7 @@ export type {
 export type { Embedder, EmbedKind } from "./embedder.ts";
 export { createEmbedderFromEnv } from "./embedder_providers.ts";
 export { EmbedderError, SearchUnavailableError } from "./errors.ts";
+export { type Lexicon, loadLexiconFromEnv } from "./lexicon.ts";
 export { createSlugger, slugify } from "./slug.ts";
 
 /**
@@ -45,6 +47,8 @@ export interface LoadSiteSearchOptions {
   embedder?: Embedder | null;
   /** Told when a query embedding fails and the search falls back to lexical. */
   onEmbedError?: (error: unknown) => void;
+  /** The bilingual lexicon (SEARCH_LEXICON), or null. */
+  lexicon?: Lexicon | null;
 }
 
 /**
@@ -76,6 +80,7 @@ export function loadSiteSearch(opts: LoadSiteSearchOptions = {}): SiteSearch {
     try {
       engine = new SearchEngine(readAsset(bytes), {
         embedder: opts.embedder ?? null,
+        lexicon: opts.lexicon ?? null,
         onEmbedError: opts.onEmbedError ??
           ((e) =>
             console.warn(

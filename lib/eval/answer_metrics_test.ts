@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import {
+  containsGold,
+  goldRecall,
+  saysNotCovered,
+  summarize,
+  wordCount,
+} from "./answer_metrics.ts";
+import { notCoveredAnswer } from "@/lib/models/extractive.ts";
+
+Deno.test("containsGold matches folded word runs across citation markers", () => {
+  const answer = "Segundo o site: O prazo é de 30 dias [1]. Depois, a Coordenação decide. [2]";
+  assert.equal(containsGold(answer, ["prazo e de 30 DIAS"]), true);
+  assert.equal(containsGold(answer, ["30 dias. Depois"]), true);
+  assert.equal(containsGold(answer, ["prazo de 30 dias"]), false);
+  assert.equal(containsGold(answer, [""]), false);
+});
+
+Deno.test("goldRecall is the best share of a span's distinct words found", () => {
+  assert.equal(goldRecall("o prazo é de 30 dias", ["prazo de 60 dias"]), 0.75);
+  assert.equal(goldRecall("nada aqui", ["prazo", "nada"]), 1);
+  assert.equal(goldRecall("x", []), 0);
+});
+
+Deno.test("wordCount leaves citation markers out", () => {
+  assert.equal(wordCount("Segundo o site: A Ana trabalha em Lisboa. [1] [2]"), 8);
+});
+
+Deno.test("saysNotCovered knows the offline sentence and plain phrases without citations", () => {
+  assert.equal(saysNotCovered(notCoveredAnswer("pt"), 0), true);
+  assert.equal(saysNotCovered("The site does not cover that topic.", 0), true);
+  assert.equal(saysNotCovered("The site does not cover X, but [1] says Y.", 1), false);
+  assert.equal(saysNotCovered("A Ana trabalha em Lisboa [1].", 1), false);
+});
+
+Deno.test("summarize averages into shares and mean words", () => {
+  const s = summarize([
+    {
+      answer: "A Ana trabalha em Lisboa [1].",
+      gold: ["em Lisboa"],
+      validCitations: 1,
+      notCovered: false,
+    },
+    { answer: notCoveredAnswer("pt"), gold: ["Porto"], validCitations: 0, notCovered: true },
+  ]);
+  assert.equal(s.questions, 2);
+  assert.equal(s.gold_contained, 0.5);
+  assert.equal(s.cited, 0.5);
+  assert.equal(s.not_covered, 0.5);
+  assert.equal(s.mean_words, (5 + wordCount(notCoveredAnswer("pt"))) / 2);
+});

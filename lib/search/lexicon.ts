@@ -1,0 +1,71 @@
+/**
+ * The optional bilingual lexicon (owner-provided, never shipped): query words translated
+ * word by word into the index's other language, so a Portuguese question finds a page that
+ * exists only in English without an embedding model. The file is TSV, one pair a line:
+ * `<Portuguese word or phrase>\t<English word or phrase>`; it is read both ways. README.md
+ * shows how to build one from Debian's FreeDict dictionaries.
+ */
+import { readFileSync } from "node:fs";
+import { fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
+
+/** Translations per direction: folded source word → target phrases. */
+export interface Lexicon {
+  pt: Map<string, string[]>;
+  en: Map<string, string[]>;
+}
+
+/** Most translations kept per word: the first ones a dictionary lists are the common ones. */
+const MAX_SENSES = 3;
+
+function add(map: Map<string, string[]>, from: string, to: string): void {
+  const key = fold(from.trim());
+  if (!key || key.includes(" ")) return; // only single words are looked up
+  const list = map.get(key) ?? [];
+  if (list.length < MAX_SENSES && !list.includes(to)) list.push(to);
+  map.set(key, list);
+}
+
+/** Parses the TSV; lines without a tab and `#` comments are skipped. */
+export function parseLexicon(tsv: string): Lexicon {
+  const lexicon: Lexicon = { pt: new Map(), en: new Map() };
+  for (const line of tsv.split("\n")) {
+    if (!line.trim() || line.startsWith("#")) continue;
+    const [pt, en] = line.split("\t");
+    if (!pt?.trim() || !en?.trim()) continue;
+    add(lexicon.pt, pt, en.trim());
+    add(lexicon.en, en, pt.trim());
+  }
+  return lexicon;
+}
+
+/**
+ * The lexicon named by SEARCH_LEXICON (a file path), or null when unset. A file that
+ * cannot be read stops the start with the path and the fix.
+ */
+export function loadLexiconFromEnv(env: Record<string, string | undefined>): Lexicon | null {
+  const path = env.SEARCH_LEXICON?.trim();
+  if (!path) return null;
+  try {
+    return parseLexicon(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(
+      `SEARCH_LEXICON "${path}" cannot be read (${
+        (error as Error).message
+      }): fix the path or unset it`,
+    );
+  }
+}
+
+/**
+ * The query translated word by word from `from` into the other language: each content
+ * word's translations, or nothing when the lexicon knows none of its words.
+ */
+export function translateQuery(query: string, from: Lang, lexicon: Lexicon): string {
+  const out: string[] = [];
+  for (const token of tokenize(query)) {
+    if (isStopword(token, from)) continue;
+    const senses = lexicon[from].get(token);
+    if (senses) out.push(...senses);
+  }
+  return out.join(" ");
+}

@@ -1,0 +1,47 @@
+/**
+ * Query-side analysis: the index terms of a question without the words that only make it
+ * a question. "Quais disciplinas o aluno deve cursar?" asks about "disciplinas", "aluno"
+ * and "cursar"; "quais" and "deve" occur in every question and in many passages, so
+ * matching them only adds noise. Passages are indexed with these words (they may matter
+ * there); only queries drop them.
+ */
+import { analyze, fold, type Lang, stem } from "./analyzer.ts";
+
+/** Interrogatives that survive the stopword lists. */
+const INTERROGATIVES: Record<Lang, string> = {
+  pt: "qual quais quanto quanta quantos quantas onde quando como quem porque porquê",
+  en: "what which where when how many much who whom whose why",
+};
+
+/** Verbs that frame a question ("deve ser", "pode", "can I") rather than carry its subject. */
+const FRAME_VERBS: Record<Lang, string> = {
+  pt: "ser deve devem devo pode podem posso poderia existe existem",
+  en: "can could should must may might",
+};
+
+function stemSet(words: string, lang: Lang): Set<string> {
+  return new Set(words.split(/\s+/).filter(Boolean).map((w) => stem(fold(w), lang)));
+}
+
+const DROP: Record<Lang, [Set<string>, Set<string>]> = {
+  pt: [stemSet(INTERROGATIVES.pt, "pt"), stemSet(FRAME_VERBS.pt, "pt")],
+  en: [stemSet(INTERROGATIVES.en, "en"), stemSet(FRAME_VERBS.en, "en")],
+};
+
+/**
+ * How many question words a query drops: 0 none, 1 interrogatives, 2 interrogatives and
+ * framing verbs.
+ */
+export type QuestionWordLevel = 0 | 1 | 2;
+
+/**
+ * The index terms of a query in `lang`, question words dropped up to `level`. A query
+ * made only of such words keeps them all, so "quando?" still searches.
+ */
+export function queryTerms(query: string, lang: Lang, level: QuestionWordLevel): string[] {
+  const terms = analyze(query, lang);
+  if (level === 0) return terms;
+  const [interrogatives, frames] = DROP[lang];
+  const kept = terms.filter((t) => !interrogatives.has(t) && (level < 2 || !frames.has(t)));
+  return kept.length ? kept : terms;
+}

@@ -1,0 +1,165 @@
+/**
+ * Answer eval: questions through the real chat path — POST /api/chat on the app's own
+ * handler, in process, with in-memory KV — so the search tool, the model and the
+ * citation filter all take part, exactly as for a visitor.
+ *
+ *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
+ *     [--lang pt|en] [--limit N]
+ *
+ * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
+ * gets a public URL so it can be cited. Queries carry their gold spans in
+ * `metadata.answers` (FaQuAD's layout). The model is the offline one unless --model
+ * names another of the catalog (its keys come from the environment).
+ * Prints exactly one JSON line on stdout.
+ */
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import defaultConfig from "@/fresh.config.ts";
+import { createServerApp } from "@/lib/server.ts";
+import { toLang } from "@/lib/search/analyzer.ts";
+import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
+import { SearchEngine } from "@/lib/search/engine.ts";
+import { buildIndexData } from "@/lib/search/index_data.ts";
+import type { SiteSearch } from "@/lib/search/types.ts";
+import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
+import { type AnswerRecord, saysNotCovered, summarize } from "@/lib/eval/answer_metrics.ts";
+
+const USAGE =
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N]";
+
+interface Query {
+  _id: string;
+  text: string;
+  metadata?: { answers?: string[] };
+}
+
+function read(path: string | undefined, flag: string): string {
+  if (!path) throw new Error(`Missing ${flag}. ${USAGE}`);
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    throw new Error(`Cannot read ${flag} "${path}": check the path. ${USAGE}`);
+  }
+}
+
+/** The site search over BEIR documents, each cited at `/doc/<id>`. */
+export function beirSiteSearch(docs: readonly BeirDoc[], lang: "pt" | "en"): SiteSearch {
+  const engine = new SearchEngine(buildIndexData(docs.map((d) => ({
+    id: d._id,
+    docId: d._id,
+    title: d.title ?? "",
+    url: `/doc/${encodeURIComponent(d._id)}`,
+    lang,
+    text: d.text,
+  }))));
+  return {
+    search: (query, options) => engine.search(query, options),
+    passage: (id) => engine.passageById(id),
+    status: () => ({
+      status: "ok",
+      passages: docs.length,
+      documents: docs.length,
+      mode: "lexical",
+      embeddingModel: null,
+    }),
+  };
+}
+
+/** What one turn streamed: the answer text and the filter's valid citation count. */
+interface TurnOutcome {
+  text: string;
+  valid: number;
+}
+
+function readTurn(raw: string): TurnOutcome {
+  let text = "";
+  let valid = 0;
+  for (const line of raw.split("\n")) {
+    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+    const chunk = JSON.parse(line.slice(6));
+    if (chunk.type === "text-delta") text += chunk.delta;
+    if (chunk.type === "error") throw new Error(`The turn failed: ${chunk.errorText}`);
+    const citations = chunk.type === "message-metadata" && chunk.messageMetadata?.citations;
+    if (citations) valid = citations.valid;
+  }
+  return { text, valid };
+}
+
+/** Run the eval and return its summary. */
+export async function runAnswerEval(args: string[]): Promise<Record<string, unknown>> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      corpus: { type: "string" },
+      queries: { type: "string" },
+      model: { type: "string", default: OFFLINE_MODEL_ID },
+      lang: { type: "string", default: "pt" },
+      limit: { type: "string" },
+    },
+  });
+  if (values.lang !== "pt" && values.lang !== "en") {
+    throw new Error(`Unknown --lang "${values.lang}": use pt or en`);
+  }
+  const docs = parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!);
+  const limit = values.limit ? Number(values.limit) : Infinity;
+  const queries = parseJsonl<Query>(read(values.queries, "--queries"), values.queries!)
+    .filter((q) => q.metadata?.answers?.length).slice(0, limit);
+  if (!queries.length) {
+    throw new Error(`No query in "${values.queries}" has metadata.answers: add the gold spans`);
+  }
+  const kv = await Deno.openKv(":memory:");
+  const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };
+  const { app } = await createServerApp({
+    env: Deno.env.toObject(),
+    kv,
+    search: beirSiteSearch(docs, toLang(values.lang)),
+    // No page is rendered: the eval needs no island bundles.
+    islandAssets: { boot: "", islands: {}, preload: {} },
+    config: { ...defaultConfig, limits: { visitor: big, ip: big } },
+  });
+  const records: AnswerRecord[] = [];
+  let cookie = "";
+  const t0 = performance.now();
+  try {
+    for (const [i, q] of queries.entries()) {
+      const res = await app(
+        new Request("http://127.0.0.1/api/chat", {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+          body: JSON.stringify({
+            id: `eval_${i}_${crypto.randomUUID().slice(0, 8)}`,
+            model: values.model,
+            message: { id: `q_${i}`, role: "user", parts: [{ type: "text", text: q.text }] },
+          }),
+        }),
+      );
+      if (res.status !== 200) {
+        throw new Error(`POST /api/chat answered ${res.status}: ${await res.text()}`);
+      }
+      cookie ||= res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const { text, valid } = readTurn(await res.text());
+      records.push({
+        answer: text,
+        gold: q.metadata!.answers!,
+        validCitations: valid,
+        notCovered: saysNotCovered(text, valid),
+      });
+    }
+  } finally {
+    kv.close();
+  }
+  return {
+    model: values.model,
+    ...summarize(records),
+    seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
+  };
+}
+
+if (import.meta.main) {
+  try {
+    console.log(JSON.stringify(await runAnswerEval(Deno.args)));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    Deno.exit(2);
+  }
+}
