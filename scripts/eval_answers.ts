@@ -112,6 +112,8 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
   const { app } = await createServerApp({
     env: Deno.env.toObject(),
     kv,
+    // One JSON line is the output: no request log lines around it.
+    requestLog: null,
     search: beirSiteSearch(docs, toLang(values.lang)),
     // No page is rendered: the eval needs no island bundles.
     islandAssets: { boot: "", islands: {}, preload: {} },
