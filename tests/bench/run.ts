@@ -1,6 +1,7 @@
 /**
  * `deno task bench`: runs every bench under tests/bench/ and writes
- * BENCHMARKS.md at the repository root (and prints it).
+ * BENCHMARKS.md at the repository root (and prints it), keeping the sections
+ * measured by hand that no bench writes.
  *
  * A bench is a file `tests/bench/<name>_bench.ts` exporting
  * `run(): Promise<string>` that returns a markdown section; the search bench
@@ -11,6 +12,7 @@
  * exit with status 1, after BENCHMARKS.md is written.
  */
 import { cpus, totalmem } from "node:os";
+import { keptSections } from "./kept_sections.ts";
 
 const BENCH_DIR = new URL("./", import.meta.url);
 const ROOT = new URL("../../", import.meta.url);
@@ -111,8 +113,11 @@ async function runOne(name: string, resultPath: string): Promise<void> {
   await Deno.writeTextFile(resultPath, section);
 }
 
-/** Runs every bench and returns BENCHMARKS.md's text, and whether all passed. */
-export async function runAll(): Promise<{ text: string; ok: boolean }> {
+/**
+ * Runs every bench and returns BENCHMARKS.md's text, and whether all passed. Sections of
+ * `previous` that no bench wrote (notes measured by hand) are kept after the benches'.
+ */
+export async function runAll(previous = ""): Promise<{ text: string; ok: boolean }> {
   const machine = machineSection(new Date()); // the load average before the benches add to it
   const sections: string[] = [];
   const timings: string[] = [];
@@ -133,6 +138,7 @@ export async function runAll(): Promise<{ text: string; ok: boolean }> {
     machine,
     "",
     ...sections.flatMap((s) => [s, ""]),
+    ...keptSections(previous, sections).flatMap((s) => [s, ""]),
     `_Run times: ${timings.join(", ")}._`,
     "",
   ].join("\n");
@@ -145,7 +151,8 @@ if (import.meta.main) {
     const resultPath = Deno.args[Deno.args.indexOf("--result") + 1];
     await runOne(Deno.args[one + 1], resultPath);
   } else {
-    const { text, ok } = await runAll();
+    const previous = await Deno.readTextFile(OUT).catch(() => "");
+    const { text, ok } = await runAll(previous);
     await Deno.writeTextFile(OUT, text);
     console.log(text);
     console.error(`Wrote ${OUT.pathname}`);
