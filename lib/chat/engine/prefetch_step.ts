@@ -27,7 +27,11 @@ export interface PrefetchCall {
 export async function runPrefetchStep(
   call: PrefetchCall,
   tools: ToolSet,
-  context: { messages: ModelMessage[]; abortSignal: AbortSignal; errorText: (e: unknown) => string },
+  context: {
+    messages: ModelMessage[];
+    abortSignal: AbortSignal;
+    errorText: (e: unknown) => string;
+  },
   emit: ChunkSink,
 ): Promise<ModelMessage[]> {
   const tool = Object.hasOwn(tools, call.toolName) ? tools[call.toolName] : undefined;
