@@ -64,7 +64,7 @@ export function searchQuery(message: ModelMessage & { role: "user" }): string {
  * to take it: a request to leave a message, or the contact details the assistant asked for.
  * Such a message needs no passages, and a search would only add unrelated sources to the
  * approval card's answer. Skipping it costs the site-search eval nothing: no question about
- * the site reads as one (scripts/prefetch_citations.ts counts the skips).
+ * the site reads as one (tests/bench/prefetch_citations.ts counts the skips).
  */
 export function isOwnerMessage(messages: readonly ModelMessage[], tools: ToolSet): boolean {
   if (!Object.hasOwn(tools, CONTACT_TOOL_NAME)) return false;

@@ -15,6 +15,7 @@ import type { AppConfig } from "@/lib/config.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { openaiReplayEnv } from "../support/ui.ts";
+import { citationReport } from "./prefetch_citations.ts";
 import {
   type RecordedRequest,
   type ReplayStep,
@@ -26,6 +27,8 @@ export const PROVIDER_FIRST_BYTE_MS = 400;
 const QUESTION = "Quais dados vocês guardam e por quanto tempo?";
 const ROUNDS = 20;
 const WARMUP = 2;
+/** Every how many FaQuAD questions the citation table asks (1: all 900, about a minute). */
+const CITATION_EVERY = 3;
 
 /** A Chat Completions stream that calls `search_site` with `query`. */
 function toolCallStream(query: string): string[] {
@@ -171,6 +174,12 @@ export async function run(): Promise<string> {
     row("floor: one provider call", m.floor, 1),
     row("prefetch", m.prefetch, m.providerCalls.prefetch),
     row("tool", m.tool, m.providerCalls.tool),
+    "",
+    "Citation quality must not drop: the offline model and a scripted model (searches the",
+    "question, cites the first passage) in both modes, through POST /api/chat with the FaQuAD",
+    "paragraphs as the site (tests/bench/prefetch_citations.ts; `--every 1` asks all 900).",
+    "",
+    await citationReport(CITATION_EVERY),
   ].join("\n");
 }
 
