@@ -166,7 +166,7 @@ export async function citationReport(every = 6): Promise<string> {
       isOwnerMessage([{ role: "user", content: [{ type: "text", text: q.text }] }], tools)
     ).length;
   return [
-    `FaQuAD test questions (${every === 1 ? "all" : `every ${every}th`}: ${questions.length}), ` +
+    `FaQuAD test questions (${every === 1 ? "all" : `one in ${every}`}: ${questions.length}), ` +
     "its 249 paragraphs as the site;",
     `questions the prefetch skips as messages for the owner: ${skipped}.`,
     "",
