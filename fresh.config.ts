@@ -8,6 +8,9 @@ export default defineConfig({
   },
   allowedOrigins: [],
   maxSteps: 7,
+  // "prefetch": the site search runs on the question before the first model call (one provider
+  // round trip to the first word); "tool": the model decides when to search.
+  retrieval: "prefetch",
   // A provider that sends nothing for this long is given up (raise them for a slow local model).
   modelDeadlines: { firstByteMs: 20_000, idleMs: 30_000 },
   maxOutputTokens: 4096,

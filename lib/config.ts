@@ -61,15 +61,29 @@ export interface AppConfig {
    * Their specs are loaded at start and checked by the build.
    */
   agents?: AgentConfig[];
+  /**
+   * How a turn gets the site's passages: `"prefetch"` (default) runs the site search on the
+   * visitor's question before the first model call, shown as the same `search_site` tool
+   * part, so the first word needs one provider round trip; `"tool"` leaves the search to the
+   * model, which costs a model call more before it answers.
+   */
+  retrieval: Retrieval;
 }
+
+/** How a turn gets the site's passages (see `AppConfig.retrieval`). */
+export type Retrieval = "prefetch" | "tool";
+
+/** Default of `retrieval`. */
+export const DEFAULT_RETRIEVAL: Retrieval = "prefetch";
 
 /** Default of `abandonAfterSeconds`. */
 export const DEFAULT_ABANDON_AFTER_SECONDS = 30;
 
 /** What fresh.config.ts writes: the fields with a default may be left out. */
 export type AppConfigInput =
-  & Omit<AppConfig, "modelDeadlines" | "maxOutputTokens" | "abandonAfterSeconds">
+  & Omit<AppConfig, "modelDeadlines" | "maxOutputTokens" | "abandonAfterSeconds" | "retrieval">
   & {
+    retrieval?: Retrieval;
     modelDeadlines?: Partial<ModelDeadlines>;
     maxOutputTokens?: number;
     abandonAfterSeconds?: number;
@@ -86,7 +100,15 @@ export function defineConfig(input: AppConfigInput): AppConfig {
     modelDeadlines: resolveModelDeadlines(input.modelDeadlines, "fresh.config.ts: "),
     maxOutputTokens: input.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     abandonAfterSeconds: input.abandonAfterSeconds ?? DEFAULT_ABANDON_AFTER_SECONDS,
+    retrieval: input.retrieval ?? DEFAULT_RETRIEVAL,
   };
+  if (config.retrieval !== "prefetch" && config.retrieval !== "tool") {
+    throw new Error(
+      `fresh.config.ts: "retrieval" must be "prefetch" or "tool", got ${
+        JSON.stringify(config.retrieval)
+      }.`,
+    );
+  }
   const abandon = config.abandonAfterSeconds;
   if (typeof abandon !== "number" || !(abandon > 0 && abandon <= 3600)) {
     throw new Error(

@@ -4,6 +4,7 @@ import {
   type AppConfigInput,
   DEFAULT_ABANDON_AFTER_SECONDS,
   DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_RETRIEVAL,
   defineConfig,
 } from "./config.ts";
 import { DEFAULT_MODEL_DEADLINES } from "./models/deadlines.ts";
@@ -11,8 +12,13 @@ import type { AgentConfig } from "./agents/types.ts";
 
 /** The shipped configuration without the fields that have defaults. */
 function base(): AppConfigInput {
-  const { modelDeadlines: _d, maxOutputTokens: _m, abandonAfterSeconds: _a, ...rest } =
-    defaultConfig;
+  const {
+    modelDeadlines: _d,
+    maxOutputTokens: _m,
+    abandonAfterSeconds: _a,
+    retrieval: _r,
+    ...rest
+  } = defaultConfig;
   return rest;
 }
 
@@ -98,5 +104,15 @@ Deno.test("config: a bad agent stops the start with a message naming the agent a
   assert.equal(
     defineConfig({ ...base(), agents: [{ ...agent, baseUrl: "self" }] }).agents?.length,
     1,
+  );
+});
+
+Deno.test("config: retrieval defaults to prefetch; tool is kept; anything else stops the start", () => {
+  assert.equal(DEFAULT_RETRIEVAL, "prefetch");
+  assert.equal(defineConfig(base()).retrieval, "prefetch");
+  assert.equal(defineConfig({ ...base(), retrieval: "tool" }).retrieval, "tool");
+  assert.throws(
+    () => defineConfig({ ...base(), retrieval: "search" as "tool" }),
+    /"retrieval" must be "prefetch" or "tool", got "search"/,
   );
 });

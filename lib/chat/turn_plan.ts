@@ -21,6 +21,8 @@ import { systemPrompt } from "./system_prompt.ts";
 import type { ChatMessage } from "./types.ts";
 import { scrubInternal } from "./scrub_internal.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
+import { prefetchCall } from "./prefetch.ts";
+import type { PrefetchCall } from "./engine/prefetch_step.ts";
 
 /** A source the search tool numbered, to stream as a `source-url` part. */
 export interface NumberedSource {
@@ -41,6 +43,8 @@ export interface TurnPlan {
   tools: ToolSet;
   /** The conversation as the model reads it. */
   modelMessages: ModelMessage[];
+  /** The site search the turn runs before the first model call (lib/chat/prefetch.ts), or null. */
+  prefetch: PrefetchCall | null;
   /** The visitor's new question; null when an answer is regenerated. */
   question: ChatMessage | null;
   /** Edit or regenerate: the id of the first saved message this turn replaces. */
@@ -121,6 +125,9 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
   const { messages: saved, exists } = history.loaded!;
   const next = await nextMessages(app, saved, request, newMessage, turn);
   const tools = turn.tools;
+  const modelMessages = await convertToModelMessages(forModel(next.messages), { tools });
+  const { retrieval } = app.config;
+  const continued = next.continued !== null;
   return {
     chatId: request.id,
     visitor,
@@ -129,7 +136,8 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     model: picked.model,
     instructions: systemPrompt(app.config, new Date(startedAt)),
     tools,
-    modelMessages: await convertToModelMessages(forModel(next.messages), { tools }),
+    modelMessages,
+    prefetch: prefetchCall({ retrieval, messages: modelMessages, continued, tools }),
     question: next.question,
     replaceFrom: next.replaceFrom,
     continued: next.continued,

@@ -37,9 +37,11 @@ const GENERIC_STREAM_ERROR = "The answer could not be completed. Please try agai
 
 /**
  * Chunk types that do not open the stream: the first token is the first chunk after them.
- * An abort before any content means nobody is reading: the turn ends unopened.
+ * An abort before any content means nobody is reading: the turn ends unopened. The
+ * prefetched search's chunks (up to its output) are preamble too: they come before any model
+ * call, and a provider failing on its first call is still a JSON 502.
  */
-const PREAMBLE = new Set(["start", "start-step", "message-metadata", "abort"]);
+const PREAMBLE = new Set(["start", "start-step", "finish-step", "message-metadata", "abort"]);
 
 /** Runs the planned turn; resolves to the SSE response, or throws an `HttpError` before it starts. */
 export async function streamTurn(
@@ -77,6 +79,7 @@ export async function streamTurn(
       abortSignal: abort.signal,
       messageId: answer.message.id,
       toolApproval: approvalHook(app, plan.turnTools, plan.context),
+      ...(plan.prefetch ? { prefetch: plan.prefetch } : {}),
       startMetadata: { agentId: plan.agentId, model: plan.modelId, createdAt: plan.startedAt },
       finishMetadata: (totals) => finishMetadata(app, plan, totals, relay.ttftMs(), routes),
       errorText: (error, where) => {
@@ -153,6 +156,8 @@ function createRelay(
   const head: UIMessageChunk[] = [];
   let forward: ((chunk: UIMessageChunk) => void) | null = null;
   let ttftMs: number | undefined;
+  // Until the prefetched search answered, its chunks do not open the stream.
+  let prefetching = plan.prefetch !== null;
   let open!: (first: "content" | "error") => void;
   const opened = new Promise<"content" | "error">((resolve) => (open = resolve));
   const filter = citationFilter(
@@ -172,6 +177,10 @@ function createRelay(
     if (chunk.type !== "error") answer.apply(chunk);
     if (forward) return forward(chunk);
     head.push(chunk);
+    if (prefetching) {
+      prefetching = !isPrefetchOutput(chunk, plan.prefetch!.toolCallId);
+      if (chunk.type !== "error" && chunk.type !== "abort") return;
+    }
     if (!PREAMBLE.has(chunk.type)) open(chunk.type === "error" ? "error" : "content");
   };
   const emit = (chunk: UIMessageChunk) => filter(chunk, deliver);
@@ -188,6 +197,12 @@ function createRelay(
       head.length = 0;
     },
   };
+}
+
+/** Whether `chunk` is the output (or error) of the prefetched call `toolCallId`. */
+function isPrefetchOutput(chunk: UIMessageChunk, toolCallId: string): boolean {
+  return (chunk.type === "tool-output-available" || chunk.type === "tool-output-error") &&
+    chunk.toolCallId === toolCallId;
 }
 
 /** Opens the SSE body, and saves the answer (then closes the body) when the engine ends. */

@@ -90,17 +90,21 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
       const outcome = contactOutcome(contact);
       return { kind: "text", text: contactAnswer(outcome, detectLang(contactText(prompt))) };
     }
+    const toolsOff = call.toolChoice?.type === "none";
+    // A search the turn ran before this call (retrieval "prefetch") does not make a contact
+    // request a question about the site: the request is read as if nothing followed it.
+    if (!toolsOff && hasTool(call, CONTACT_TOOL_NAME) && onlySearchesSince(prompt)) {
+      const request = contactPlan(prompt);
+      if (request) {
+        return request.kind === "text" ? request : { ...request, toolCallId: generateId() };
+      }
+    }
     const result = latestSearchResult(prompt);
     if (result !== undefined) {
       if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
       return { kind: "text", text: buildExtractiveAnswer(question, result) };
     }
     if (last?.role === "user") {
-      const toolsOff = call.toolChoice?.type === "none";
-      const request = !toolsOff && hasTool(call, CONTACT_TOOL_NAME) ? contactPlan(prompt) : null;
-      if (request) {
-        return request.kind === "text" ? request : { ...request, toolCallId: generateId() };
-      }
       if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
         return { kind: "text", text: NO_SEARCH_TOOL[lang] };
       }
@@ -271,6 +275,17 @@ function leadingName(text: string): string | null {
 function messageText(message: LanguageModelV4Prompt[number] | undefined): string {
   if (!message || (message.role !== "user" && message.role !== "assistant")) return "";
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ").trim();
+}
+
+/** Whether everything after the visitor's latest message is `search_site` calls and results. */
+function onlySearchesSince(prompt: LanguageModelV4Prompt): boolean {
+  return prompt.slice(lastUserIndex(prompt) + 1).every((message) =>
+    (message.role === "assistant" || message.role === "tool") &&
+    message.content.every((part) =>
+      (part.type === "tool-call" || part.type === "tool-result") &&
+      part.toolName === SEARCH_TOOL_NAME
+    )
+  );
 }
 
 /** The output of the latest result of `toolName` after the visitor's latest message. */

@@ -410,6 +410,21 @@ Deno.test("local model: the details given after its question complete the contac
   });
 });
 
+Deno.test("local model: a contact request the turn already searched for is still the contact call", async () => {
+  // Retrieval "prefetch": the turn ran search_site on the question before this call.
+  const request =
+    "manda um recado pro dono do site dizendo que adorei o site, meu nome é Ana e meu email é ana@example.com";
+  const { call } = await planOf(withResult(request, PASSAGES));
+  assert.deepEqual(call, {
+    toolName: "sendMessageToOwner",
+    input: { body: { name: "Ana", email: "ana@example.com", message: "Adorei o site" } },
+  });
+  // A question about the site, searched the same way, is answered from the passages.
+  const { call: none, text } = await planOf(withResult("Quem é o dono do site?", PASSAGES));
+  assert.equal(none, null);
+  assert.ok(text.length > 0);
+});
+
 Deno.test("local model: other questions still search, and without the contact tool nothing changes", async () => {
   for (const question of ["Quem é o dono do site?", "Can you tell me who the owner is?"]) {
     assert.equal((await planOf(userPrompt(question))).call?.toolName, "search_site", question);

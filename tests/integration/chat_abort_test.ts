@@ -128,7 +128,14 @@ Deno.test("abort: the next turn after a stopped answer sees it in history", asyn
     assert.equal(next.status, 200);
     await next.text();
     const sent = replay.requests[1].body as { messages: Array<{ role: string; content: unknown }> };
-    assert.deepEqual(sent.messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+    // Each answer begins with the turn's own site search (retrieval "prefetch"): a tool call
+    // and its result; the stopped answer's words follow its search.
+    assert.deepEqual(
+      sent.messages.map((m) => m.role),
+      ["system", "user", "assistant", "tool", "assistant", "user", "assistant", "tool"],
+    );
+    assert.equal(typeof sent.messages[4].content, "string");
+    assert.ok((sent.messages[4].content as string).length > 0, "the stopped answer's words");
     const saved = await server.services.store.loadMessages(id) as ChatMessage[];
     assert.equal(saved.length, 4);
     assert.equal(messageText(saved[3]), "Capital of Denmark.");

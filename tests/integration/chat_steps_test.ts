@@ -2,6 +2,8 @@
  * The step bound of a turn (config.maxSteps) with a scripted model injected through
  * a minimal ModelRegistry: a model that always calls search_site is called exactly
  * maxSteps times, the last time without tools, and the answer ends with its text.
+ * The bound counts model calls: the search a turn runs before the first one
+ * (retrieval "prefetch") is not one of them.
  */
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/chat/types.ts";
@@ -11,6 +13,7 @@ import {
   scriptedRegistry,
   type ScriptedStep,
 } from "@/lib/models/testing.ts";
+import type { Retrieval } from "@/lib/config.ts";
 import { startTestServer } from "../support/server.ts";
 import {
   CookieJar,
@@ -22,10 +25,10 @@ import {
   userMessage,
 } from "../support/chat_client.ts";
 
-async function run(steps: ScriptedStep[], maxSteps: number) {
+async function run(steps: ScriptedStep[], maxSteps: number, retrieval: Retrieval = "tool") {
   const model = createScriptedModel(steps);
   const server = await startTestServer({
-    config: testConfig({ maxSteps }),
+    config: testConfig({ maxSteps, retrieval }),
     services: { models: scriptedRegistry(model) },
   });
   const id = newChatId();
@@ -88,6 +91,21 @@ for (const maxSteps of [1, 3, 5]) {
   });
 }
 
+for (const maxSteps of [1, 3]) {
+  Deno.test(`steps, prefetch: a model that always calls search_site is still called maxSteps=${maxSteps} times, after the turn's own search`, async () => {
+    const { model, sse, saved } = await run(ALWAYS_SEARCH, maxSteps, "prefetch");
+    assert.equal(model.calls.length, maxSteps);
+    assert.ok(sse.done);
+    assert.equal(sse.chunks.filter((c) => c.type === "start-step").length, maxSteps + 1);
+    assert.equal(sse.chunks.filter((c) => c.type === "tool-output-available").length, maxSteps);
+    // The first call already read the turn's search.
+    assert.equal(model.calls[0].prompt.filter((m) => m.role === "tool").length, 1);
+    assert.equal(saved[1].parts.filter((p) => p.type === "tool-search_site").length, maxSteps);
+    assert.equal(messageText(saved[1]), SCRIPTED_TOOLLESS_TEXT);
+    assert.equal(saved[1].metadata?.outcome, "step-limit");
+  });
+}
+
 Deno.test("steps: a tool call then a text answer stops on its own before the bound", async () => {
   const { model, sse, saved } = await run([
     ALWAYS_SEARCH[0],
@@ -138,10 +156,15 @@ Deno.test("steps: the model gets the history from KV; regenerate replaces only t
           (m.content as Array<{ type: string; text?: string }>).map((p) => p.text ?? "").join("")
         }`
       );
+    // Each answer begins with the turn's own search (a tool call and its result, no text).
     assert.deepEqual(promptText(1), [
       "user:Pergunta um",
+      "assistant:",
+      "tool:",
       "assistant:Primeira resposta.",
       "user:Pergunta dois",
+      "assistant:",
+      "tool:",
     ]);
 
     const before = await server.services.store.loadMessages(id) as ChatMessage[];

@@ -40,6 +40,7 @@ import { toUiChunk } from "./ui_chunks.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";
 import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
 import { answerApprovals, collectApprovals } from "./approval_responses.ts";
+import { type PrefetchCall, runPrefetchStep } from "./prefetch_step.ts";
 import { newApprovalId } from "../approvals.ts";
 
 /** What a turn needs. */
@@ -70,6 +71,13 @@ export interface RunTurnOptions {
    * waits whatever this says (with a fresh id and no descriptor when this gives none).
    */
   toolApproval?: (call: ToolApprovalCall) => Promise<ToolApprovalGrant | null>;
+  /**
+   * A call of one of `tools` the turn makes itself before the first model call, streamed
+   * and shown to the model as a step of its own (lib/chat/engine/prefetch_step.ts). It is
+   * not a model call: `maxSteps` still bounds the model calls. Ignored when `messages` end
+   * with approval responses (a continued answer).
+   */
+  prefetch?: PrefetchCall;
 }
 
 /** A call of the model that may need approval (its input is valid for the tool). */
@@ -139,6 +147,11 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
     if (approvals.approved.length > 0 || approvals.denied.length > 0) {
       const results = await answerApprovals(approvals, messages, options, emit);
       if (results) messages.push(results);
+      if (abortSignal.aborted) throw abortSignal.reason;
+    } else if (options.prefetch) {
+      const errorText = (error: unknown) => options.errorText(error, "tool");
+      const context = { messages, abortSignal, errorText };
+      messages.push(...await runPrefetchStep(options.prefetch, options.tools, context, emit));
       if (abortSignal.aborted) throw abortSignal.reason;
     }
     while (steps < options.maxSteps) {

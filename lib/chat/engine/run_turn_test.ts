@@ -325,6 +325,80 @@ Deno.test("engine = SDK loop: the search tool's toModelOutput gives the model wh
   assert.ok(!JSON.stringify(a.chunks).includes(INTERNAL_TEXT), "nor does any chunk");
 });
 
+/** The site search over `fakeSearch`, as a turn builds it. */
+const searchTools = () => ({
+  search_site: createSearchTool(fakeSearch, { origin: "https://site.test", onSource: () => {} }),
+});
+
+/** Asserts that our first model calls are the SDK's calls after its first (the search). */
+function assertSameAfterSearch(
+  a: { calls: LanguageModelV4CallOptions[]; message: UIMessage },
+  b: { calls: LanguageModelV4CallOptions[]; message: UIMessage },
+) {
+  assertSameRun(a, { calls: b.calls.slice(1), message: b.message });
+}
+
+const PREFETCH = { toolCallId: "c0", toolName: "search_site", input: { query: "notes" } };
+const SEARCH_STEP = [...call("c0", "search_site", { query: "notes" }), finish("tool-calls")];
+
+Deno.test("engine = SDK loop: a prefetched search is the step the model's own search would have been", async () => {
+  const rest = [[...text("t", "Everyone [1]."), finish("stop")]];
+  const a = await ours(rest, { tools: searchTools(), prefetch: PREFETCH });
+  const b = await sdk([SEARCH_STEP, ...rest], 5, searchTools());
+  assert.equal(a.calls.length, 1, "one model call instead of two");
+  assertSameAfterSearch(a, b);
+  assert.ok(JSON.stringify(a.calls[0].prompt).includes(INTERNAL_TEXT), "the model gets the text");
+  assert.ok(!JSON.stringify(a.chunks).includes(INTERNAL_TEXT), "the client does not");
+});
+
+Deno.test("engine = SDK loop: after a prefetched search the model can search again with other words", async () => {
+  const rest = [
+    [...call("c1", "search_site", { query: "other words" }), finish("tool-calls")],
+    [...text("t", "Both [1]."), finish("stop")],
+  ];
+  const a = await ours(rest, { tools: searchTools(), prefetch: PREFETCH });
+  const b = await sdk([SEARCH_STEP, ...rest], 5, searchTools());
+  assert.equal(a.calls.length, 2);
+  assertSameAfterSearch(a, b);
+  const searches = a.message.parts.filter((p) => p.type === "tool-search_site");
+  assert.equal(searches.length, 2);
+  assert.equal(a.calls[1].prompt.filter((m) => m.role === "tool").length, 2);
+});
+
+Deno.test("engine: a prefetch is no model call: maxSteps 1 is one tool-less call that read the result", async () => {
+  const { calls, chunks, end } = await ours(
+    [[...call("c1", "search_site", { query: "x" }), finish("tool-calls")]],
+    { tools: searchTools(), prefetch: PREFETCH, maxSteps: 1 },
+  );
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].toolChoice?.type, "none");
+  assert.equal(calls[0].prompt.filter((m) => m.role === "tool").length, 1);
+  assert.deepEqual(chunks.filter((c) => c.type === "start-step").length, 2);
+  assert.equal(end.kind === "finish" && end.totals.steps, 1);
+});
+
+Deno.test("engine: a stop during the prefetched search ends the turn before any model call", async () => {
+  const controller = new AbortController();
+  const slow: SiteSearch = {
+    ...fakeSearch,
+    search: () => {
+      controller.abort(new DOMException("stop", "AbortError"));
+      return fakeSearch.search("x");
+    },
+  };
+  const tools = {
+    search_site: createSearchTool(slow, { origin: "https://site.test", onSource: () => {} }),
+  };
+  const { calls, chunks, end } = await ours([[...text("t", "No."), finish("stop")]], {
+    tools,
+    prefetch: PREFETCH,
+    abortSignal: controller.signal,
+  });
+  assert.equal(calls.length, 0);
+  assert.equal(end.kind, "abort");
+  assert.equal(chunks.at(-1)?.type, "abort");
+});
+
 Deno.test("engine: totals add every step's usage; the bound ends the loop with a tool-less answer", async () => {
   const { end, chunks, calls } = await ours(
     [[...call("c1", "lookup", { word: "x" }), finish("tool-calls", usage(7, 3))]],
