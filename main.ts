@@ -1,9 +1,12 @@
 /**
- * Production entry: what deployctl deploys. Run `deno task build` first so the
- * island bundles, the route manifest and the search index exist.
+ * Production entry: what Deno Deploy runs (`deno task deploy`, README "Deploy"). Run
+ * `deno task build` first so the island bundles, the route manifest and the search index exist.
  */
+import defaultConfig from "@/fresh.config.ts";
+import { enforceStartupChecks } from "@/lib/http/startup_checks.ts";
 import { createServerApp } from "@/lib/server.ts";
 
+enforceStartupChecks(Deno.env.toObject(), defaultConfig);
 const { app } = await createServerApp();
 const port = Number(Deno.env.get("PORT") ?? 8000);
 Deno.serve({

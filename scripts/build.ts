@@ -3,7 +3,7 @@
  * (static/widget.js, static/widget_frame.js) and builds the search index
  * (build/search/index.bin: server-only, never under static/), after
  * checking the agents' OpenAPI specs (a bad one stops the build with its message).
- * Everything `deno task start` and deployctl need.
+ * Everything `deno task start` and Deno Deploy (its build command, `deno task deploy`) need.
  */
 import config from "@/fresh.config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";

@@ -1,16 +1,72 @@
 /**
  * The one place that opens Deno KV. `DENO_KV_PATH` chooses the location:
- * `:memory:` in tests; unset on Deno Deploy (the managed KV); unset locally
- * means `.data/kv.sqlite` in the project, so dev and start share one history.
+ * `:memory:` in tests; unset on Deno Deploy (the KV database assigned to the app); unset
+ * locally means `.data/kv.sqlite` in the project, so dev and start share one history.
+ * A KV Connect URL (`https://…`: a self-hosted `denokv` server or a Deno Deploy KV
+ * database) shares one store between machines; Deno reads its token from
+ * `DENO_KV_ACCESS_TOKEN` itself.
  */
+
+/** Hosts a KV Connect URL may reach over plain http (the token would travel in clear). */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Whether `DENO_KV_PATH` names a KV Connect server rather than a file. */
+export function isKvConnectUrl(path: string): boolean {
+  return /^https?:\/\//i.test(path);
+}
+
+/**
+ * The problem with a KV Connect URL and its token, or null when Deno can open it:
+ * https (http only on loopback) and `DENO_KV_ACCESS_TOKEN` set.
+ */
+export function kvConnectProblem(path: string, token: string | undefined): string | null {
+  let url: URL;
+  try {
+    url = new URL(path);
+  } catch {
+    return `DENO_KV_PATH "${path}" is not a valid URL. Write the KV Connect URL of a denokv server or a Deno Deploy KV database.`;
+  }
+  if (url.protocol === "http:" && !LOOPBACK.has(url.hostname)) {
+    return `DENO_KV_PATH "${url.origin}" uses http to a remote host, which would send DENO_KV_ACCESS_TOKEN in clear. Put the denokv server behind https.`;
+  }
+  if (!token) {
+    return `DENO_KV_PATH is the KV Connect URL "${url.origin}${url.pathname}" but DENO_KV_ACCESS_TOKEN is not set. Set it to the denokv server's --access-token or a Deno Deploy access token.`;
+  }
+  return null;
+}
+
+/** Whether an error means "this process may not write there". */
+function isWriteRefused(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
+}
+
+/** Opens a KV file, explaining a refused write (a read-only run must use `:memory:` or a URL). */
+async function openKvFile(path: string, mkdir?: URL): Promise<Deno.Kv> {
+  try {
+    if (mkdir) await Deno.mkdir(mkdir, { recursive: true });
+    return await Deno.openKv(path);
+  } catch (error) {
+    if (!isWriteRefused(error)) throw error;
+    throw new Error(
+      `Cannot write the KV file "${path}" (${
+        (error as Error).message
+      }). Without write access set DENO_KV_PATH to ":memory:" (nothing kept) or to a KV Connect URL, or allow writing that file.`,
+    );
+  }
+}
 
 /** Opens KV at `path`, or the default for where the app runs. */
 export async function openKv(path?: string): Promise<Deno.Kv> {
-  if (path) return await Deno.openKv(path);
+  if (path && isKvConnectUrl(path)) {
+    const problem = kvConnectProblem(path, Deno.env.get("DENO_KV_ACCESS_TOKEN"));
+    if (problem) throw new Error(problem);
+    return await Deno.openKv(path);
+  }
+  if (path === ":memory:") return await Deno.openKv(path);
+  if (path) return await openKvFile(path);
   if (Deno.env.get("DENO_DEPLOYMENT_ID")) return await Deno.openKv();
   const dir = new URL("../../.data/", import.meta.url);
-  await Deno.mkdir(dir, { recursive: true });
-  return await Deno.openKv(new URL("kv.sqlite", dir).pathname);
+  return await openKvFile(new URL("kv.sqlite", dir).pathname, dir);
 }
 
 /** Deno KV's documented limits, which every write here respects. */

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { isKvConnectUrl, kvConnectProblem, openKv } from "./kv.ts";
+
+Deno.test("kv: DENO_KV_PATH names a KV Connect server when it is an http(s) URL", () => {
+  assert.equal(isKvConnectUrl("https://api.deno.com/v2/databases/abc/connect"), true);
+  assert.equal(isKvConnectUrl("HTTP://127.0.0.1:4512"), true);
+  assert.equal(isKvConnectUrl(":memory:"), false);
+  assert.equal(isKvConnectUrl("/var/lib/app/kv.sqlite"), false);
+  assert.equal(isKvConnectUrl("https.sqlite"), false);
+});
+
+Deno.test("kv: a KV Connect URL needs its token, and https unless on loopback", () => {
+  assert.equal(kvConnectProblem("https://api.deno.com/v2/databases/abc/connect", "ddo_x"), null);
+  assert.equal(kvConnectProblem("http://localhost:4512", "t"), null);
+  assert.equal(kvConnectProblem("http://127.0.0.1:4512", "t"), null);
+  assert.equal(kvConnectProblem("http://[::1]:4512", "t"), null);
+  assert.match(
+    kvConnectProblem("https://kv.example.com", undefined)!,
+    /DENO_KV_ACCESS_TOKEN is not set/,
+  );
+  assert.match(kvConnectProblem("http://kv.example.com", "t")!, /uses http to a remote host/);
+  assert.match(kvConnectProblem("https://", "t")!, /is not a valid URL/);
+});
+
+Deno.test({
+  name: "kv: openKv refuses a KV Connect URL without a token before Deno tries it",
+  // Deno reads the token from the process environment: a runner that has one cannot test this.
+  ignore: Deno.env.get("DENO_KV_ACCESS_TOKEN") !== undefined,
+  async fn() {
+    await assert.rejects(
+      () => openKv("https://kv.example.invalid/db"),
+      /DENO_KV_PATH is the KV Connect URL "https:\/\/kv.example.invalid\/db"/,
+    );
+  },
+});
