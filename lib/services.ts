@@ -32,7 +32,7 @@ export interface AppServices {
   signer: VisitorSigner;
   /** Signs the approvals the chat asks the visitor for, and verifies them before execution. */
   approvals: ApprovalSigner;
-  /** Secure cookies (`__Host-visitor`): on Deno Deploy or COOKIE_SECURE=true; see secureCookiesFromEnv. */
+  /** Secure cookies (`__Host-visitor`): in production or with COOKIE_SECURE=true; see secureCookiesFromEnv. */
   secureCookies: boolean;
   limits: RateLimiter;
   usage: { totals(options?: { days?: number }): Promise<UsageTotal[]> };

@@ -4,6 +4,7 @@
  * its own chats. The embedded widget, which cannot use the cookie, sends a
  * visitor token instead (`Authorization: Bearer vt1.…`, see visitor_token.ts).
  */
+import { productionReason } from "./startup_checks.ts";
 import { HttpError } from "./errors.ts";
 import { bearerVisitorToken, type VisitorTokens } from "./visitor_token.ts";
 
@@ -107,8 +108,9 @@ export function readCookie(req: Request, name: string): string | null {
 
 /**
  * Whether cookies are Secure in this deployment. Decided from the deployment, not
- * from `req.url`, which says http behind a TLS-terminating proxy: Deno Deploy
- * (DENO_DEPLOYMENT_ID) or COOKIE_SECURE=true turns it on, COOKIE_SECURE=false off.
+ * from `req.url`, which says http behind a TLS-terminating proxy: a production start
+ * (Deno Deploy or APP_ENV=production, see `productionReason`) or COOKIE_SECURE=true turns
+ * it on, COOKIE_SECURE=false off.
  */
 export function secureCookiesFromEnv(env: Record<string, string | undefined>): boolean {
   const forced = env.COOKIE_SECURE?.trim().toLowerCase();
@@ -119,7 +121,7 @@ export function secureCookiesFromEnv(env: Record<string, string | undefined>): b
       `COOKIE_SECURE must be "true" or "false", got "${env.COOKIE_SECURE}". Unset it to decide from the deployment.`,
     );
   }
-  return Boolean(env.DENO_DEPLOYMENT_ID);
+  return productionReason(env) !== null;
 }
 
 /**
@@ -218,7 +220,7 @@ export function clearVisitorCookies(secure: boolean): string[] {
 }
 
 /**
- * The cookie secret: SESSION_SECRET, required on Deno Deploy; locally one is
+ * The cookie secret: SESSION_SECRET, required in production; locally one is
  * generated once and kept in KV so visitors survive restarts.
  */
 export async function loadSessionSecret(
@@ -227,7 +229,7 @@ export async function loadSessionSecret(
 ): Promise<string> {
   const configured = env.SESSION_SECRET;
   if (configured) return configured;
-  if (env.DENO_DEPLOYMENT_ID || env.NODE_ENV === "production") {
+  if (productionReason(env) !== null) {
     throw new Error(
       "SESSION_SECRET is not set. Set it to a random string of at least 32 characters in the project's environment (e.g. `openssl rand -base64 48`).",
     );

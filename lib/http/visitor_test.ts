@@ -22,10 +22,13 @@ Deno.test("readCookie: malformed percent-encoding is no cookie, never a throw", 
   assert.equal(readCookie(withCookie("=x; ;visitor"), "visitor"), null);
 });
 
-Deno.test("secureCookiesFromEnv: Deploy or COOKIE_SECURE=true; COOKIE_SECURE=false wins", () => {
+Deno.test("secureCookiesFromEnv: production or COOKIE_SECURE=true; COOKIE_SECURE=false wins", () => {
   assert.equal(secureCookiesFromEnv({}), false);
   assert.equal(secureCookiesFromEnv({ DENO_DEPLOYMENT_ID: "abc" }), true);
   assert.equal(secureCookiesFromEnv({ COOKIE_SECURE: "true" }), true);
+  // Self-hosted production is production too: the startup checks and the cookies agree.
+  assert.equal(secureCookiesFromEnv({ APP_ENV: "production" }), true);
+  assert.equal(secureCookiesFromEnv({ APP_ENV: "production", COOKIE_SECURE: "false" }), false);
   assert.equal(secureCookiesFromEnv({ DENO_DEPLOYMENT_ID: "abc", COOKIE_SECURE: "false" }), false);
   assert.throws(() => secureCookiesFromEnv({ COOKIE_SECURE: "yes" }), /COOKIE_SECURE must be/);
 });
