@@ -197,7 +197,8 @@ export function buildExtractiveAnswer(
     if (!best || c.score > best.score) best = c;
     coverage = Math.max(coverage, c.coverage);
   }
-  if (!best || best.matched.size === 0 || coverage < MIN_COVERAGE) {
+  // A FAQ answer holds none of its question's words: they are in its heading, which counts.
+  if (!best || best.coverage <= 0 || coverage < MIN_COVERAGE) {
     return NOT_COVERED[lang];
   }
   const chosen = [best];
@@ -221,7 +222,7 @@ const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
     /\d|s[eé]culo|century/i,
   ],
   [
-    /^\s*(quant[oa]s?|how (many|much|long))\b|qual (o|a) (quantidade|n[uú]mero|valor|porcentagem|percentual|prazo|dura[cç][aã]o)/i,
+    /^\s*((por|em) quanto tempo|quant[oa]s?|how (many|much|long))\b|qual (o|a) (quantidade|n[uú]mero|valor|porcentagem|percentual|prazo|dura[cç][aã]o)/i,
     /\d|%|\b(um|uma|dois|duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez|one|two|three|four|five|six|seven|eight|nine|ten)\b/i,
   ],
   [

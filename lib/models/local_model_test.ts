@@ -577,3 +577,22 @@ Deno.test("the offline answer quotes the answering sentence first and stays shor
   assert.ok(answer.split(/\s+/).length <= 25, answer);
   assert.doesNotMatch(answer, /faz mapas|escritórios/);
 });
+
+Deno.test("a FAQ entry whose question is only in its heading answers that question", () => {
+  const faq = {
+    n: 1,
+    title: "Perguntas frequentes › Outras pessoas podem ver as minhas conversas?",
+    url: "/sobre/faq#outras",
+    text: "Não pela interface nem pela API: cada visitante só enxerga os próprios chats.",
+    score: 7,
+  };
+  const other = {
+    n: 2,
+    title: "Artefatos",
+    url: "/sobre/artefatos",
+    text: "As versões anteriores continuam guardadas junto com a conversa.",
+    score: 3,
+  };
+  const answer = buildExtractiveAnswer("Quem pode ver minhas conversas?", [faq, other]);
+  assert.match(answer, /^Segundo o site: Não pela interface nem pela API.*\[1\]$/);
+});
