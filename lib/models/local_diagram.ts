@@ -70,7 +70,9 @@ export function diagramPlan(context: DiagramContext): DiagramStep | null {
   if (!canSearch || !canDraw || !isDiagramRequest(question)) return null;
   const drawn = latestArtifactResult(prompt);
   if (drawn !== undefined) return { kind: "text", text: doneText(drawn, searched ?? [], lang) };
-  if (searched === undefined) {
+  // The site search may have run on the visitor's words already (the turn's prefetch): the
+  // diagram draws from its own query, which finds the page that explains the assistant.
+  if (searched === undefined || !searchedFor(prompt, DIAGRAM_QUERY[lang])) {
     return {
       kind: "tool-call",
       toolName: "search_site",
@@ -97,12 +99,35 @@ function doneText(drawn: unknown, passages: AnswerPassage[], lang: AnswerLang): 
     : `Done: the diagram shows, in ${flow.steps.length} steps, the sections of “${flow.title}” that explain how the assistant works ${cites}. Open the card to view it, compare versions or download it.`;
 }
 
+/** Whether the latest `search_site` call after the visitor's latest message asked `query`. */
+function searchedFor(prompt: LanguageModelV4Prompt, query: string): boolean {
+  let asked: unknown = undefined;
+  for (const message of prompt.slice(lastUserIndex(prompt) + 1)) {
+    if (message.role !== "assistant") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-call" && part.toolName === "search_site") asked = part.input;
+    }
+  }
+  if (typeof asked === "string") {
+    try {
+      asked = JSON.parse(asked);
+    } catch {
+      return false;
+    }
+  }
+  return (asked as { query?: unknown } | undefined)?.query === query;
+}
+
+function lastUserIndex(prompt: LanguageModelV4Prompt): number {
+  let i = prompt.length - 1;
+  while (i >= 0 && prompt[i].role !== "user") i--;
+  return i;
+}
+
 /** The output of the latest `create_artifact` result after the visitor's latest message. */
 function latestArtifactResult(prompt: LanguageModelV4Prompt): unknown {
-  let lastUser = prompt.length - 1;
-  while (lastUser >= 0 && prompt[lastUser].role !== "user") lastUser--;
   let found: unknown = undefined;
-  for (const message of prompt.slice(lastUser + 1)) {
+  for (const message of prompt.slice(lastUserIndex(prompt) + 1)) {
     if (message.role !== "tool" && message.role !== "assistant") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result" || part.toolName !== ARTIFACT_TOOL) continue;
