@@ -24,11 +24,19 @@ import { testConfig } from "../support/chat_client.ts";
 import { ask, openChat, waitForAnswer } from "../support/ui.ts";
 import { HARMLESS_IF_SUCCEEDED, HOSTILE_CASES } from "../support/hostile_artifacts.ts";
 
-/** The text of the visitor's latest message in a model call. */
+/**
+ * The text of the visitor's latest message in a model call, or null once an artifact was made
+ * after it (the turn's prefetched search may sit between the two).
+ */
 function lastUserText(options: LanguageModelV4CallOptions): string | null {
-  const last = options.prompt.at(-1);
-  if (last?.role !== "user") return null;
-  return last.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
+  const at = options.prompt.findLastIndex((m) => m.role === "user");
+  const made = options.prompt.slice(at + 1).some((m) =>
+    m.role === "tool" &&
+    m.content.some((p) => p.type === "tool-result" && p.toolName === "create_artifact")
+  );
+  const user = options.prompt[at];
+  if (made || user?.role !== "user") return null;
+  return user.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
 }
 
 /** A model that answers "caso N" with hostile artifact N and "versão N" with version N of one artifact. */
@@ -132,6 +140,8 @@ async function openLastArtifact(page: Page, text: string) {
   await ask(page, text);
   await waitForAnswer(page);
   const card = page.locator(".artifact-open").last();
+  // The pointer off any source chip, whose preview could cover the card.
+  await page.mouse.move(0, 0);
   await card.click();
   await page.locator(".artifact-panel[role=dialog]").waitFor();
   return card;
