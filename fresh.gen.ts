@@ -24,15 +24,16 @@ import * as $19 from "./routes/api/title.ts";
 import * as $20 from "./routes/api/usage.ts";
 import * as $21 from "./routes/api/visitor-token.ts";
 import * as $22 from "./routes/api/widget.ts";
-import * as $23 from "./routes/me/delete.tsx";
-import * as $24 from "./routes/c/[id]/delete.tsx";
-import * as $25 from "./routes/c/[id]/rename.ts";
-import * as $26 from "./routes/c/[id].tsx";
-import * as $27 from "./routes/lang/[code].ts";
-import * as $28 from "./routes/sobre/[slug].tsx";
-import * as $29 from "./routes/admin/index.tsx";
-import * as $30 from "./routes/widget.tsx";
-import * as $31 from "./routes/index.tsx";
+import * as $23 from "./routes/artifact/frame.ts";
+import * as $24 from "./routes/me/delete.tsx";
+import * as $25 from "./routes/c/[id]/delete.tsx";
+import * as $26 from "./routes/c/[id]/rename.ts";
+import * as $27 from "./routes/c/[id].tsx";
+import * as $28 from "./routes/lang/[code].ts";
+import * as $29 from "./routes/sobre/[slug].tsx";
+import * as $30 from "./routes/admin/index.tsx";
+import * as $31 from "./routes/widget.tsx";
+import * as $32 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import type { Manifest } from "./lib/http/types.ts";
@@ -62,15 +63,16 @@ const manifest: Manifest = {
     "api/usage.ts": $20,
     "api/visitor-token.ts": $21,
     "api/widget.ts": $22,
-    "me/delete.tsx": $23,
-    "c/[id]/delete.tsx": $24,
-    "c/[id]/rename.ts": $25,
-    "c/[id].tsx": $26,
-    "lang/[code].ts": $27,
-    "sobre/[slug].tsx": $28,
-    "admin/index.tsx": $29,
-    "widget.tsx": $30,
-    "index.tsx": $31,
+    "artifact/frame.ts": $23,
+    "me/delete.tsx": $24,
+    "c/[id]/delete.tsx": $25,
+    "c/[id]/rename.ts": $26,
+    "c/[id].tsx": $27,
+    "lang/[code].ts": $28,
+    "sobre/[slug].tsx": $29,
+    "admin/index.tsx": $30,
+    "widget.tsx": $31,
+    "index.tsx": $32,
   },
   islands: {
     ChatMessages: $$0,

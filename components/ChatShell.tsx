@@ -29,6 +29,8 @@ export interface ShellChrome {
   suggestions: string[];
   /** The configured agents, visitor-facing fields only (never their headers). */
   agents: AgentChoice[];
+  /** Where artifact previews are served from (`ARTIFACT_ORIGIN`), or null for `srcdoc` frames. */
+  artifactOrigin?: string | null;
 }
 
 /** The shell's props that follow from the page's language, the site's config and its agents. */
@@ -36,6 +38,7 @@ export function shellChrome(
   locale: Locale,
   config: AppConfig,
   agents: readonly ReadyAgent[] = [],
+  artifactOrigin: string | null = null,
 ): ShellChrome {
   return {
     locale,
@@ -43,6 +46,7 @@ export function shellChrome(
     siteName: config.site.name,
     suggestions: config.suggestions[locale],
     agents: agentChoices(agents),
+    artifactOrigin,
   };
 }
 
@@ -63,6 +67,7 @@ export function ChatShell(
     suggestions,
     agents,
     agent = null,
+    artifactOrigin = null,
     chatId = null,
     messages = [],
     prerendered,
@@ -85,6 +90,7 @@ export function ChatShell(
           prerendered={prerendered}
           agents={agents}
           agent={agent}
+          artifactOrigin={artifactOrigin}
         />
       </main>
       <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />

@@ -10,6 +10,13 @@ import { Message } from "@/components/chat/Message.tsx";
 import { type AgentChoice, chatAgent, knownAgent } from "@/components/chat/agents.ts";
 import { AnswerActions } from "@/components/chat/AnswerActions.tsx";
 import { Icon } from "@/components/Icon.tsx";
+import { collectArtifacts } from "@/lib/artifacts/versions.ts";
+import {
+  artifactPanel,
+  type ArtifactPanelComponent,
+  loadArtifactPanel,
+  pageNonce,
+} from "@/lib/client/artifact_slot.ts";
 
 /** Props of the message list; all serialisable. */
 export interface ChatMessagesProps {
@@ -24,6 +31,8 @@ export interface ChatMessagesProps {
   agents?: AgentChoice[];
   /** The agent preselected on a new chat (`?agent=`); ignored unless it is one of `agents`. */
   agent?: string | null;
+  /** The separate origin artifact previews are served from (`ARTIFACT_ORIGIN`); null: `srcdoc`. */
+  artifactOrigin?: string | null;
 }
 
 interface ModelOption {
@@ -41,8 +50,16 @@ function newChatId(): string {
 
 /** The conversation: welcome, suggested questions, messages, the composer and the model picker. */
 export default function ChatMessages(
-  { locale, suggestions, chatId, initialMessages, prerendered = {}, agents = [], agent: preset }:
-    ChatMessagesProps,
+  {
+    locale,
+    suggestions,
+    chatId,
+    initialMessages,
+    prerendered = {},
+    agents = [],
+    agent: preset,
+    artifactOrigin = null,
+  }: ChatMessagesProps,
 ) {
   const t = catalog(locale);
   const root = useRef<HTMLDivElement>(null);
@@ -69,6 +86,9 @@ export default function ChatMessages(
   const editing = useSignal<{ id: string; text: string } | null>(null);
   // Flips once the approval card's code has loaded, to re-render the messages holding one.
   const cardLoaded = useSignal(approvalCard() != null);
+  // The open artifact (its panel loads on the first open) and the card to give focus back to.
+  const openArtifact = useSignal<{ id: string; version: number } | null>(null);
+  const Panel = useSignal<ArtifactPanelComponent | null>(artifactPanel());
 
   const chat = useMemo(() => {
     const id = chatId ?? newChatId();
@@ -260,7 +280,28 @@ export default function ChatMessages(
     }).catch(() => {});
   }
 
+  function openArtifactFrom(button: HTMLElement) {
+    const id = button.dataset.artifactOpen!;
+    openArtifact.value = { id, version: Number(button.dataset.artifactVersion) || 1 };
+    if (!Panel.value) void loadArtifactPanel().then((p) => (Panel.value = p));
+  }
+
+  function closeArtifact() {
+    const open = openArtifact.value;
+    openArtifact.value = null;
+    if (!open) return;
+    // Back to the card that opened it (or the artifact's latest card, if that one is gone).
+    const cards = root.current?.querySelectorAll<HTMLElement>(
+      `[data-artifact-open="${CSS.escape(open.id)}"]`,
+    );
+    const card = [...cards ?? []].find((c) => c.dataset.artifactVersion === String(open.version)) ??
+      cards?.[cards.length - 1];
+    requestAnimationFrame(() => card?.focus());
+  }
+
   function onThreadClick(e: MouseEvent) {
+    const artifact = (e.target as HTMLElement).closest<HTMLElement>("[data-artifact-open]");
+    if (artifact) return openArtifactFrom(artifact);
     const button = (e.target as HTMLElement).closest<HTMLButtonElement>("[data-copy-code]");
     if (!button) return;
     const code = button.closest(".code-block")?.querySelector("code")?.textContent ?? "";
@@ -278,9 +319,12 @@ export default function ChatMessages(
   const lastUser = list.findLast((m) => m.role === "user");
   // Only a new chat picks its agent; once it has begun, it keeps the one it was sent with.
   const pickAgent = agents.length > 1 && !chatId && list.length === 0;
+  const opened = openArtifact.value;
+  const versions = opened ? collectArtifacts(list).get(opened.id) : undefined;
+  const ArtifactPanel = Panel.value;
 
   return (
-    <div class="conversation" ref={root}>
+    <div class={versions ? "conversation has-artifact" : "conversation"} ref={root}>
       <div class="messages" ref={scroller} onScroll={onScroll}>
         {list.length === 0
           ? (
@@ -481,6 +525,24 @@ export default function ChatMessages(
             </button>
           )}
       </form>
+      {versions && (ArtifactPanel
+        ? (
+          <ArtifactPanel
+            key={opened!.id}
+            locale={locale}
+            versions={versions}
+            initialVersion={opened!.version}
+            artifactOrigin={artifactOrigin}
+            nonce={pageNonce()}
+            onClose={closeArtifact}
+          />
+        )
+        : (
+          <section class="artifact-panel artifact-panel-loading" role="status">
+            <span class="spinner" aria-hidden="true"></span>
+            <span>{t.artifactLoading}</span>
+          </section>
+        ))}
     </div>
   );
 }

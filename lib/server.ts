@@ -28,6 +28,7 @@ import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
 import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
+import { parseArtifactOrigin } from "@/lib/artifacts/origin.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -121,6 +122,7 @@ export async function createServerApp(
     heartbeatMs: 15_000,
     streamLog: createStreamLog(kv),
     agents,
+    artifactOrigin: parseArtifactOrigin(env.ARTIFACT_ORIGIN),
     selfApp: null,
     ...options.services,
   };
@@ -132,6 +134,7 @@ export async function createServerApp(
     dev,
     connectOrigins: browserAgentOrigins(services.agents),
     requestLog: requestLogOptions(options.requestLog, env, kv),
+    frameOrigins: services.artifactOrigin ? [services.artifactOrigin] : [],
   });
   // "self" agents (the built-in contact agent) are served by this very app, in-process.
   services.selfApp ??= app;

@@ -48,6 +48,8 @@ export interface AppServices {
    * start; lib/tools/mod.ts `turnTools` makes their operations tools of a turn.
    */
   agents: ReadyAgent[];
+  /** The origin artifact previews are served from (`ARTIFACT_ORIGIN`); null: `srcdoc` frames. */
+  artifactOrigin: string | null;
   /** This app's handler, for in-process calls of "self" agents (set once the app is built). */
   selfApp: SelfApp | null;
 }

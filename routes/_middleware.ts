@@ -4,6 +4,7 @@ import { framedByOthers } from "@/lib/http/csp.ts";
 import { requireAllowedOrigin, siteOrigins, UNSAFE_METHODS } from "@/lib/http/origin.ts";
 import { migrateVisitorCookie } from "@/lib/http/visitor.ts";
 import { pickLocale } from "@/lib/i18n/mod.ts";
+import { refuseOnArtifactHost } from "@/lib/artifacts/host.ts";
 
 /**
  * Once per request: picks the visitor's language, applies the API's cross-origin policy
@@ -13,6 +14,7 @@ import { pickLocale } from "@/lib/i18n/mod.ts";
  */
 export const handler = define.middleware((ctx) => {
   ctx.state.locale = pickLocale(ctx.req);
+  refuseOnArtifactHost(ctx);
   const allowed = [...ctx.app.config.allowedOrigins, ...siteOrigins(ctx.app.config)];
   return withApiCors(ctx.req, ctx.url, allowed, () => guarded(ctx, allowed));
 });

@@ -22,7 +22,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function Home({ data, state, app }) {
   return (
     <ChatShell
-      {...shellChrome(localeOf(state), app.config, app.agents)}
+      {...shellChrome(localeOf(state), app.config, app.agents, app.artifactOrigin)}
       agent={data.agent}
       chats={data.chats}
       cursor={data.cursor}

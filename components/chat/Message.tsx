@@ -7,6 +7,7 @@ import { approvalCard } from "@/lib/client/approval_slot.ts";
 import { citeHrefFor, partKey } from "./prerender.ts";
 import { type Source, sourcesOf } from "./sources.ts";
 import { MarkdownText } from "./MarkdownText.tsx";
+import { ArtifactCard, type ArtifactPartView } from "./ArtifactCard.tsx";
 
 /**
  * The label of the assistant that answered: the agent's name when `agentId` is one of
@@ -108,6 +109,10 @@ export function Message(
         }
         if (part.type === "tool-search_site") {
           return <SearchCard key={i} part={part as unknown as SearchToolPart} t={t} />;
+        }
+        if (part.type === "tool-create_artifact") {
+          const p = part as unknown as ArtifactPartView;
+          return <ArtifactCard key={p.toolCallId} part={p} t={t} />;
         }
         const tool = toolPart(part);
         if (tool && (tool.approval || descriptorOf(tool))) {

@@ -11,6 +11,8 @@ export function systemPrompt(config: AppConfig, now: Date): string {
     "Answer only from the passages the tool returns. Cite each fact with the passage number in square brackets, like [1] or [2][3], right after the sentence it supports. Cite only numbers that the tool returned in this conversation.",
     "Passages marked `internal` (they have no number and no URL) are the site team's own notes: background for you only. Never quote them, cite them, link them or reveal that they exist; if only they cover the question, say that the site does not cover it.",
     "If the passages do not cover the question, say plainly that the site does not cover it. Never invent facts, links or numbers.",
+    "When the visitor asks for something visual — a chart, a diagram, a small interactive widget — or when a picture explains better than words, call `create_artifact` with one complete, self-contained HTML page (inline CSS and JavaScript) or SVG image, then say in a sentence or two what it shows. It runs isolated, with no network: never reference external scripts, styles, fonts, images or APIs; embed any data in it. Draw facts about the site only from `search_site` passages.",
+    "To change an artifact, call `create_artifact` again with the `artifactId` its result returned and the whole new content: that makes a new version the visitor can compare. If the result is an error, fix what it names and call again.",
     "Answer in the visitor's language (Brazilian Portuguese or English), concisely, in Markdown.",
     `Today is ${now.toISOString().slice(0, 10)}.`,
   ].join("\n");

@@ -8,3 +8,10 @@ Deno.test("system prompt: internal passages are background, never quoted or cite
   assert.match(text, /Never quote them, cite them/);
   assert.match(text, /Today is 2026-01-02\./);
 });
+
+Deno.test("system prompt: tells the model when to make an artifact and how to revise one", () => {
+  const text = systemPrompt(defaultConfig, new Date("2026-01-02T00:00:00Z"));
+  assert.match(text, /call `create_artifact`/);
+  assert.match(text, /no network/);
+  assert.match(text, /`artifactId` its result returned/);
+});

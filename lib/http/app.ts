@@ -50,6 +50,8 @@ export interface AppOptions<S> {
   connectOrigins?: string[];
   /** One JSON line per request (lib/http/request_log.ts); null or absent logs nothing. */
   requestLog?: RequestLogOptions | null;
+  /** Origins pages may frame (the artifact origin), for the CSP's frame-src. */
+  frameOrigins?: string[];
 }
 
 /** An app: one function from Request to Response. */
@@ -111,7 +113,10 @@ export function createApp<S>(options: AppOptions<S>): App {
     const { html } = renderDocument(vnode, islands, options.islandAssets, { nonce });
     const headers = new Headers(init?.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, options.connectOrigins));
+    headers.set(
+      "Content-Security-Policy",
+      contentSecurityPolicy(nonce, options.connectOrigins, options.frameOrigins),
+    );
     return new Response(html, { ...init, headers });
   }
 

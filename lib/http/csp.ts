@@ -2,6 +2,13 @@
  * Content-Security-Policy of HTML pages. Scripts run only from our origin or
  * when they carry the page's nonce (the island boot script is inline), so an
  * injected `<script>` or event-handler attribute does not run.
+ *
+ * Artifact previews shape three directives. A `srcdoc` preview inherits this
+ * policy on top of its own, so the page allows what the artifact policy allows
+ * and nothing more: nonced `<style>` elements (the panel gives the artifact's the
+ * nonce), `blob:` images and `data:` fonts. `frame-src` names only the artifact
+ * origin, or nothing: a frame may not navigate itself (or a link, a meta refresh)
+ * anywhere else — a `srcdoc` frame is not a fetch and is always allowed.
  */
 
 /** A fresh nonce for one response: 16 random bytes, base64. */
@@ -12,18 +19,24 @@ export function newNonce(): string {
 /**
  * The policy for a page whose inline scripts carry `nonce`. Style attributes are
  * allowed (island markers, markdown table alignment and MathML from temml use
- * them) but not inline `<style>` elements; images may be data: URLs (SVG icons). Pages may
- * fetch from `connectOrigins` too: the APIs of agents that run in the visitor's browser.
+ * them), inline `<style>` elements only with the nonce; images may be data: URLs (SVG icons,
+ * SVG artifacts). Pages may fetch from `connectOrigins` too: the APIs of agents that run in
+ * the visitor's browser; and frame `frameOrigins`: the artifact origin.
  */
-export function contentSecurityPolicy(nonce: string, connectOrigins: string[] = []): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  connectOrigins: string[] = [],
+  frameOrigins: string[] = [],
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
     ["connect-src 'self'", ...connectOrigins].join(" "),
+    `frame-src ${frameOrigins.length ? frameOrigins.join(" ") : "'none'"}`,
     "frame-ancestors 'self'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -103,4 +103,11 @@ export const en: typeof ptBR = {
   adminUnauthorizedBody:
     "This page is the site owner's: sign in at /admin/login or send the Authorization: Bearer header with the ADMIN_TOKEN.",
   approvalLoading: "Loading the approval request…",
+  artifactCreating: "Creating an artifact…",
+  artifactCreatingTitled: "Creating an artifact: {title}",
+  artifactOpen: "Open",
+  artifactOpenLabel: "Open the artifact “{title}”, {kind}, version {n}",
+  artifactVersion: "version {n}",
+  artifactFailed: "The artifact was not created",
+  artifactLoading: "Loading the panel…",
 };

@@ -101,4 +101,11 @@ export const ptBR = {
   adminUnauthorizedBody:
     "Esta página é do dono do site: entre em /admin/login ou envie o cabeçalho Authorization: Bearer com o ADMIN_TOKEN.",
   approvalLoading: "Carregando o pedido de aprovação…",
+  artifactCreating: "Criando artefato…",
+  artifactCreatingTitled: "Criando artefato: {title}",
+  artifactOpen: "Abrir",
+  artifactOpenLabel: "Abrir o artefato “{title}”, {kind}, versão {n}",
+  artifactVersion: "versão {n}",
+  artifactFailed: "O artefato não foi criado",
+  artifactLoading: "Carregando o painel…",
 };

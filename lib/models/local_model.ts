@@ -9,6 +9,9 @@
  * message read from the visitor's words (lib/models/local_contact.ts); when one is
  * missing it asks for it. Once the call's result or the visitor's denial is back, it
  * answers in one sentence.
+ *
+ * A request to draw how the assistant works becomes a search and then an SVG artifact
+ * laid out from the headings found (lib/models/local_diagram.ts).
  */
 import type {
   LanguageModelV4,
@@ -37,6 +40,8 @@ import {
   isContactRequest,
   readContactRequest,
 } from "./local_contact.ts";
+import { diagramPlan } from "./local_diagram.ts";
+import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 
 /** Name of the site search tool the offline model calls. */
 export const SEARCH_TOOL_NAME = "search_site";
@@ -100,6 +105,19 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
       }
     }
     const result = latestSearchResult(prompt);
+    // "Draw a diagram of how the assistant works": search, then an SVG artifact (local_diagram.ts).
+    const toolsOn = call.toolChoice?.type !== "none";
+    const diagram = diagramPlan({
+      prompt,
+      question,
+      lang,
+      canSearch: toolsOn && hasTool(call, SEARCH_TOOL_NAME),
+      canDraw: toolsOn && hasTool(call, ARTIFACT_TOOL),
+      searched: result,
+    });
+    if (diagram) {
+      return diagram.kind === "text" ? diagram : { ...diagram, toolCallId: generateId() };
+    }
     if (result !== undefined) {
       if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
       return { kind: "text", text: buildExtractiveAnswer(question, result) };

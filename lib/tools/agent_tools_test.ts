@@ -288,7 +288,10 @@ Deno.test("turnTools: the search and every operation, and which calls wait for t
     onSource() {},
     context,
   });
-  assert.deepEqual(Object.keys(turn.tools).sort(), [SEARCH_TOOL, "createItem", "listItems"].sort());
+  assert.deepEqual(
+    Object.keys(turn.tools).sort(),
+    [SEARCH_TOOL, "create_artifact", "createItem", "listItems"].sort(),
+  );
   assert.equal(turn.approvalFor(SEARCH_TOOL, { query: "x" }), null);
   assert.equal(turn.approvalFor("listItems", { q: "x" }), null);
   assert.equal(turn.approvalFor("nope", {}), null);

@@ -15,6 +15,7 @@ import type { AgentConfig } from "@/lib/agents/types.ts";
 import { type ReadyAgent, readyAgent } from "./agent_tools.ts";
 import { loadableConfig } from "./self_agent.ts";
 import { SEARCH_TOOL } from "./search_site.ts";
+import { ARTIFACT_TOOL } from "./create_artifact.ts";
 
 /** Options of {@linkcode loadAgents}: those of `loadAgent`. */
 export type LoadAgentsOptions = LoadSpecOptions;
@@ -30,7 +31,7 @@ export async function loadAgents(
     // Keep the owner's config ("self" stays "self": it is resolved per turn).
     loaded.push({ agent, operations });
   }
-  checkToolNames(loaded, [SEARCH_TOOL]);
+  checkToolNames(loaded, [SEARCH_TOOL, ARTIFACT_TOOL]);
   return loaded;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The tools of one chat turn, in one place: the site search and every configured
+ * The tools of one chat turn, in one place: the site search, artifacts and every configured
  * agent's operations, assembled per turn (the search numbers passages per turn, and
  * agent calls carry the turn's chat, locale and visitor).
  *
@@ -15,6 +15,7 @@ import {
   type ReadyAgent,
 } from "./agent_tools.ts";
 import { createSearchTool, type OnSource, SEARCH_TOOL } from "./search_site.ts";
+import { ARTIFACT_TOOL, createArtifactTool } from "./create_artifact.ts";
 
 export {
   agentBaseUrl,
@@ -35,7 +36,7 @@ export { loadAgents, type LoadAgentsOptions, readyAgents } from "./load_agents.t
 export { createSearchTool, type OnSource, SEARCH_TOOL } from "./search_site.ts";
 
 /** Tool names the chat keeps for itself; no agent operation may take them. */
-export const RESERVED_TOOL_NAMES: readonly string[] = [SEARCH_TOOL];
+export const RESERVED_TOOL_NAMES: readonly string[] = [SEARCH_TOOL, ARTIFACT_TOOL];
 
 /** Options of {@linkcode turnTools}. */
 export interface TurnToolsOptions {
@@ -75,6 +76,7 @@ export function turnTools(options: TurnToolsOptions): TurnTools {
       origin: options.origin,
       onSource: options.onSource,
     }),
+    [ARTIFACT_TOOL]: createArtifactTool(),
   };
   const byTool = new Map<string, ApprovalTarget>();
   for (const ready of options.agents) {

@@ -86,6 +86,7 @@ const PATHS: Record<string, (id: string) => string> = {
   "widget.tsx": (id) => `/widget?lang=${id}&agent=${id}`,
   "api/widget.ts": () => "/api/widget",
   "api/visitor-token.ts": () => "/api/visitor-token",
+  "artifact/frame.ts": (id) => `/artifact/frame?parent=${encodeURIComponent(`http://${id}`)}`,
   "_404.tsx": (id) => `/no-such/${id}`,
 };
 /** The methods each route implements, favoured by the generator. */

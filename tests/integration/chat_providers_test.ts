@@ -115,6 +115,7 @@ Deno.test("providers: OpenAI Chat Completions text streams through the endpoint 
     assert.equal(body.stream, true);
     assert.deepEqual(body.tools.map((x) => x.function.name), [
       "search_site",
+      "create_artifact",
       "sendMessageToOwner",
       "getContactStatus",
     ]);

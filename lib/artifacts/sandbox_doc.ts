@@ -1,0 +1,88 @@
+/**
+ * The document an HTML artifact runs in. Client-safe: the panel builds it in the
+ * browser; the server builds the frame page of a separate artifact origin.
+ *
+ * The CSP meta tag is the document's first element, so it governs everything the
+ * artifact holds: no network of any kind, no forms, only inline script and style.
+ * A small script after it reports the document's height to the parent — the only
+ * message the parent listens to (see {@linkcode readSizeMessage}).
+ */
+
+/** The artifact's policy: nothing leaves the frame. */
+export const ARTIFACT_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; form-action 'none'";
+
+/** The first element of every artifact document. */
+export const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${ARTIFACT_CSP}">`;
+
+/** Type of the frame's size messages. */
+export const SIZE_MESSAGE = "artifact-size";
+
+/** Type of the message that hands the document to a frame on the artifact origin. */
+export const DOCUMENT_MESSAGE = "artifact-document";
+
+/** Tallest height the parent accepts from a frame, in CSS pixels. */
+export const MAX_FRAME_HEIGHT = 20_000;
+
+const REPORT_SIZE = `(()=>{const post=()=>parent.postMessage({type:"${SIZE_MESSAGE}",` +
+  `height:Math.ceil(document.documentElement.scrollHeight)},"*");` +
+  `new ResizeObserver(post).observe(document.documentElement);addEventListener("load",post)})()`;
+
+/** Options of {@linkcode buildSandboxDoc}. */
+export interface SandboxDocOptions {
+  /**
+   * The page's CSP nonce. A `srcdoc` frame inherits the page's policy as well as having
+   * its own, so its scripts and styles run only when they carry the page's nonce; a frame
+   * served from the artifact origin has a policy of its own and needs none.
+   */
+  nonce?: string;
+}
+
+/**
+ * The whole document of an HTML artifact: a doctype (standards mode; not an element),
+ * the CSP meta tag, the size reporter, then the artifact with its own doctype dropped.
+ */
+export function buildSandboxDoc(content: string, options: SandboxDocOptions = {}): string {
+  const nonce = options.nonce && /^[A-Za-z0-9+/=_-]+$/.test(options.nonce) ? options.nonce : null;
+  const body = content.replace(/^\s*<!doctype[^>]*>/i, "");
+  const attr = nonce ? ` nonce="${nonce}"` : "";
+  return "<!DOCTYPE html>" + CSP_META +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<script${attr}>${REPORT_SIZE}</script>` +
+    (nonce ? withNonce(body, nonce) : body);
+}
+
+/** Adds `nonce` to every `<script` and `<style` start tag (a linear scan; text inside is harmless). */
+export function withNonce(html: string, nonce: string): string {
+  return html.replace(/<(script|style)(?=[\s/>])/gi, `<$1 nonce="${nonce}"`);
+}
+
+/** A size message read from a frame's `postMessage`, or null when it is anything else. */
+export function readSizeMessage(data: unknown): number | null {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  const keys = Object.keys(data);
+  if (keys.length !== 2 || !keys.includes("type") || !keys.includes("height")) return null;
+  const { type, height } = data as { type: unknown; height: unknown };
+  if (type !== SIZE_MESSAGE || typeof height !== "number" || !Number.isFinite(height)) return null;
+  return Math.min(Math.max(Math.round(height), 0), MAX_FRAME_HEIGHT);
+}
+
+/**
+ * The page served on the artifact origin (`ARTIFACT_ORIGIN`): it waits for one message
+ * from its parent, from `parentOrigin`, holding the document, and writes it over itself.
+ * The response's header CSP (see {@linkcode artifactFrameCsp}) stays with the document.
+ */
+export function artifactFramePage(parentOrigin: string): string {
+  const origin = JSON.stringify(parentOrigin).replaceAll("<", "\\u003c");
+  return "<!DOCTYPE html><title>artifact</title><script>" +
+    `addEventListener("message",function take(e){` +
+    `if(e.source!==parent||e.origin!==${origin}||!e.data||e.data.type!=="${DOCUMENT_MESSAGE}"` +
+    `||typeof e.data.html!=="string")return;removeEventListener("message",take);` +
+    `document.open();document.write(e.data.html);document.close()})` +
+    "</script>";
+}
+
+/** The header CSP of the artifact origin's page: the artifact's policy, sandboxed, framed only by `parentOrigin`. */
+export function artifactFrameCsp(parentOrigin: string): string {
+  return `${ARTIFACT_CSP}; sandbox allow-scripts; frame-ancestors ${parentOrigin}; base-uri 'none'`;
+}

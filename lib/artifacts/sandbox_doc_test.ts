@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { parse } from "parse5";
+import {
+  ARTIFACT_CSP,
+  artifactFrameCsp,
+  artifactFramePage,
+  buildSandboxDoc,
+  CSP_META,
+  MAX_FRAME_HEIGHT,
+  readSizeMessage,
+  withNonce,
+} from "./sandbox_doc.ts";
+
+interface Node {
+  nodeName: string;
+  tagName?: string;
+  attrs?: { name: string; value: string }[];
+  childNodes?: Node[];
+  value?: string;
+}
+
+/** Every node in document order, as an HTML parser builds the tree. */
+function walk(node: Node, out: Node[] = []): Node[] {
+  out.push(node);
+  for (const child of node.childNodes ?? []) walk(child, out);
+  return out;
+}
+
+const HOSTILE_HEADS = [
+  "<!doctype html><html><head><script>fetch('http://x')</script></head><body>hi</body></html>",
+  '<meta http-equiv="Content-Security-Policy" content="default-src *">',
+  "<base href='http://x/'><img src=a.png>",
+  "<!-- comment first --><p>x</p>",
+  "</head></html><script>1</script>",
+  "  \n<html><head><title>t</title></head></html>",
+  "<svg><script>alert(1)</script></svg>",
+];
+
+Deno.test("sandbox document: the CSP meta tag is the first element, nothing but the doctype before it", () => {
+  for (const content of HOSTILE_HEADS) {
+    const doc = buildSandboxDoc(content);
+    assert.ok(doc.startsWith("<!DOCTYPE html>" + CSP_META), `starts with the CSP: ${content}`);
+    const nodes = walk(parse(doc) as unknown as Node);
+    // #document, the doctype, then html and head (implied by the meta), then the meta itself.
+    const firstLeaf = nodes.findIndex((n) =>
+      n.nodeName !== "#document" && n.nodeName !== "html" &&
+      n.nodeName !== "head" && n.nodeName !== "#documentType"
+    );
+    const meta = nodes[firstLeaf];
+    assert.equal(meta.tagName, "meta", `first element: ${content}`);
+    assert.deepEqual(meta.attrs, [
+      { name: "http-equiv", value: "Content-Security-Policy" },
+      { name: "content", value: ARTIFACT_CSP },
+    ]);
+    assert.equal(
+      nodes.slice(0, firstLeaf).filter((n) => n.nodeName === "#comment" || n.nodeName === "#text")
+        .length,
+      0,
+    );
+  }
+});
+
+Deno.test("sandbox document: the policy is the issue's, word for word", () => {
+  assert.equal(
+    ARTIFACT_CSP,
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; form-action 'none'",
+  );
+});
+
+Deno.test("sandbox document: the artifact's doctype is dropped, its content kept", () => {
+  const doc = buildSandboxDoc("<!DOCTYPE html>\n<html><body><p id=x>hello</p></body></html>");
+  assert.equal(doc.match(/<!doctype/gi)?.length, 1);
+  assert.ok(doc.endsWith("<html><body><p id=x>hello</p></body></html>"));
+});
+
+Deno.test("sandbox document: with a nonce every script and style carries it; bad nonces are ignored", () => {
+  const doc = buildSandboxDoc(
+    "<style>p{}</style><SCRIPT>1</SCRIPT><script src=x></script><scripts>",
+    {
+      nonce: "abc+/=",
+    },
+  );
+  assert.equal(doc.match(/<(script|style) nonce="abc\+\/="/gi)?.length, 4, doc);
+  assert.match(doc, /<scripts>/, "other tags untouched");
+  const quoted = buildSandboxDoc("<script>1</script>", { nonce: '"><img src=x>' });
+  assert.doesNotMatch(quoted, /nonce=/);
+  assert.equal(withNonce("<style\n>", "n"), '<style nonce="n"\n>');
+});
+
+Deno.test("size messages: only { type: 'artifact-size', height } is read, and clamped", () => {
+  assert.equal(readSizeMessage({ type: "artifact-size", height: 321.4 }), 321);
+  assert.equal(readSizeMessage({ type: "artifact-size", height: 1e12 }), MAX_FRAME_HEIGHT);
+  assert.equal(readSizeMessage({ type: "artifact-size", height: -5 }), 0);
+  for (
+    const bad of [
+      null,
+      "artifact-size",
+      { type: "artifact-size", height: "300" },
+      { type: "artifact-size", height: NaN },
+      { type: "artifact-size", height: 300, navigate: "http://x" },
+      { type: "navigate", height: 300 },
+      [300],
+    ]
+  ) {
+    assert.equal(readSizeMessage(bad), null, JSON.stringify(bad));
+  }
+});
+
+Deno.test("artifact origin page: takes one document from the parent origin only; its CSP sandboxes it", () => {
+  const page = artifactFramePage("https://chat.example");
+  assert.match(page, /e\.source!==parent\|\|e\.origin!=="https:\/\/chat\.example"/);
+  assert.match(page, /removeEventListener\("message",take\)/);
+  assert.doesNotMatch(artifactFramePage("</script><script>x"), /<\/script><script>x/);
+  const csp = artifactFrameCsp("https://chat.example");
+  assert.ok(csp.startsWith(ARTIFACT_CSP));
+  assert.match(csp, /; sandbox allow-scripts;/);
+  assert.match(csp, /frame-ancestors https:\/\/chat\.example/);
+  assert.doesNotMatch(csp, /allow-same-origin/);
+});
