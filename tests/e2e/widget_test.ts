@@ -186,6 +186,28 @@ Deno.test({
       });
       assert.equal((await server.services.contact.list()).messages.length, 1);
 
+      // Artifacts: the offline diagram opens in the panel inside the frame, and Escape
+      // closes the artifact panel first, not the widget.
+      await frame.locator("#composer-input").fill(
+        "Desenhe um diagrama de como o assistente funciona",
+      );
+      await frame.locator("#composer-input").press("Enter");
+      const artifactCard = frame.locator(".artifact-open").last();
+      await artifactCard.waitFor({ timeout: 20_000 });
+      await frame.locator(".thread[aria-busy=false]").waitFor();
+      await artifactCard.click();
+      const artifactPanel = frame.locator(".artifact-panel[role=dialog]");
+      const svg = artifactPanel.locator(".artifact-preview-svg img");
+      await svg.waitFor();
+      assert.match(
+        decodeURIComponent((await svg.getAttribute("src"))!.split(",")[1]),
+        /Como funciona o assistente/,
+      );
+      await page.screenshot({ path: `${dir}/widget-artifact-hostile.png` });
+      await page.keyboard.press("Escape");
+      await artifactPanel.waitFor({ state: "detached" });
+      assert.equal(await page.locator("site-assistant .panel[hidden]").count(), 0, "widget open");
+
       // The frame's identity is its token, not a cookie: the chat belongs to the token.
       // (This Chromium blocks the third-party frame's localStorage: the token lives in memory.)
       const inner = page.frames().find((f: Frame) => f.url().startsWith(`${appUrl}/c/`))!;
