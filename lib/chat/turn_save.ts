@@ -88,7 +88,7 @@ export async function continueSave(
 /** How a turn ended, as saved on its answer. */
 export function outcomeOf(end: TurnEnd, aborted: boolean): AnswerOutcome {
   if (end.kind === "abort" || aborted) return "stopped";
-  if (end.kind === "error") return "failed";
+  if (end.kind === "error" || end.totals.failed) return "failed";
   if (end.totals.awaitingApproval) return "awaiting-approval";
   return end.totals.stepLimitReached ? "step-limit" : "finished";
 }

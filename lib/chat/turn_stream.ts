@@ -306,7 +306,7 @@ function openLog(
       unsubscribe();
       const outcome = end.kind === "abort" || aborted
         ? "stopped"
-        : end.kind === "error"
+        : end.kind === "error" || end.totals.failed
         ? "error"
         : "finished";
       await writer.end(outcome).catch((error) =>
@@ -352,10 +352,11 @@ async function settle(
 function finishMetadata(
   app: AppServices,
   plan: TurnPlan,
-  { usage, finishReason, stepLimitReached, awaitingApproval }: TurnTotals,
+  totals: TurnTotals,
   ttftMs: number | undefined,
   routes: UpstreamRoute[],
 ): ChatMessageMetadata {
+  const { usage, finishReason } = totals;
   const info = findModel(plan.modelId);
   const cost = info && usage.inputTokens !== undefined && usage.outputTokens !== undefined
     ? (usage.inputTokens * info.pricing.inputPerMTok +
@@ -368,8 +369,8 @@ function finishMetadata(
       totalTokens: usage.totalTokens,
     },
     costUsd: cost,
-    finishReason,
-    outcome: awaitingApproval ? "awaiting-approval" : stepLimitReached ? "step-limit" : "finished",
+    finishReason: totals.failed ? "error" : finishReason,
+    outcome: outcomeOf({ kind: "finish", totals }, false),
     latencyMs: app.clock() - plan.startedAt,
     ttftMs,
     routes: [...routes],

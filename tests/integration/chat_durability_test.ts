@@ -151,6 +151,44 @@ Deno.test("durability: the first writer owns a chat id while its first answer st
   }
 });
 
+Deno.test("durability: an error the provider sends inside its stream fails the answer, with its text kept", async () => {
+  const body = openaiChatStream(SLOW, 4).slice(0, 6);
+  body.push(
+    `data: ${
+      JSON.stringify({ error: { message: "Rate limit reached", type: "rate_limit_error" } })
+    }\n\n`,
+    "data: [DONE]\n\n",
+  );
+  const { server, close } = await startReplayedApp(chatScript([{ body }]));
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const res = await postChat(server.url, { id, model: MODEL, message: userMessage("Oi") }, {
+      jar,
+    });
+    assert.equal(res.status, 200);
+    const read = await readSse(res);
+    assert.ok(read.chunks.some((c) => c.type === "error"), "the stream reports the error");
+    const finish = read.chunks.find((c) => c.type === "finish") as
+      | { messageMetadata?: { outcome?: string } }
+      | undefined;
+    assert.notEqual(
+      finish?.messageMetadata?.outcome,
+      "finished",
+      "the live answer is not complete",
+    );
+    const [, answer] = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m[1]?.metadata?.outcome !== undefined && m[1]?.metadata?.outcome !== "interrupted",
+    );
+    assert.equal(answer.metadata?.outcome, "failed");
+    assert.ok(messageText(answer).length > 0, "the partial answer is kept");
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("durability: an answer cut off by an upstream error is saved as failed, not as complete", async () => {
   const { server, close } = await startReplayedApp(
     chatScript([{ body: openaiChatStream(SLOW, 4), failAfterChunks: 6 }]),

@@ -103,6 +103,11 @@ export interface TurnTotals {
   stepLimitReached: boolean;
   /** The last step asked the visitor to approve a call: the turn waits for the answer. */
   awaitingApproval: boolean;
+  /**
+   * The model's stream reported an error (the provider's error event, not a dropped
+   * connection, which throws): the turn ends like the SDK's loop, but the answer is cut.
+   */
+  failed: boolean;
 }
 
 /** Added to the instructions of the last allowed step, which has no tools. */
@@ -138,6 +143,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
   let steps = 0;
   let stepLimitReached = false;
   let awaitingApproval = false;
+  let failed = false;
   emit(
     options.startMetadata !== undefined
       ? { type: "start", messageId: options.messageId, messageMetadata: options.startMetadata }
@@ -162,7 +168,8 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
       usage = addUsage(usage, step.usage);
       finishReason = step.finishReason;
       emit({ type: "finish-step" });
-      if (step.failed) break;
+      failed = step.failed;
+      if (failed) break;
       // Nothing more until the visitor answers.
       awaitingApproval = step.awaitingApproval;
       if (awaitingApproval) break;
@@ -185,7 +192,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
     emit({ type: "abort" });
     return { kind: "abort" };
   }
-  const totals = { finishReason, usage, steps, stepLimitReached, awaitingApproval };
+  const totals = { finishReason, usage, steps, stepLimitReached, awaitingApproval, failed };
   const metadata = options.finishMetadata?.(totals);
   emit(
     metadata !== undefined

@@ -550,6 +550,8 @@ Deno.test("engine: an error part mid-stream is one error chunk; the text before 
   ]]);
   assert.equal(calls.length, 1);
   assert.equal(end.kind, "finish");
+  // Like the SDK's loop the turn finishes, but the caller learns the answer is cut.
+  assert.equal(end.kind === "finish" && end.totals.failed, true);
   assert.equal(chunks.filter((c) => c.type === "error").length, 1);
   const message = await lastMessage(chunksStream(chunks));
   assert.ok(message.parts.some((p) => p.type === "text" && p.text === "Partial"));
