@@ -142,8 +142,9 @@ export function settledAnswer(answer: ChatMessage, outcome: AnswerOutcome): Chat
 
 /** Counts the turn's tokens against the visitor's and the IP's daily budgets; never throws. */
 export async function countTokens(app: AppServices, plan: TurnPlan, end: TurnEnd): Promise<void> {
-  if (end.kind !== "finish") return;
-  const usage = end.totals.usage;
+  // A stopped or failed answer counts too (estimated when cut off): stopping every answer
+  // must not make the daily token budget free.
+  const usage = end.kind === "finish" ? end.totals.usage : end.usage;
   // Some providers report a total of 0 next to real counts: take the larger.
   const tokens = Math.max(
     usage.totalTokens ?? 0,

@@ -275,6 +275,51 @@ Deno.test("durability: tokens count against the daily budget", async () => {
   }
 });
 
+Deno.test("durability: a stopped answer's tokens count against the daily budget too", async () => {
+  const big = { requestsPerMinute: 1000, tokensPerDay: 1_000_000 };
+  const { server, close } = await startReplayedApp(pacedScript, {
+    config: testConfig({
+      limits: { visitor: { requestsPerMinute: 1000, tokensPerDay: 40 }, ip: big },
+    }),
+  });
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    // Stopped after the first words: the provider never sent its usage.
+    await firstWords(server.url, jar, id, "Conte devagar uma história, com todos os detalhes.");
+    const stop = await jar.fetch(`${server.url}/api/chat/${id}/stop`, { method: "POST" });
+    await stop.body?.cancel();
+    await waitForMessages(server.services.store, id, (m) => m[1]?.metadata?.outcome === "stopped");
+    // The visitor's token counter for today (lib/store/limits.ts) takes the stopped turn.
+    const visitor = (await server.services.store.getChat(id))!.visitorId;
+    const day = Math.floor(Date.now() / 86_400_000);
+    let counted = 0n;
+    for (let i = 0; i < 100 && counted === 0n; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const entry = await server.services.kv.get<Deno.KvU64 | bigint>([
+        "rate",
+        "tok",
+        "visitor",
+        visitor,
+        day,
+      ]);
+      const value = entry.value;
+      counted = value === null ? 0n : typeof value === "bigint" ? value : value.value;
+    }
+    assert.ok(counted > 40n, `the stopped turn counted ${counted} tokens`);
+    const res = await postChat(server.url, {
+      id: newChatId(),
+      model: MODEL,
+      message: userMessage("De novo"),
+    }, { jar });
+    await res.body?.cancel();
+    const status = res.status;
+    assert.equal(status, 429, "the stopped turn's prompt and words used up a budget of 40");
+  } finally {
+    await close();
+  }
+});
+
 Deno.test({
   name: "durability: kill -9 mid-answer keeps the question; the answer shows as cut off",
   sanitizeResources: false,

@@ -120,11 +120,23 @@ export function withStepLimitInstruction(instructions: string): string {
   return instructions ? `${instructions}\n\n${STEP_LIMIT_INSTRUCTION}` : STEP_LIMIT_INSTRUCTION;
 }
 
-/** How the turn ended. */
+/**
+ * How the turn ended. A stopped or failed turn still carries its usage: the calls that
+ * finished, plus an estimate for the call cut off (providers bill streamed tokens, and
+ * the visitor's daily budget must count them too).
+ */
 export type TurnEnd =
   | { kind: "finish"; totals: TurnTotals }
-  | { kind: "abort" }
-  | { kind: "error"; error: unknown };
+  | { kind: "abort"; usage: LanguageModelUsage }
+  | { kind: "error"; error: unknown; usage: LanguageModelUsage };
+
+/** The model call in flight, measured for the estimate of a call that never reports usage. */
+interface CallMeter {
+  promptChars: number;
+  streamedChars: number;
+  /** Its usage arrived: nothing to estimate. */
+  reported: boolean;
+}
 
 /** Where chunks go, in order. */
 export type ChunkSink = (chunk: UIMessageChunk) => void;
@@ -144,6 +156,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
   let stepLimitReached = false;
   let awaitingApproval = false;
   let failed = false;
+  const meter: CallMeter = { promptChars: 0, streamedChars: 0, reported: true };
   emit(
     options.startMetadata !== undefined
       ? { type: "start", messageId: options.messageId, messageMetadata: options.startMetadata }
@@ -164,7 +177,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
       steps++;
       stepLimitReached = steps === options.maxSteps;
       emit({ type: "start-step" });
-      const step = await runStep(options, messages, emit, stepLimitReached);
+      const step = await runStep(options, messages, emit, stepLimitReached, meter);
       usage = addUsage(usage, step.usage);
       finishReason = step.finishReason;
       emit({ type: "finish-step" });
@@ -181,16 +194,17 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
       messages.push(...stepMessages(step.content));
     }
   } catch (error) {
+    const spent = addUsage(usage, estimatedUsage(meter));
     if (abortSignal.aborted) {
       emit({ type: "abort" });
-      return { kind: "abort" };
+      return { kind: "abort", usage: spent };
     }
     emit({ type: "error", errorText: options.errorText(error, "model") });
-    return { kind: "error", error };
+    return { kind: "error", error, usage: spent };
   }
   if (abortSignal.aborted) {
     emit({ type: "abort" });
-    return { kind: "abort" };
+    return { kind: "abort", usage };
   }
   const totals = { finishReason, usage, steps, stepLimitReached, awaitingApproval, failed };
   const metadata = options.finishMetadata?.(totals);
@@ -221,8 +235,12 @@ async function runStep(
   messages: ModelMessage[],
   emit: ChunkSink,
   last: boolean,
+  meter: CallMeter,
 ): Promise<StepResult> {
   const tools: ToolSet = last ? {} : options.tools;
+  meter.promptChars = options.instructions.length + JSON.stringify(messages).length;
+  meter.streamedChars = 0;
+  meter.reported = false;
   const { stream } = await streamLanguageModelCall({
     model: options.model,
     instructions: last ? withStepLimitInstruction(options.instructions) : options.instructions,
@@ -249,6 +267,9 @@ async function runStep(
     const { done, value: part } = await reader.read();
     if (done) break;
     collect(content, part);
+    if (part.type === "text-delta" || part.type === "reasoning-delta") {
+      meter.streamedChars += part.text.length;
+    } else if (part.type === "tool-input-delta") meter.streamedChars += part.delta.length;
     switch (part.type) {
       case "tool-call": {
         const call = {
@@ -326,6 +347,7 @@ async function runStep(
         });
         break;
       case "model-call-end":
+        meter.reported = true;
         usage = part.usage;
         finishReason = part.finishReason;
         break;
@@ -441,6 +463,17 @@ function emptyUsage(): LanguageModelUsage {
 /** Sums two counts; undefined only when both are. */
 function add(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+}
+
+/**
+ * About four characters a token, the common rule of thumb for the estimate of a call cut
+ * off before its usage arrived (none when it did).
+ */
+function estimatedUsage(meter: CallMeter): LanguageModelUsage {
+  if (meter.reported) return emptyUsage();
+  const inputTokens = Math.ceil(meter.promptChars / 4);
+  const outputTokens = Math.ceil(meter.streamedChars / 4);
+  return { ...emptyUsage(), inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
 }
 
 function addUsage(a: LanguageModelUsage, b: LanguageModelUsage): LanguageModelUsage {
