@@ -2,6 +2,7 @@
  * Retrieval eval over BEIR files with the app's own engine and analysis.
  *
  *   deno task eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv [--lang pt|en]
+ *   deno task eval --site [--lexicon lexicon.tsv] [--verbose]   (our own corpus, scripts/eval_site.ts)
  *
  * Prints exactly one JSON line on stdout. Tuning flags (defaults are the
  * app's): --k1, --b, --title-weight; --lexicon <tsv> searches with a bilingual lexicon.
@@ -22,6 +23,7 @@ import { DEFAULT_BM25 } from "@/lib/search/bm25.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import { parseLexicon } from "@/lib/search/lexicon.ts";
 import { buildIndexData, DEFAULT_TITLE_WEIGHT } from "@/lib/search/index_data.ts";
+import { loadSiteSet, runSiteQueries, summarize } from "./eval_site.ts";
 
 const USAGE =
   "Usage: deno task eval --corpus <corpus.jsonl> --queries <queries.jsonl> --qrels <qrels.tsv> [--lang pt|en]";
@@ -112,9 +114,35 @@ export function runEval(args: string[]): Record<string, number> {
   };
 }
 
+/** The site set's line: metrics per query set, and per query with --verbose. */
+export async function runSiteEval(args: string[]): Promise<Record<string, unknown>> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      site: { type: "boolean" },
+      lexicon: { type: "string" },
+      verbose: { type: "boolean", default: false },
+    },
+  });
+  const set = await loadSiteSet();
+  const lexicon = values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null;
+  const results = runSiteQueries(set, { lexicon });
+  return {
+    ...summarize(results),
+    passages: set.passageIds.length,
+    lexicon: Boolean(lexicon),
+    ...(values.verbose
+      ? {
+        per_query: results.map((r) => [r.id, r.firstRelevant, Number(r.ndcg10.toFixed(3)), r.text]),
+      }
+      : {}),
+  };
+}
+
 if (import.meta.main) {
   try {
-    console.log(JSON.stringify(runEval(Deno.args)));
+    const site = Deno.args.includes("--site");
+    console.log(JSON.stringify(site ? await runSiteEval(Deno.args) : runEval(Deno.args)));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     Deno.exit(2);

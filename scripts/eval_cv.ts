@@ -5,6 +5,7 @@
  * same fold. A change is worth adopting only when it wins on the held-out folds.
  *
  *   deno task eval:cv [--corpus c.jsonl --queries q.jsonl --qrels r.tsv] [--lang pt|en] [--json]
+ *                     [--change "term proximity"]
  *
  * Prints a markdown table per change (each fold, the mean, the parameters picked), or one
  * JSON line with --json.
@@ -16,6 +17,7 @@ import { type BeirDoc, ndcgAt, parseJsonl, parseQrels } from "@/lib/search/beir.
 import { DEFAULT_BM25 } from "@/lib/search/bm25.ts";
 import {
   DEFAULT_FEEDBACK,
+  DEFAULT_PROXIMITY,
   DEFAULT_QUESTION_WORDS,
   type EngineOptions,
   SearchEngine,
@@ -38,6 +40,7 @@ export const BASELINE: Setting = {
     bm25: DEFAULT_BM25,
     questionWords: DEFAULT_QUESTION_WORDS,
     feedback: DEFAULT_FEEDBACK,
+    proximity: DEFAULT_PROXIMITY,
   },
 };
 
@@ -58,6 +61,14 @@ export const CHANGES: Record<string, Setting[]> = {
   "question words dropped": grid([0, 1, 2] as const, (q) => ({
     ...BASELINE,
     options: { ...BASELINE.options, questionWords: q },
+  })),
+  "question frames also dropped": grid([1, 2] as const, (q) => ({
+    ...BASELINE,
+    options: { ...BASELINE.options, questionWords: q },
+  })),
+  "term proximity": grid([0, 0.25, 0.5, 1, 2, 4], (p) => ({
+    ...BASELINE,
+    options: { ...BASELINE.options, proximity: p },
   })),
   "pseudo-relevance feedback": [
     { ...BASELINE, options: { ...BASELINE.options, feedback: null } },
@@ -120,7 +131,7 @@ function describe(s: Setting): string {
   const fb = o.feedback
     ? `fb ${o.feedback.docs}/${o.feedback.terms}/${o.feedback.weight}`
     : "fb off";
-  return `tw ${s.titleWeight}, k1 ${o.bm25?.k1} b ${o.bm25?.b}, qw ${o.questionWords}, ${fb}`;
+  return `tw ${s.titleWeight}, k1 ${o.bm25?.k1} b ${o.bm25?.b}, qw ${o.questionWords}, ${fb}, prox ${o.proximity}`;
 }
 
 /** Run the cross-validation of every change. */
@@ -188,6 +199,7 @@ if (import.meta.main) {
       qrels: { type: "string", default: FAQUAD + "qrels/test.tsv" },
       lang: { type: "string", default: "pt" },
       json: { type: "boolean", default: false },
+      change: { type: "string" },
     },
   });
   const qrels = parseQrels(readFileSync(values.qrels, "utf8"));
@@ -200,7 +212,11 @@ if (import.meta.main) {
     qrels,
     lang: toLang(values.lang),
   };
-  const results = crossValidate(data);
+  const only = values.change;
+  if (only && !(only in CHANGES)) {
+    throw new Error(`Unknown --change "${only}": use one of ${Object.keys(CHANGES).join(", ")}`);
+  }
+  const results = crossValidate(data, only ? { [only]: CHANGES[only] } : CHANGES);
   if (values.json) console.log(JSON.stringify(results));
   else console.log(results.map(table).join("\n"));
 }

@@ -138,10 +138,11 @@ export interface Candidate {
 /** Least share of the question's IDF weight the best sentence must cover to answer at all. */
 const MIN_COVERAGE = 0.3;
 
-const LEAD_IN: Record<AnswerLang, string> = {
-  pt: "Segundo o site:",
-  en: "According to the site:",
-};
+/**
+ * Most words of the best sentence and the one after it together. 50 with no lead-in: on
+ * FaQuAD 82.8% gold at 38.6 words, against 81.8% at 39.5 with "Segundo o site:" and 45.
+ */
+const PAIR_WORDS = 50;
 
 const NOT_COVERED: Record<AnswerLang, string> = {
   pt: "O site não tem informação sobre isso. Posso procurar outro assunto do site?",
@@ -158,15 +159,15 @@ export interface ExtractiveOptions {
   /** How many top passages to quote from (default 3). */
   maxPassages?: number;
   /**
-   * Most words of the best sentence and the one after it together (default 45): the
+   * Most words of the best sentence and the one after it together (default 50): the
    * following sentence is added only when both fit, so answers stay short on average.
    */
   pairWords?: number;
 }
 
 /**
- * Builds the offline answer: a lead-in, then the sentence of the numbered passages that
- * answers the question best, followed by `[N]`, and the sentence after it when both are
+ * Builds the offline answer: the sentence of the numbered passages that answers the
+ * question best, in quotation marks and followed by `[N]`, and the sentence after it when both are
  * short enough (the answer to a question that restates one sentence is often in the
  * next). Unnumbered (internal) passages are never quoted. Returns the "not covered"
  * sentence when nothing overlaps the question meaningfully.
@@ -174,7 +175,7 @@ export interface ExtractiveOptions {
  * @example
  * ```ts
  * buildExtractiveAnswer("Onde a Ana trabalha?", [{ n: 1, title: "Sobre", url: "/sobre", text: "A Ana trabalha em Lisboa.", score: 1 }]);
- * // "Segundo o site: A Ana trabalha em Lisboa. [1]"
+ * // "“A Ana trabalha em Lisboa.” [1]"
  * ```
  */
 export function buildExtractiveAnswer(
@@ -206,10 +207,10 @@ export function buildExtractiveAnswer(
     c.passage === best.passage && c.position === best.position + 1
   );
   if (
-    next && best.words + next.words <= (options.pairWords ?? 45) && !redundant(next, best)
+    next && best.words + next.words <= (options.pairWords ?? PAIR_WORDS) && !redundant(next, best)
   ) chosen.push(next);
-  const body = chosen.map((c) => `${tidy(c.text)} [${c.n}]`);
-  return `${LEAD_IN[lang]} ${body.join(" ")}`;
+  // Quotation marks say "the site's words", as the old lead-in did, without its 3 words.
+  return chosen.map((c) => `“${tidy(c.text)}” [${c.n}]`).join(" ");
 }
 
 /**

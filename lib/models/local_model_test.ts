@@ -135,8 +135,8 @@ Deno.test("local model: answers a Portuguese question in Portuguese with [N] cit
   });
   const parts = await collect(stream);
   const text = textOf(parts);
-  assert.match(text, /^Segundo o site: /);
-  assert.match(text, /Lisboa\. \[1\]/);
+  assert.match(text, /^“/, "the answer opens with a quotation of the site");
+  assert.match(text, /Lisboa\.” \[1\]/);
   assert.ok(!/\[3\]/.test(text));
   // Small deltas, word by word, framed by text-start / text-end.
   const deltas = parts.filter((p) => p.type === "text-delta");
@@ -157,7 +157,7 @@ Deno.test("local model: quotes only numbered passages, never an internal one", (
   const answer = buildExtractiveAnswer("Onde trabalha a Ana Silva?", PASSAGES.passages);
   // The unnumbered passage is internal: the visitor never reads it, cited or not.
   assert.ok(!answer.includes("consultora"), answer);
-  assert.match(answer, /engenheira de software em Lisboa\. \[1\]/);
+  assert.match(answer, /engenheira de software em Lisboa\.” \[1\]/);
   const cited = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   assert.ok(cited.length > 0);
   for (const n of cited) assert.ok([1, 2].includes(n), `cited [${n}]`);
@@ -206,8 +206,8 @@ Deno.test("local model: answers an English question in English (unwrapped tool o
   });
   const part = result.content[0];
   assert.ok(part.type === "text");
-  assert.match(part.text, /^According to the site: /);
-  assert.match(part.text, /streams every answer as it is produced\. \[1\]/);
+  assert.match(part.text, /^“/);
+  assert.match(part.text, /streams every answer as it is produced\.” \[1\]/);
   assert.equal(result.finishReason.unified, "stop");
 });
 
@@ -242,7 +242,7 @@ Deno.test("local model: a question whose key term the passages lack is not cover
   assert.match(buildExtractiveAnswer("Como funciona o streaming?", passages), /não tem informação/);
   assert.match(
     buildExtractiveAnswer("Como funciona a busca?", passages),
-    /^Segundo o site: A busca/,
+    /^“A busca/,
   );
 });
 
@@ -254,7 +254,7 @@ Deno.test("local model: bracketed numbers inside quoted text never read as citat
     text: "As citações aparecem como [1] ou [7] depois da frase.",
     score: 1,
   }]);
-  assert.equal(answer, "Segundo o site: As citações aparecem como (1) ou (7) depois da frase. [2]");
+  assert.equal(answer, "“As citações aparecem como (1) ou (7) depois da frase.” [2]");
 });
 
 Deno.test("local model: abort mid-stream errors the stream promptly", async () => {
@@ -573,7 +573,7 @@ Deno.test("the offline answer quotes the answering sentence first and stays shor
   ]);
   // The sentence with the date answers "quando"; it comes first, and the rest that only
   // repeats the question's words stays out.
-  assert.match(answer, /^Segundo o site: A empresa Atlas foi fundada em 1998\. \[1\]/);
+  assert.match(answer, /^“A empresa Atlas foi fundada em 1998\.” \[1\]/);
   assert.ok(answer.split(/\s+/).length <= 25, answer);
   assert.doesNotMatch(answer, /faz mapas|escritórios/);
 });
@@ -594,5 +594,5 @@ Deno.test("a FAQ entry whose question is only in its heading answers that questi
     score: 3,
   };
   const answer = buildExtractiveAnswer("Quem pode ver minhas conversas?", [faq, other]);
-  assert.match(answer, /^Segundo o site: Não pela interface nem pela API.*\[1\]$/);
+  assert.match(answer, /^“Não pela interface nem pela API.*” \[1\]$/);
 });

@@ -131,6 +131,11 @@ export class Bm25Scorer {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** Number of passages scored. */
+  get size(): number {
+    return this.#p.docLens.length;
+  }
+
   /** Languages present in the index. */
   get langs(): Lang[] {
     return [...this.#langs].map((i) => LANGS[i]);
@@ -149,6 +154,34 @@ export class Bm25Scorer {
       weighted[lang] = qtf;
     }
     return this.searchWeighted(weighted, limit);
+  }
+
+  /**
+   * Scores for query words given as groups of alternative terms in one language (a word's
+   * translations): per group a passage gets its best term's BM25 weight, not the sum, so a
+   * word with three senses counts once, like any other word.
+   */
+  searchGroups(lang: Lang, groups: readonly string[][], limit: number): TopK {
+    const n = this.#p.docLens.length;
+    const total = new Float32Array(n);
+    const touchedAll = new Uint32Array(n);
+    const inAll = new Uint8Array(n);
+    let count = 0;
+    for (const group of groups) {
+      const best = new Map<number, number>();
+      for (const t of new Set(group)) {
+        const one = this.searchWeighted({ [lang]: new Map([[t, 1]]) }, n);
+        for (let i = 0; i < one.ids.length; i++) {
+          const d = one.ids[i];
+          best.set(d, Math.max(best.get(d) ?? 0, one.scores[i]));
+        }
+      }
+      for (const [d, w] of best) {
+        if (!inAll[d]) (inAll[d] = 1, touchedAll[count++] = d);
+        total[d] += w;
+      }
+    }
+    return topK(touchedAll, count, total, limit);
   }
 
   /** Like `search`, with a weight per query term (pseudo-relevance feedback adds fractions). */

@@ -3,16 +3,18 @@
  * there is no usable embedder. Shared by the app (over a loaded asset) and the
  * eval command (over an index built in memory).
  */
-import { isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
-import { queryTerms, type QuestionWordLevel } from "./query_terms.ts";
+import { isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
 import { type Bm25Params, Bm25Scorer, DEFAULT_BM25 } from "./bm25.ts";
 import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
 import type { Embedder } from "./embedder.ts";
 import { FIELDS_PER_PASSAGE, type IndexData } from "./index_data.ts";
 import { Lru } from "./lru.ts";
 import { rrf } from "./rrf.ts";
-import { type Lexicon, translateQuery } from "./lexicon.ts";
+import { proximityBonus } from "./proximity.ts";
+import type { TopK } from "./top_k.ts";
+import { type Lexicon, translationGroups } from "./lexicon.ts";
 import { stringAt } from "./string_table.ts";
 import { LANGS } from "./analyzer.ts";
 import type { Passage, SearchOptions, SearchResult, StoredPassage } from "./types.ts";
@@ -35,6 +37,12 @@ export interface EngineOptions {
   feedback?: FeedbackParams | null;
   /** Bilingual lexicon: queries also search the other language, fused by RRF. */
   lexicon?: Lexicon | null;
+  /** Weight of the term-proximity bonus on the top passages; 0 turns it off. */
+  proximity?: number;
+  /** How translated results merge: "scores" (default) or plain "rrf". */
+  crossFusion?: "scores" | "rrf";
+  /** Weight of the translated ranking's normalised scores (default 1). */
+  crossWeight?: number;
 }
 
 /** Question words dropped from queries by default (see BENCHMARKS.md, cross-validated). */
@@ -42,6 +50,12 @@ export const DEFAULT_QUESTION_WORDS: QuestionWordLevel = 1;
 
 /** Pseudo-relevance feedback by default (see BENCHMARKS.md, cross-validated). */
 export const DEFAULT_FEEDBACK: FeedbackParams | null = null;
+
+/** Term-proximity weight by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_PROXIMITY = 0;
+
+/** Passages of the BM25 ranking that the proximity bonus reorders. */
+export const PROXIMITY_DEPTH = 30;
 
 /** Ranked passage numbers with their per-list ranks, before materialising text. */
 export interface RankedIds {
@@ -80,6 +94,9 @@ export class SearchEngine {
   readonly #questionWords: QuestionWordLevel;
   readonly #feedback: FeedbackParams | null;
   readonly #lexicon: Lexicon | null;
+  readonly #crossFusion: "scores" | "rrf";
+  readonly #proximity: number;
+  readonly #crossWeight: number;
   #byId: Map<string, number> | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
@@ -99,6 +116,9 @@ export class SearchEngine {
     this.#questionWords = options.questionWords ?? DEFAULT_QUESTION_WORDS;
     this.#feedback = options.feedback === undefined ? DEFAULT_FEEDBACK : options.feedback;
     this.#lexicon = options.lexicon ?? null;
+    this.#crossFusion = options.crossFusion ?? "scores";
+    this.#proximity = options.proximity ?? DEFAULT_PROXIMITY;
+    this.#crossWeight = options.crossWeight ?? 1;
   }
 
   /** "hybrid" when dense retrieval can take part. */
@@ -141,13 +161,8 @@ export class SearchEngine {
     let scores = Array.from(top.scores);
     const others = this.#lexicon ? this.#langs.filter((l) => !langs.includes(l)) : [];
     if (others.length === 1 && langs.length === 1) {
-      const translated = translateQuery(query, langs[0], this.#lexicon!);
-      const other = translated ? this.#rankIn(translated, others, limit) : null;
-      if (other?.ids.length) {
-        const fused = rrf([ids, other.ids]).slice(0, limit);
-        ids = fused.map((f) => f.id);
-        scores = fused.map((f) => f.score);
-      }
+      const fused = this.#crossLanguage(query, langs[0], others[0], top, limit);
+      if (fused) ({ ids, scores } = fused);
     }
     return {
       mode: "lexical",
@@ -158,8 +173,71 @@ export class SearchEngine {
     };
   }
 
-  /** BM25 (with feedback when configured) of a query analysed in `langs`. */
-  #rankIn(query: string, langs: readonly Lang[], limit: number) {
+  /**
+   * The query translated into `to` and searched there, merged with the ranking in `from`.
+   * Each ranking's BM25 scores are divided by its query's weight (the IDF its words would
+   * bring if one passage held them all), so "how much of the question this passage
+   * matches" is compared across languages: a Portuguese page matching the whole
+   * translated question outranks English passages that share one common word, and a
+   * passage in the question's own language keeps its place when it matches as well.
+   */
+  #crossLanguage(
+    query: string,
+    from: Lang,
+    to: Lang,
+    own: { ids: ArrayLike<number>; scores: ArrayLike<number> },
+    limit: number,
+  ): { ids: number[]; scores: number[] } | null {
+    const groups = translationGroups(
+      query,
+      from,
+      this.#lexicon!,
+      (t) => isQuestionWord(t, from, this.#questionWords),
+    );
+    if (!groups.length) return null;
+    const analyzed = groups.map((g) => g.flatMap((phrase) => analyze(phrase, to)));
+    const other = this.#crossFusion === "rrf"
+      ? this.#rankIn(groups.flat().join(" "), [to], limit)
+      : this.#bm25.searchGroups(to, analyzed.filter((g) => g.length), limit);
+    if (!other.ids.length) return null;
+    if (this.#crossFusion === "rrf") {
+      const fused = rrf([own.ids, other.ids]).slice(0, limit);
+      return { ids: fused.map((f) => f.id), scores: fused.map((f) => f.score) };
+    }
+    const ownWeight = this.#queryWeight(
+      queryTerms(query, from, this.#questionWords).map((t) => [t]),
+    );
+    const otherWeight = this.#queryWeight(analyzed);
+    const best = new Map<number, number>();
+    const put = (ids: ArrayLike<number>, scores: ArrayLike<number>, w: number) => {
+      for (let i = 0; i < ids.length; i++) {
+        const v = scores[i] / w;
+        if (v > (best.get(ids[i]) ?? -1)) best.set(ids[i], v);
+      }
+    };
+    put(own.ids, own.scores, ownWeight);
+    put(other.ids, other.scores, otherWeight / this.#crossWeight);
+    const merged = [...best].sort((a, b) => b[1] - a[1]).slice(0, limit);
+    return { ids: merged.map((m) => m[0]), scores: merged.map((m) => m[1]) };
+  }
+
+  /**
+   * The most a query's words can score: per word, the IDF of its best index term (a word
+   * the index lacks counts as the rarest), summed.
+   */
+  #queryWeight(words: string[][]): number {
+    const rarest = this.#bm25.idf("") || Math.log(1 + (this.#bm25.size + 0.5) / 1.5);
+    let sum = 0;
+    for (const terms of words) {
+      let w = 0;
+      for (const t of terms) w = Math.max(w, this.#bm25.idf(t));
+      sum += w || rarest;
+    }
+    return sum || 1;
+  }
+
+  /** BM25 (with feedback when configured, then proximity) of a query analysed in `langs`. */
+  #rankIn(query: string, langs: readonly Lang[], limit: number): TopK {
     const weighted: Partial<Record<Lang, Map<string, number>>> = {};
     for (const lang of langs) {
       const qtf = new Map<string, number>();
@@ -168,17 +246,43 @@ export class SearchEngine {
       }
       weighted[lang] = qtf;
     }
-    const top = this.#bm25.searchWeighted(weighted, limit);
+    const depth = this.#proximity > 0 ? Math.max(limit, PROXIMITY_DEPTH) : limit;
+    let top = this.#bm25.searchWeighted(weighted, depth);
     const fb = this.#feedback;
-    if (!fb || !top.ids.length) return top;
-    const docs = Array.from(top.ids.subarray(0, fb.docs), (i) => {
-      const p = this.passage(i);
-      return { lang: p.lang as Lang, text: `${p.title}\n${p.text}` };
-    });
-    return this.#bm25.searchWeighted(
-      expandQuery(weighted, docs, (t) => this.#bm25.idf(t), fb),
-      limit,
-    );
+    if (fb && top.ids.length) {
+      const docs = Array.from(top.ids.subarray(0, fb.docs), (i) => {
+        const p = this.passage(i);
+        return { lang: p.lang as Lang, text: `${p.title}\n${p.text}` };
+      });
+      top = this.#bm25.searchWeighted(
+        expandQuery(weighted, docs, (t) => this.#bm25.idf(t), fb),
+        depth,
+      );
+    }
+    return this.#withProximity(top, weighted, limit);
+  }
+
+  /** The top passages reordered by BM25 plus the proximity bonus of the query's terms. */
+  #withProximity(
+    top: TopK,
+    weighted: Partial<Record<Lang, Map<string, number>>>,
+    limit: number,
+  ): TopK {
+    if (this.#proximity <= 0) return top;
+    const idf: Partial<Record<Lang, Map<string, number>>> = {};
+    for (const [lang, qtf] of Object.entries(weighted) as Array<[Lang, Map<string, number>]>) {
+      idf[lang] = new Map([...qtf.keys()].map((t) => [t, this.#bm25.idf(t)]));
+    }
+    const scored = Array.from(top.ids, (id, i) => {
+      const p = this.passage(id);
+      const terms = idf[p.lang as Lang];
+      const bonus = terms ? proximityBonus(terms, [p.title, p.text], p.lang as Lang) : 0;
+      return [id, top.scores[i] + this.#proximity * bonus] as const;
+    }).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+    return {
+      ids: Uint32Array.from(scored, (s) => s[0]),
+      scores: Float32Array.from(scored, (s) => s[1]),
+    };
   }
 
   /** Fused ranking given a query vector (or lexical when it is null). */

@@ -69,3 +69,23 @@ export function translateQuery(query: string, from: Lang, lexicon: Lexicon): str
   }
   return out.join(" ");
 }
+
+/**
+ * The query's content words, each with its candidate translations: the lexicon's senses
+ * and the word itself, since names, code and loanwords ("Cloudflare", "widget", "cookie")
+ * are spelt the same in both languages. Words `skip` rejects (question words) are left out.
+ */
+export function translationGroups(
+  query: string,
+  from: Lang,
+  lexicon: Lexicon,
+  skip: (token: string) => boolean = () => false,
+): string[][] {
+  const groups: string[][] = [];
+  for (const token of tokenize(query)) {
+    if (isStopword(token, from) || skip(token)) continue;
+    const senses = lexicon[from].get(token) ?? [];
+    groups.push(senses.includes(token) ? senses : [...senses, token]);
+  }
+  return groups;
+}

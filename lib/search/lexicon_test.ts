@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { loadLexiconFromEnv, parseLexicon, translateQuery } from "./lexicon.ts";
+import { loadLexiconFromEnv, parseLexicon, translateQuery, translationGroups } from "./lexicon.ts";
 import { buildIndexData, type PassageInput } from "./index_data.ts";
 import { SearchEngine } from "./engine.ts";
 
@@ -46,4 +46,23 @@ Deno.test("with a lexicon a Portuguese question finds the page that exists only 
     new SearchEngine(data, { lexicon }).rankLexical(native, 4).ids,
     new SearchEngine(data).rankLexical(native, 4).ids,
   );
+});
+
+Deno.test("a page matching the whole translated question outranks one sharing a word", () => {
+  // The English passages share only "price"; the Portuguese page holds the whole question.
+  // Fusing by rank alone tied them and kept the English one first.
+  const data = buildIndexData([
+    passage("mensalidade", "pt", "A mensalidade tem preço fixo durante o ano."),
+    passage("coffee", "en", "The price of a coffee is on the board."),
+    passage("books", "en", "Books have a price list at the library desk."),
+  ]);
+  const ids = new SearchEngine(data, { lexicon }).rankLexical("What is the tuition price?", 3).ids;
+  assert.equal(ids[0], 0);
+});
+
+Deno.test("translationGroups keeps names and loanwords that the lexicon lacks", () => {
+  assert.deepEqual(translationGroups("What is the Cloudflare tuition?", "en", lexicon), [
+    ["cloudflare"],
+    ["mensalidade", "tuition"],
+  ]);
 });

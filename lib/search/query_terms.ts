@@ -45,3 +45,11 @@ export function queryTerms(query: string, lang: Lang, level: QuestionWordLevel):
   const kept = terms.filter((t) => !interrogatives.has(t) && (level < 2 || !frames.has(t)));
   return kept.length ? kept : terms;
 }
+
+/** Whether a folded token is a question word dropped at `level` ("quais", "how"…). */
+export function isQuestionWord(token: string, lang: Lang, level: QuestionWordLevel): boolean {
+  if (level === 0) return false;
+  const [interrogatives, frames] = DROP[lang];
+  const t = stem(token, lang);
+  return interrogatives.has(t) || (level >= 2 && frames.has(t));
+}

@@ -169,7 +169,7 @@ Deno.test({
       const answer = frame.locator(".msg-assistant").last();
       await answer.locator(".sources a.chip").first().waitFor({ timeout: 20_000 });
       await frame.locator(".thread[aria-busy=false]").waitFor();
-      assert.match(await answer.locator(".md").first().innerText(), /^Segundo o site:/);
+      assert.match(await answer.locator(".md").first().innerText(), /^“/);
       await page.screenshot({ path: `${dir}/widget-answer-hostile.png` });
 
       // Approve a contact request: sent exactly once.
