@@ -189,11 +189,9 @@ export default function WidgetChat(
                   <h2 id="widget-overlay-title" tabIndex={-1}>{t.deleteAllTitle}</h2>
                   <p>{t.deleteAllBody}</p>
                   {notice.value && <p class="widget-error" role="alert">{notice.value}</p>}
-                  <div class="edit-actions">
-                    <button type="button" class="button button-quiet" onClick={closeOverlay}>
-                      {t.cancel}
-                    </button>
-                    <button type="button" class="button button-danger" onClick={deleteData}>
+                  <div class="widget-confirm-actions">
+                    <button type="button" onClick={closeOverlay}>{t.cancel}</button>
+                    <button type="button" class="widget-danger" onClick={deleteData}>
                       {t.deleteAllConfirm}
                     </button>
                   </div>

@@ -41,7 +41,7 @@ function styles(side: "left" | "right"): string {
 iframe{border:0;width:100%;height:100%;display:block;color-scheme:normal}
 .error{margin:24px;color:#8a1c1c;font:15px/1.5 system-ui,sans-serif}
 @media (prefers-color-scheme:dark){.panel{background:#16171a;border-color:rgba(255,255,255,.14)}.error{color:#ffb4b4}}
-@media (max-width:480px){.panel{position:fixed;inset:0;width:auto;height:auto;border-radius:0;border:0}.open .launcher{position:fixed;top:8px;${side}:8px;width:40px;height:40px;z-index:1;box-shadow:none;background:transparent;color:inherit}}`;
+@media (max-width:480px){.panel{position:fixed;inset:0;width:auto;height:auto;border-radius:0;border:0}.open .launcher{position:fixed;top:8px;${side}:8px;width:40px;height:40px;z-index:1;box-shadow:none;background:transparent;color:inherit}.open.framed .launcher{display:none}}`;
 }
 
 /** Mounts the launcher and the panel for `options`; returns the host element. */
@@ -89,6 +89,8 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
     frame.src = frameUrl(options);
     frame.allow = "clipboard-write";
     panel.append(frame);
+    // Full screen on a phone: the frame's bar has the close button (the launcher would cover it).
+    root.classList.add("framed");
     if (focus) frame.focus();
   }
 
