@@ -36,6 +36,7 @@ import * as $31 from "./routes/widget.tsx";
 import * as $32 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
+import $$2 from "./islands/WidgetChat.tsx";
 import type { Manifest } from "./lib/http/types.ts";
 
 const manifest: Manifest = {
@@ -77,6 +78,7 @@ const manifest: Manifest = {
   islands: {
     ChatMessages: $$0,
     ToolApproval: $$1,
+    WidgetChat: $$2,
   },
 };
 

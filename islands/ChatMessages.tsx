@@ -33,6 +33,11 @@ export interface ChatMessagesProps {
   agent?: string | null;
   /** The separate origin artifact previews are served from (`ARTIFACT_ORIGIN`); null: `srcdoc`. */
   artifactOrigin?: string | null;
+  /**
+   * Called with the chat's id once the server holds it (its answer streams) and after each
+   * answer. Only for a parent island (the widget keeps the id); a page cannot pass a function.
+   */
+  onChatSaved?: (id: string) => void;
 }
 
 interface ModelOption {
@@ -59,6 +64,7 @@ export default function ChatMessages(
     agents = [],
     agent: preset,
     artifactOrigin = null,
+    onChatSaved,
   }: ChatMessagesProps,
 ) {
   const t = catalog(locale);
@@ -108,6 +114,7 @@ export default function ChatMessages(
         // Failed before any answer: the server saved nothing, so no /c/ URL and no list entry.
         if (isError && chat.messages.at(-1)?.role === "user") return;
         if (location.pathname !== `/c/${chat.id}`) history.replaceState(null, "", `/c/${chat.id}`);
+        onChatSaved?.(chat.id);
         const announce = (title?: string) =>
           document.dispatchEvent(
             new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }),
@@ -128,6 +135,7 @@ export default function ChatMessages(
   useSignalEffect(() => {
     if (status.value !== "streaming" || location.pathname === `/c/${chat.id}`) return;
     history.replaceState(null, "", `/c/${chat.id}`);
+    onChatSaved?.(chat.id);
   });
 
   useEffect(() => {

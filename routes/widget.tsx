@@ -2,10 +2,8 @@ import { define } from "@/lib/http/define.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { withFrameAncestors } from "@/lib/http/csp.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";
-import { widgetMessages } from "@/lib/i18n/widget.ts";
 import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
-import ChatMessages from "@/islands/ChatMessages.tsx";
-import { Icon } from "@/components/Icon.tsx";
+import WidgetChat from "@/islands/WidgetChat.tsx";
 
 interface Data {
   agent: string | null;
@@ -15,8 +13,8 @@ interface Data {
  * /widget: the chat inside the embeddable widget's frame (lib/widget/loader.ts puts it in an
  * iframe on other sites). Only `allowedOrigins` (and the site itself) may frame it, through
  * CSP `frame-ancestors`. Nothing in it depends on the visitor: the frame's script
- * (static/widget_frame.js) gives every API call the visitor token. `?lang=` and `?agent=`
- * come from the loader's `data-` attributes.
+ * (static/widget_frame.js) gives every API call the visitor token, and the island reopens
+ * the chat the frame kept. `?lang=` and `?agent=` come from the loader's `data-` attributes.
  */
 export const handler = define.handlers<Data>({
   GET(ctx) {
@@ -33,25 +31,15 @@ export const handler = define.handlers<Data>({
 
 export default define.page<Data>(function Widget({ data, state, app }) {
   const locale = localeOf(state);
-  const w = widgetMessages(locale);
   return (
     <div class="shell widget-shell">
-      <header class="widget-bar">
-        <span class="widget-name">{app.config.site.name}</span>
-        <button type="button" class="icon-button" data-widget-close aria-label={w.widgetClose}>
-          <Icon d="M6 6l12 12M18 6L6 18" size={20} weight={2} />
-        </button>
-      </header>
-      <main class="chat" id="main">
-        <ChatMessages
-          locale={locale}
-          suggestions={app.config.suggestions[locale]}
-          chatId={null}
-          initialMessages={[]}
-          agents={agentChoices(app.agents)}
-          agent={data.agent}
-        />
-      </main>
+      <WidgetChat
+        locale={locale}
+        siteName={app.config.site.name}
+        suggestions={app.config.suggestions[locale]}
+        agents={agentChoices(app.agents)}
+        agent={data.agent}
+      />
       <link rel="stylesheet" href="/widget.css" />
       {/* Before the island's module scripts run: its first API call already needs the token. */}
       <script src="/widget_frame.js"></script>

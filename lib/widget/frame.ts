@@ -1,27 +1,21 @@
 /**
  * The widget frame's script, bundled to static/widget_frame.js and loaded by /widget
- * before the chat island: API calls carry the visitor token (token_fetch.ts), links open
+ * before the chat island: API calls carry the visitor token (token_fetch.ts), a kept chat
+ * is announced to the island (frame_storage.ts), links open
  * outside the small frame, and the close button or Escape ask the host page to close it.
  */
 import { CLOSE_MESSAGE } from "./options.ts";
+import { frameStorage, readLastChat, RESUMING_ATTR } from "./frame_storage.ts";
 import { createTokenFetch } from "./token_fetch.ts";
 
-/** The frame's localStorage, or null where the browser refuses it (reading it throws). */
-function storage(): Storage | null {
-  try {
-    const store = globalThis.localStorage;
-    store.getItem("");
-    return store;
-  } catch {
-    return null;
-  }
-}
-
+const storage = frameStorage();
 globalThis.fetch = createTokenFetch({
   base: fetch.bind(globalThis),
   origin: location.origin,
-  storage: storage(),
+  storage,
 });
+// The island reopens the kept chat once it runs; until then its empty chat stays hidden.
+if (readLastChat(storage)) document.documentElement.setAttribute(RESUMING_ATTR, "");
 
 // Pages of this app refuse to be framed by other sites, and the frame is small: links open
 // in a new tab (in-page anchors excepted).

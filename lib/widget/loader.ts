@@ -6,10 +6,20 @@
  * cannot reach them, theirs cannot reach the page) and nothing else. The first open asks
  * `GET /api/widget` whether this page's origin is allowed, then puts the chat in the panel
  * as an iframe of the assistant's own origin: the full chat UI, with its own CSP, scripts
- * and storage. A refused origin sees the reason in the panel instead.
+ * and storage. A refused origin sees the reason in the panel instead. Whether the panel is
+ * open is kept in the page's sessionStorage, so the next page of the site opens it again
+ * (the frame then continues its chat); the visitor's token never reaches the page.
  */
 import { type WidgetMessages, widgetMessages } from "@/lib/i18n/widget.ts";
-import { CLOSE_MESSAGE, frameUrl, type WidgetOptions, widgetOptions } from "./options.ts";
+import {
+  CLOSE_MESSAGE,
+  frameUrl,
+  type OpenStateStorage,
+  rememberOpen,
+  wasOpen,
+  type WidgetOptions,
+  widgetOptions,
+} from "./options.ts";
 
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true"><path d="M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H10l-4.2 3.6A.5.5 0 0 1 5 19.2V16h.5" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/></svg>';
@@ -31,7 +41,7 @@ function styles(side: "left" | "right"): string {
 iframe{border:0;width:100%;height:100%;display:block;color-scheme:normal}
 .error{margin:24px;color:#8a1c1c;font:15px/1.5 system-ui,sans-serif}
 @media (prefers-color-scheme:dark){.panel{background:#16171a;border-color:rgba(255,255,255,.14)}.error{color:#ffb4b4}}
-@media (max-width:480px){.panel{position:fixed;inset:0;width:auto;height:auto;border-radius:0;border:0}.open .launcher{position:fixed;top:8px;${side}:8px;width:40px;height:40px;z-index:1;box-shadow:none;background:transparent;color:inherit}}`;
+@media (max-width:480px){.panel{position:fixed;inset:0;width:auto;height:auto;border-radius:0;border:0}.open .launcher{position:fixed;top:8px;${side}:8px;width:40px;height:40px;z-index:1;box-shadow:none;background:transparent;color:inherit}.open.framed .launcher{display:none}}`;
 }
 
 /** Mounts the launcher and the panel for `options`; returns the host element. */
@@ -48,8 +58,11 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   const launcher = shadow.querySelector<HTMLButtonElement>(".launcher")!;
   let frame: HTMLIFrameElement | null = null;
   let opening = false;
+  const session = pageSession();
+  const reopen = wasOpen(session); // read before the closed start below forgets it
 
   const show = (open: boolean) => {
+    rememberOpen(session, open);
     panel.hidden = !open;
     root.classList.toggle("open", open);
     launcher.setAttribute("aria-expanded", String(open));
@@ -58,9 +71,10 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
   };
   show(false);
 
-  async function open() {
+  /** Opens the panel; `focus` moves focus into it (not when restored on a page load). */
+  async function open(focus = true) {
     show(true);
-    if (frame || opening) return frame?.focus();
+    if (frame || opening) return focus && frame?.focus();
     opening = true;
     const refusal = await checkOrigin(options.origin, t);
     opening = false;
@@ -75,7 +89,9 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
     frame.src = frameUrl(options);
     frame.allow = "clipboard-write";
     panel.append(frame);
-    frame.focus();
+    // Full screen on a phone: the frame's bar has the close button (the launcher would cover it).
+    root.classList.add("framed");
+    if (focus) frame.focus();
   }
 
   launcher.addEventListener("click", () => panel.hidden ? void open() : show(false));
@@ -86,16 +102,30 @@ export function mountWidget(options: WidgetOptions): HTMLElement {
     }
   });
   document.body.append(host);
+  if (reopen) void open(false);
   return host;
+}
+
+/** The page's sessionStorage, or null where the browser refuses it. */
+function pageSession(): OpenStateStorage | null {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return null;
+  }
 }
 
 /** Null when this page may embed the assistant, else the text that says why not. */
 async function checkOrigin(origin: string, t: WidgetMessages): Promise<string | null> {
   try {
     const res = await fetch(`${origin}/api/widget`, { credentials: "omit" });
+    // Read to the end: a body left unread is aborted when the page goes, a failed request.
+    const text = await res.text();
     if (res.ok) return null;
-    const body = await res.json().catch(() => null);
-    return body?.error?.code === "origin_not_allowed" ? t.widgetNotAllowed : t.widgetLoadFailed;
+    // Not JSON: the catch below says "could not load".
+    return JSON.parse(text)?.error?.code === "origin_not_allowed"
+      ? t.widgetNotAllowed
+      : t.widgetLoadFailed;
   } catch {
     return t.widgetLoadFailed;
   }

@@ -46,3 +46,29 @@ export function frameUrl(options: WidgetOptions): string {
   if (options.agent) url.searchParams.set("agent", options.agent);
   return url.href;
 }
+
+/** Key of the panel's open/closed state in the host page's sessionStorage. */
+export const OPEN_KEY = "site-assistant:open";
+
+/** The part of sessionStorage the loader uses. */
+export type OpenStateStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+/**
+ * Whether the panel was open on the host site's previous page in this tab. Only this flag
+ * is kept on the host page: the visitor's token and chats stay in the frame's own storage.
+ */
+export function wasOpen(storage: OpenStateStorage | null): boolean {
+  try {
+    return storage?.getItem(OPEN_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+/** Remembers the panel's state for the next page of the host site (errors ignored). */
+export function rememberOpen(storage: OpenStateStorage | null, open: boolean): void {
+  try {
+    if (open) storage?.setItem(OPEN_KEY, "1");
+    else storage?.removeItem(OPEN_KEY);
+  } catch { /* refused: the panel starts closed */ }
+}

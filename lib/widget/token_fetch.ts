@@ -3,16 +3,14 @@
  * (`Authorization: Bearer …`) and no cookie, the same in every browser whatever its
  * third-party cookie policy. The first call asks `POST /api/visitor-token` for a token and
  * keeps it in `storage` (the frame's localStorage, which browsers partition by the
- * embedding site); a token refused with 401 (revoked by `DELETE /api/me`, expired) is
- * replaced once and the call repeated.
+ * embedding site; see frame_storage.ts); a token refused with 401 (revoked by
+ * `DELETE /api/me`, expired) is replaced once and the call repeated. A successful
+ * `DELETE /api/me` forgets the token, so the next call starts a new visitor at once.
  */
+import type { FrameStorage } from "./frame_storage.ts";
 
 /** Where the token is kept (localStorage's shape). */
-export interface TokenStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
+export type TokenStorage = FrameStorage;
 
 /** Storage key of the token. */
 export const TOKEN_KEY = "site-assistant:visitor-token";
@@ -24,11 +22,13 @@ export const TOKEN_KEY = "site-assistant:visitor-token";
 export function createTokenFetch(
   { base, origin, storage }: { base: typeof fetch; origin: string; storage: TokenStorage | null },
 ): typeof fetch {
+  // Where storage works it is the only truth (another part of the frame may clear it);
+  // memory holds the token only when the browser refuses storage.
   let memory: string | null = null;
   let pending: Promise<string> | null = null;
   const read = () => {
     try {
-      return storage?.getItem(TOKEN_KEY) ?? memory;
+      return storage ? storage.getItem(TOKEN_KEY) : memory;
     } catch {
       return memory; // storage refused (privacy settings): the token lives as long as the frame
     }
@@ -64,6 +64,8 @@ export function createTokenFetch(
       return base(new Request(req.clone(), { headers, credentials: "omit" }));
     };
     const res = await send(false);
+    // The visitor is gone (its chats deleted, its tokens revoked): do not offer the token again.
+    if (res.ok && req.method === "DELETE" && url.pathname === "/api/me") keep(null);
     if (res.status !== 401) return res;
     await res.body?.cancel();
     return send(true);

@@ -47,11 +47,14 @@ ${widget ? `<script src="${appUrl}/widget.js" defer ${extra}></script>` : ""}
 </body></html>`;
 }
 
-/** Serves host pages on 127.0.0.1 and a free port: `/`, `/plain`, `/bare` (no widget), `/en`. */
+/**
+ * Serves host pages on 127.0.0.1 and a free port: `/`, `/plain` and other `/plain…` pages,
+ * `/bare` (no widget), `/en`.
+ */
 function startHost(appUrl: () => string): { port: number; close(): Promise<void> } {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const path = new URL(req.url).pathname;
-    const html = path === "/plain"
+    const html = path.startsWith("/plain")
       ? hostPage(appUrl(), { plain: true })
       : path === "/bare"
       ? hostPage(appUrl(), { widget: false })
@@ -133,6 +136,7 @@ Deno.test({
       const js: { url: string; bytes: Uint8Array }[] = [];
       page.on("response", async (res) => {
         if (!res.url().startsWith(appUrl) || !/\.js(\?|$)/.test(res.url())) return;
+        if (res.status() !== 200) return; // 304: widget.js revalidated on a later page
         js.push({ url: res.url(), bytes: await res.body() });
       });
       const chatPosts: Record<string, string>[] = [];
@@ -209,7 +213,8 @@ Deno.test({
       assert.equal(await page.locator("site-assistant .panel[hidden]").count(), 0, "widget open");
 
       // The frame's identity is its token, not a cookie: the chat belongs to the token.
-      // (This Chromium blocks the third-party frame's localStorage: the token lives in memory.)
+      // (Playwright's Chromium gives the third-party frame no storage at all, see
+      // tests/support/browser.ts: the token lives in the frame's memory.)
       const inner = page.frames().find((f: Frame) => f.url().startsWith(`${appUrl}/c/`))!;
       const chatId = new URL(inner.url()).pathname.split("/").pop()!;
       const owner = (await server.services.store.getChat(chatId))?.visitorId;
@@ -247,9 +252,144 @@ Deno.test({
       await enFrame.locator("#composer-input").press("Escape");
       await en.locator("site-assistant .panel[hidden]").waitFor({ state: "attached" });
 
+      // Without storage in the frame, the next page of the host site is a new visitor: the
+      // panel reopens by itself (the page's sessionStorage), on an empty chat, with a new token.
+      const tokenOf = (headers: Record<string, string>) =>
+        /^Bearer (vt1\.\S+)$/.exec(headers.authorization ?? "")?.[1];
+      const firstToken = tokenOf(chatPosts[0]);
+      const models = page.waitForRequest(`${appUrl}/api/models`);
+      await page.goto(`${allowed}/`);
+      const nextFrame = page.frameLocator("site-assistant iframe");
+      await nextFrame.locator(".conversation[data-hydrated=true] .welcome").waitFor();
+      const nextToken = tokenOf(await (await models).allHeaders());
+      assert.ok(nextToken && firstToken && nextToken !== firstToken, "a new visitor");
+
       assert.deepEqual(seen.errors, []);
       assert.deepEqual(seen.failed, []);
       console.log(`Screenshots in ${dir}`);
+    } finally {
+      await browser.close();
+      await server.close();
+      await host.close();
+    }
+  },
+});
+
+/** The frame's own localStorage (partitioned by the host site) as a record. */
+function frameStorage(page: Page, appUrl: string): Promise<Record<string, string>> {
+  const frame = page.frames().find((f: Frame) => f.url().startsWith(appUrl))!;
+  return frame.evaluate(() => ({ ...localStorage }));
+}
+
+/** Asks `question` in the widget's frame and waits for the whole answer. */
+async function ask(frame: FrameLocator, question: string): Promise<void> {
+  await frame.locator("#composer-input").fill(question);
+  await frame.locator("#composer-input").press("Enter");
+  await frame.locator(".msg-user").getByText(question).waitFor({ timeout: 20_000 });
+  await frame.locator(".msg-assistant .sources a.chip").last().waitFor({ timeout: 20_000 });
+  await frame.locator(".thread[aria-busy=false]").waitFor();
+}
+
+Deno.test({
+  name: "e2e widget: one conversation across the host site's pages; new, previous; delete my data",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    let appUrl = "";
+    const host = startHost(() => appUrl);
+    const allowed = `http://localhost:${host.port}`;
+    const server = await startTestServer({ config: testConfig({ allowedOrigins: [allowed] }) });
+    appUrl = server.url;
+    // Storage partitioned by the top-level site, as in every current browser.
+    const browser = await launchBrowser({ partitionedStorage: true });
+    const dir = await screenshotDir();
+    const { store, signer } = server.services;
+    const Q1 = "Quais dados vocês guardam e por quanto tempo?";
+    const Q2 = "E como eu apago esses dados?";
+    try {
+      const context = await viewContext(browser, DESKTOP);
+      const page = await context.newPage();
+      const seen = watchPage(page);
+      await page.goto(`${allowed}/plain`);
+      let frame = await openWidget(page);
+      await ask(frame, Q1);
+      const kept = await frameStorage(page, appUrl);
+      const token = kept["site-assistant:visitor-token"];
+      const chatId = kept["site-assistant:chat"];
+      assert.ok(token?.startsWith("vt1.") && chatId, `the frame keeps token and chat: ${kept}`);
+      assert.equal((await store.getChat(chatId))?.visitorId, await signer.tokens!.verify(token));
+      // The host page holds only the open flag: no token, no chat.
+      const pageStorage = await page.evaluate(() =>
+        JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) +
+        document.cookie
+      );
+      assert.equal(pageStorage, '{}{"site-assistant:open":"1"}');
+
+      // Another page of the site: the panel opens again by itself on the same conversation.
+      await page.goto(`${allowed}/plain-other-page`);
+      frame = page.frameLocator("site-assistant iframe");
+      await frame.locator(".msg-user").getByText(Q1).waitFor({ timeout: 15_000 });
+      await frame.locator(".msg-assistant .sources a.chip").first().waitFor();
+      await ask(frame, Q2);
+      const messages = await store.loadMessages(chatId);
+      assert.equal(messages.length, 4, "both questions and answers in the one chat");
+      assert.equal((await frameStorage(page, appUrl))["site-assistant:visitor-token"], token);
+      await page.screenshot({ path: `${dir}/widget-continued.png` });
+
+      // A new conversation; the previous one is in the list and opens again.
+      await frame.getByRole("button", { name: "Nova conversa" }).click();
+      await frame.locator(".welcome").waitFor();
+      await ask(frame, "Como faço para falar com o dono do site?");
+      const second = (await frameStorage(page, appUrl))["site-assistant:chat"];
+      assert.ok(second && second !== chatId, "the new conversation is kept as the current one");
+      await frame.getByRole("button", { name: "Conversas" }).click();
+      const items = frame.locator(".widget-chat-items button");
+      await items.nth(1).waitFor();
+      assert.equal(await items.count(), 2);
+      await page.screenshot({ path: `${dir}/widget-chats.png` });
+      // The reopened chat asks whether an answer still streams (204): let that finish first.
+      const resumed = page.waitForResponse((r) => r.url().endsWith(`/api/chat/${chatId}/stream`));
+      await frame.locator(`.widget-chat-items button[data-chat-id="${chatId}"]`).click();
+      await frame.locator(".msg-user").getByText(Q2).waitFor();
+      assert.equal((await resumed).status(), 204);
+      assert.equal((await frameStorage(page, appUrl))["site-assistant:chat"], chatId);
+      await page.reload();
+      frame = page.frameLocator("site-assistant iframe");
+      await frame.locator(".msg-user").getByText(Q2).waitFor({ timeout: 15_000 });
+
+      // Delete my data: the chats are gone, the old token is refused, a new visitor begins.
+      await frame.getByRole("button", { name: "Apagar meus dados" }).click();
+      await page.screenshot({ path: `${dir}/widget-delete-confirm.png` });
+      const models = page.waitForRequest(`${appUrl}/api/models`);
+      await frame.getByRole("button", { name: "Apagar tudo" }).click();
+      await frame.locator(".widget-notice").getByText(/dados foram apagados/).waitFor();
+      await frame.locator(".welcome").waitFor();
+      await page.screenshot({ path: `${dir}/widget-deleted.png` });
+      const fresh = /^Bearer (vt1\.\S+)$/.exec((await (await models).allHeaders()).authorization)
+        ?.[1];
+      assert.ok(fresh && fresh !== token, "the next call carries a new token");
+      assert.equal(await store.getChat(chatId), null);
+      assert.equal(await store.getChat(second), null);
+      const old = await fetch(`${appUrl}/api/chats`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(old.status, 401, "the old token is revoked");
+      await old.body?.cancel();
+      const other = await fetch(`${appUrl}/api/chats/${chatId}`, {
+        headers: { authorization: `Bearer ${fresh}` },
+      });
+      assert.equal(other.status, 404, "the old chat is gone for the new visitor too");
+      await other.body?.cancel();
+      assert.deepEqual(Object.keys(await frameStorage(page, appUrl)), [
+        "site-assistant:visitor-token",
+      ]);
+      await page.goto(`${allowed}/plain`);
+      await page.frameLocator("site-assistant iframe").locator(
+        ".conversation[data-hydrated=true] .welcome",
+      ).waitFor({ timeout: 15_000 });
+
+      assert.deepEqual(seen.errors, []);
+      assert.deepEqual(seen.failed, []);
     } finally {
       await browser.close();
       await server.close();

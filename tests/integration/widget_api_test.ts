@@ -176,10 +176,27 @@ Deno.test("widget API over loopback", async (t) => {
         const del = await frameFetch("/api/me", { method: "DELETE" });
         assert.equal(del.status, 200);
         await del.body?.cancel();
+        assert.equal(store.get(TOKEN_KEY), undefined, "DELETE /api/me forgets the token at once");
+        const sent = seen.length;
         const again = await frameFetch("/api/chats");
-        assert.equal(again.status, 200, "the revoked token was replaced and the call repeated");
+        assert.equal(again.status, 200);
         await again.body?.cancel();
-        assert.notEqual(store.get(TOKEN_KEY), first);
+        const second = store.get(TOKEN_KEY);
+        assert.ok(second && second !== first);
+        // A new token first, then the call with it: the revoked one is never offered again.
+        assert.deepEqual(
+          seen.slice(sent).map((r) => [r.method, new URL(r.url).pathname]),
+          [["POST", "/api/visitor-token"], ["GET", "/api/chats"]],
+        );
+        assert.equal(seen.at(-1)?.headers.get("authorization"), `Bearer ${second}`);
+
+        // A token refused with 401 (revoked elsewhere, expired) is replaced once, the call repeated.
+        store.set(TOKEN_KEY, first!);
+        const replaced = await frameFetch("/api/chats");
+        assert.equal(replaced.status, 200, "the revoked token was replaced and the call repeated");
+        await replaced.body?.cancel();
+        const third = store.get(TOKEN_KEY);
+        assert.ok(third && third !== first && third !== second);
         // Calls elsewhere go untouched.
         const health = await frameFetch("/styles.css");
         assert.equal(seen.at(-1)?.headers.get("authorization"), null);

@@ -15,11 +15,42 @@ const FLAGS = [
   "--disable-quic",
 ];
 
-/** Launches headless Chromium (`CHROMIUM_PATH` overrides the binary). */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Playwright 1.65.1's own `--disable-features` list (chromiumSwitches.ts) without
+ * `ThirdPartyStoragePartitioning`. Playwright turns Chrome's storage partitioning off; its
+ * contexts also block third-party cookies (as incognito does), and together these deny a
+ * third-party frame any localStorage or sessionStorage, which no current browser does
+ * (Chrome, Firefox and Safari give such a frame storage partitioned by the top-level site).
+ * Chromium keeps the last `--disable-features` of its command line, so this one replaces
+ * Playwright's whole list: keep it in step when upgrading playwright-core.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES_WITH_PARTITIONING = "--disable-features=" + [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+].join(",");
+
+/**
+ * Launches headless Chromium (`CHROMIUM_PATH` overrides the binary). `partitionedStorage`
+ * gives third-party frames partitioned storage, as every current browser does (see above);
+ * without it they get none (Playwright's default).
+ */
+export function launchBrowser(
+  { partitionedStorage = false }: { partitionedStorage?: boolean } = {},
+): Promise<Browser> {
   return chromium.launch({
     executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
-    args: FLAGS,
+    args: partitionedStorage ? [...FLAGS, PLAYWRIGHT_DISABLED_FEATURES_WITH_PARTITIONING] : FLAGS,
     headless: true,
   });
 }
