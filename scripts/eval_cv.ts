@@ -70,6 +70,17 @@ export const CHANGES: Record<string, Setting[]> = {
     ...BASELINE,
     options: { ...BASELINE.options, proximity: p },
   })),
+  "length floor": grid([0, 0.25, 0.5, 0.75, 1], (m) => ({
+    ...BASELINE,
+    options: { ...BASELINE.options, bm25: { ...DEFAULT_BM25, minLen: m } },
+  })),
+  "page-level score": [
+    BASELINE,
+    ...product(["headings", "text"] as const, [0.25, 0.5, 1, 2]).map(([pageField, pageWeight]) => ({
+      ...BASELINE,
+      options: { ...BASELINE.options, pageField, pageWeight },
+    })),
+  ],
   "pseudo-relevance feedback": [
     { ...BASELINE, options: { ...BASELINE.options, feedback: null } },
     ...product(product([3, 5, 10], [5, 10, 20]), [0.1, 0.2, 0.35, 0.5]).map((
@@ -99,8 +110,9 @@ function perQuery(d: Data, s: Setting): number[] {
   let data = indexCache.get(s.titleWeight);
   if (!data) {
     data = buildIndexData(
+      // "<title>#<id>": an article's paragraphs form one page for the page-level score.
       d.docs.map((x) => ({
-        id: x._id,
+        id: `${x.title ?? ""}#${x._id}`,
         docId: x._id,
         title: x.title ?? "",
         url: null,
@@ -131,7 +143,9 @@ function describe(s: Setting): string {
   const fb = o.feedback
     ? `fb ${o.feedback.docs}/${o.feedback.terms}/${o.feedback.weight}`
     : "fb off";
-  return `tw ${s.titleWeight}, k1 ${o.bm25?.k1} b ${o.bm25?.b}, qw ${o.questionWords}, ${fb}, prox ${o.proximity}`;
+  const page = o.pageWeight ? `, page ${o.pageField ?? "headings"} ${o.pageWeight}` : "";
+  const floor = o.bm25?.minLen ? ` min ${o.bm25.minLen}` : "";
+  return `tw ${s.titleWeight}, k1 ${o.bm25?.k1} b ${o.bm25?.b}${floor}, qw ${o.questionWords}, ${fb}, prox ${o.proximity}${page}`;
 }
 
 /** Run the cross-validation of every change. */

@@ -13,6 +13,12 @@ export interface Bm25Params {
   k1: number;
   /** Length normalisation, 0..1. */
   b: number;
+  /**
+   * Shortest length, as a fraction of the average, that length normalisation credits: a
+   * passage shorter than this is scored as if it were this long, so a 20-word passage
+   * is not lifted over a full section for holding the same words (default 0: off).
+   */
+  minLen?: number;
 }
 
 /**
@@ -104,6 +110,8 @@ export class Bm25Scorer {
   readonly #p: Postings;
   readonly #params: Bm25Params;
   readonly #avgLen: number;
+  /** Per passage: k1 · (1 − b + b · len / avg), the length part of BM25's denominator. */
+  readonly #norm: Float32Array;
   readonly #scores: Float32Array;
   readonly #touched: Uint32Array;
   readonly #seen: Uint8Array;
@@ -116,6 +124,12 @@ export class Bm25Scorer {
     let sum = 0;
     for (let i = 0; i < n; i++) sum += postings.docLens[i];
     this.#avgLen = n ? sum / n : 1;
+    const { k1, b } = params;
+    const floor = (params.minLen ?? 0) * this.#avgLen;
+    this.#norm = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      this.#norm[i] = k1 * (1 - b + b * Math.max(postings.docLens[i], floor) / this.#avgLen);
+    }
     this.#scores = new Float32Array(n);
     this.#touched = new Uint32Array(n);
     this.#seen = new Uint8Array(n);
@@ -184,16 +198,23 @@ export class Bm25Scorer {
     return topK(touchedAll, count, total, limit);
   }
 
-  /** Like `search`, with a weight per query term (pseudo-relevance feedback adds fractions). */
-  searchWeighted(termsByLang: Partial<Record<Lang, Map<string, number>>>, limit: number): TopK {
+  /**
+   * Like `search`, with a weight per query term (pseudo-relevance feedback adds fractions).
+   * With a prior, every matched passage also gets its group's score (its page's, say).
+   */
+  searchWeighted(
+    termsByLang: Partial<Record<Lang, Map<string, number>>>,
+    limit: number,
+    prior?: Prior,
+  ): TopK {
     const { terms, postOffsets, postDocs, postTfs, docLens, docLangs } = this.#p;
-    const { k1, b } = this.#params;
+    const { k1 } = this.#params;
+    const norm = this.#norm;
     const scores = this.#scores;
     const touched = this.#touched;
     const seen = this.#seen;
     const n = docLens.length;
     const mixed = this.#langs.size > 1;
-    const avg = this.#avgLen;
     let count = 0;
     for (const [lang, qtf] of Object.entries(termsByLang) as Array<[Lang, Map<string, number>]>) {
       const li = LANGS.indexOf(lang);
@@ -209,7 +230,7 @@ export class Bm25Scorer {
           const d = postDocs[j];
           if (mixed && docLangs[d] !== li) continue;
           const f = postTfs[j];
-          const w = idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * docLens[d] / avg));
+          const w = idf * (f * (k1 + 1)) / (f + norm[d]);
           if (seen[d] === 0) {
             seen[d] = 1;
             scores[d] = w;
@@ -218,8 +239,55 @@ export class Bm25Scorer {
         }
       }
     }
+    if (prior) {
+      for (let i = 0; i < count; i++) scores[touched[i]] += prior.scores[prior.group[touched[i]]];
+    }
     const top = topK(touched, count, scores, limit);
     for (let i = 0; i < count; i++) seen[touched[i]] = 0;
     return top;
   }
+}
+
+/** A score added to every matched passage from its group (e.g. its page). */
+export interface Prior {
+  /** Group number of each passage. */
+  group: Uint32Array;
+  /** Score of each group. */
+  scores: Float32Array;
+}
+
+/**
+ * Postings of groups of passages (pages): a group's term frequency and length are its
+ * passages' sums, its language its first passage's.
+ */
+export function groupPostings(p: Postings, group: Uint32Array, groups: number): Postings {
+  const docLens = new Float32Array(groups);
+  const docLangs = new Uint8Array(groups);
+  const seen = new Uint8Array(groups);
+  for (let d = 0; d < p.docLens.length; d++) {
+    docLens[group[d]] += p.docLens[d];
+    if (!seen[group[d]]) (seen[group[d]] = 1, docLangs[group[d]] = p.docLangs[d]);
+  }
+  const postOffsets = new Uint32Array(p.terms.length + 1);
+  const docs: number[] = [];
+  const tfs: number[] = [];
+  const acc = new Map<number, number>();
+  for (let t = 0; t < p.terms.length; t++) {
+    postOffsets[t] = docs.length;
+    acc.clear();
+    for (let j = p.postOffsets[t]; j < p.postOffsets[t + 1]; j++) {
+      const g = group[p.postDocs[j]];
+      acc.set(g, (acc.get(g) ?? 0) + p.postTfs[j]);
+    }
+    for (const g of [...acc.keys()].sort((a, b) => a - b)) (docs.push(g), tfs.push(acc.get(g)!));
+  }
+  postOffsets[p.terms.length] = docs.length;
+  return {
+    terms: p.terms,
+    postOffsets,
+    postDocs: Uint32Array.from(docs),
+    postTfs: Float32Array.from(tfs),
+    docLens,
+    docLangs,
+  };
 }

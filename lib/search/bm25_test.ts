@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { analyze } from "./analyzer.ts";
-import { Bm25Scorer, buildPostings, termId } from "./bm25.ts";
+import { Bm25Scorer, buildPostings, groupPostings, termId } from "./bm25.ts";
 
 const texts = [
   "o gato preto dorme",
@@ -43,4 +43,32 @@ Deno.test("terms of one language score only passages in that language", () => {
   const s = new Bm25Scorer(p);
   assert.deepEqual([...s.search({ en: ["stream"] }, 5).ids], [1]);
   assert.deepEqual([...s.search({ pt: ["stream"], en: ["stream"] }, 5).ids].sort(), [0, 1]);
+});
+
+Deno.test("groupPostings sums a page's passages: frequencies, lengths, first language", () => {
+  const p = buildPostings([
+    { lang: "pt", fields: [[["a", "b"], 1]] },
+    { lang: "pt", fields: [[["a"], 2]] },
+    { lang: "en", fields: [[["b", "c"], 1]] },
+  ]);
+  const g = groupPostings(p, Uint32Array.from([0, 0, 1]), 2);
+  assert.deepEqual([...g.docLens], [4, 2]);
+  assert.deepEqual([...g.docLangs], [0, 1]);
+  const a = termId(g.terms, "a");
+  assert.deepEqual([...g.postDocs.subarray(g.postOffsets[a], g.postOffsets[a + 1])], [0]);
+  assert.deepEqual([...g.postTfs.subarray(g.postOffsets[a], g.postOffsets[a + 1])], [3]);
+  const b = termId(g.terms, "b");
+  assert.deepEqual([...g.postDocs.subarray(g.postOffsets[b], g.postOffsets[b + 1])], [0, 1]);
+});
+
+Deno.test("minLen scores a short passage as if it were that long", () => {
+  const long = Array.from({ length: 30 }, (_, i) => `w${i}`);
+  const p = buildPostings([
+    { lang: "pt", fields: [[["x", ...long.slice(0, 1)], 1]] },
+    { lang: "pt", fields: [[["x", ...long], 1]] },
+  ]);
+  const plain = new Bm25Scorer(p, { k1: 1.2, b: 0.75 }).search({ pt: ["x"] }, 2);
+  assert.ok(plain.scores[0] > plain.scores[1]); // the 2-word passage wins on length
+  const floored = new Bm25Scorer(p, { k1: 1.2, b: 0.75, minLen: 2 }).search({ pt: ["x"] }, 2);
+  assert.equal(floored.scores[0], floored.scores[1]); // both count as twice the average
 });

@@ -6,7 +6,14 @@
 import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
 import { isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
-import { type Bm25Params, Bm25Scorer, DEFAULT_BM25 } from "./bm25.ts";
+import {
+  type Bm25Params,
+  Bm25Scorer,
+  buildPostings,
+  DEFAULT_BM25,
+  groupPostings,
+  type Prior,
+} from "./bm25.ts";
 import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
 import type { Embedder } from "./embedder.ts";
 import { FIELDS_PER_PASSAGE, type IndexData } from "./index_data.ts";
@@ -43,7 +50,14 @@ export interface EngineOptions {
   crossFusion?: "scores" | "rrf";
   /** Weight of the translated ranking's normalised scores (default 1). */
   crossWeight?: number;
+  /** Weight of the page-level BM25 score added to each passage's; 0 turns it off. */
+  pageWeight?: number;
+  /** What a page is scored on: all its text, or its title and headings (default). */
+  pageField?: "text" | "headings";
 }
+
+/** Page-level weight by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_PAGE_WEIGHT = 0;
 
 /** Question words dropped from queries by default (see BENCHMARKS.md, cross-validated). */
 export const DEFAULT_QUESTION_WORDS: QuestionWordLevel = 1;
@@ -97,6 +111,8 @@ export class SearchEngine {
   readonly #crossFusion: "scores" | "rrf";
   readonly #proximity: number;
   readonly #crossWeight: number;
+  readonly #pageWeight: number;
+  readonly #pages: { scorer: Bm25Scorer; prior: Prior } | null;
   #byId: Map<string, number> | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
@@ -119,6 +135,63 @@ export class SearchEngine {
     this.#crossFusion = options.crossFusion ?? "scores";
     this.#proximity = options.proximity ?? DEFAULT_PROXIMITY;
     this.#crossWeight = options.crossWeight ?? 1;
+    this.#pageWeight = options.pageWeight ?? DEFAULT_PAGE_WEIGHT;
+    this.#pages = this.#pageWeight > 0
+      ? this.#pageScorer(options.bm25 ?? DEFAULT_BM25, options.pageField ?? "headings")
+      : null;
+  }
+
+  /** BM25 over whole pages (a passage id's part before "#"), for the page-level prior. */
+  #pageScorer(
+    params: Bm25Params,
+    field: "text" | "headings",
+  ): { scorer: Bm25Scorer; prior: Prior } {
+    const n = this.data.header.counts.passages;
+    const group = new Uint32Array(n);
+    const pages = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const id = stringAt(this.data.strings, i * FIELDS_PER_PASSAGE);
+      const hash = id.indexOf("#");
+      const doc = hash < 0 ? id : id.slice(0, hash);
+      let g = pages.get(doc);
+      if (g === undefined) pages.set(doc, g = pages.size);
+      group[i] = g;
+    }
+    const postings = field === "text"
+      ? groupPostings(this.data.postings, group, pages.size)
+      : this.#headingPostings(group, pages.size);
+    return {
+      scorer: new Bm25Scorer(postings, params),
+      prior: { group, scores: new Float32Array(pages.size) },
+    };
+  }
+
+  /** Postings of each page's headings (every distinct heading of its passages' paths). */
+  #headingPostings(group: Uint32Array, count: number) {
+    const heads = Array.from(
+      { length: count },
+      () => ({ lang: "pt" as Lang, set: new Set<string>() }),
+    );
+    for (let i = 0; i < group.length; i++) {
+      const p = this.passage(i);
+      heads[group[i]].lang = p.lang as Lang;
+      for (const h of p.title.split(" › ")) heads[group[i]].set.add(h);
+    }
+    return buildPostings(heads.map((h) => ({
+      lang: h.lang,
+      fields: [[analyze([...h.set].join("\n"), h.lang), 1]] as Array<[string[], number]>,
+    })));
+  }
+
+  /** The page-level prior of a query: each page's BM25 times the page weight. */
+  #pagePrior(weighted: Partial<Record<Lang, Map<string, number>>>): Prior | undefined {
+    const pages = this.#pages;
+    if (!pages) return undefined;
+    const { scores } = pages.prior;
+    scores.fill(0);
+    const top = pages.scorer.searchWeighted(weighted, scores.length);
+    for (let i = 0; i < top.ids.length; i++) scores[top.ids[i]] = this.#pageWeight * top.scores[i];
+    return pages.prior;
   }
 
   /** "hybrid" when dense retrieval can take part. */
@@ -247,7 +320,7 @@ export class SearchEngine {
       weighted[lang] = qtf;
     }
     const depth = this.#proximity > 0 ? Math.max(limit, PROXIMITY_DEPTH) : limit;
-    let top = this.#bm25.searchWeighted(weighted, depth);
+    let top = this.#bm25.searchWeighted(weighted, depth, this.#pagePrior(weighted));
     const fb = this.#feedback;
     if (fb && top.ids.length) {
       const docs = Array.from(top.ids.subarray(0, fb.docs), (i) => {
