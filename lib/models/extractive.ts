@@ -144,6 +144,19 @@ const MIN_COVERAGE = 0.3;
  */
 const PAIR_WORDS = 50;
 
+/** Most words of a pair whose second sentence holds the kind of answer the first lacks. */
+const KIND_PAIR_WORDS = 100;
+
+/** Score gap under which the runner-up sentence is quoted too, and the pair's word limit. */
+const TIE_SCORE = 0.01;
+const TIE_WORDS = 80;
+
+/**
+ * Weight of the passage's search rank in a sentence's score (0.2 / (rank + 1)): on FaQuAD,
+ * picked on 4 of 5 folds each time (BENCHMARKS.md), against 0.1 before.
+ */
+const RANK_WEIGHT = 0.2;
+
 const NOT_COVERED: Record<AnswerLang, string> = {
   pt: "O site não tem informação sobre isso. Posso procurar outro assunto do site?",
   en: "The site does not cover that. Can I look up something else on the site?",
@@ -206,9 +219,20 @@ export function buildExtractiveAnswer(
   const next = candidates.find((c) =>
     c.passage === best.passage && c.position === best.position + 1
   );
-  if (
-    next && best.words + next.words <= (options.pairWords ?? PAIR_WORDS) && !redundant(next, best)
-  ) chosen.push(next);
+  const pair = options.pairWords ?? PAIR_WORDS;
+  // "Por que…?" restated by the best sentence: the reason is often the next one ("Isso porque…").
+  const kindNext = next && asksKind(question) && !answerKind(question, best.text) &&
+    answerKind(question, next.text) === 1 && best.words + next.words <= KIND_PAIR_WORDS;
+  if (next && (kindNext || best.words + next.words <= pair) && !redundant(next, best)) {
+    chosen.push(next);
+  } else {
+    // Two sentences that the question's words cannot tell apart: quote both when short enough.
+    const second = runnerUp(candidates, best);
+    if (
+      second && best.score - second.score <= TIE_SCORE &&
+      best.words + second.words <= TIE_WORDS && !redundant(second, best)
+    ) chosen.push(second);
+  }
   // Quotation marks say "the site's words", as the old lead-in did, without its 3 words.
   return chosen.map((c) => `“${tidy(c.text)}” [${c.n}]`).join(" ");
 }
@@ -236,6 +260,11 @@ const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
   ],
   [/^\s*(quem|who)\b/i, /\s\p{Lu}\p{Ll}/u],
 ];
+
+/** Whether the question asks for a kind of answer (a number, a reason…). */
+function asksKind(question: string): boolean {
+  return ANSWER_KINDS.some(([asks]) => asks.test(question));
+}
 
 /** 1 when the sentence holds the kind of thing the question asks for, else 0. */
 function answerKind(question: string, text: string): number {
@@ -303,11 +332,18 @@ export function scoreSentences(
         words,
         // Question terms dominate; the kind of answer, the passage's title and rank break ties.
         score: coverage + 0.1 * answerKind(question, text) + 0.3 * (titleWeight / totalWeight) +
-          0.1 / (rank + 1) - 0.002 * position,
+          RANK_WEIGHT / (rank + 1) - 0.002 * position,
       });
     });
   });
   return candidates;
+}
+
+/** The best-scored candidate other than `best`. */
+function runnerUp(candidates: readonly Candidate[], best: Candidate): Candidate | undefined {
+  let out: Candidate | undefined;
+  for (const c of candidates) if (c !== best && (!out || c.score > out.score)) out = c;
+  return out;
 }
 
 /** Whether a sentence mostly repeats another (half its terms or more). */

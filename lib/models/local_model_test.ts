@@ -596,3 +596,39 @@ Deno.test("a FAQ entry whose question is only in its heading answers that questi
   const answer = buildExtractiveAnswer("Quem pode ver minhas conversas?", [faq, other]);
   assert.match(answer, /^“Não pela interface nem pela API.*” \[1\]$/);
 });
+
+Deno.test("a why question restated by one sentence also quotes the reason after it", () => {
+  const answer = buildExtractiveAnswer(
+    "Por que o estágio é a atividade complementar mais procurada?",
+    [{
+      n: 1,
+      title: "Atividades complementares",
+      url: "/atividades",
+      text:
+        "Entre todas as opções que as universidades oferecem aos seus alunos ao longo do curso, " +
+        "a atividade complementar mais procurada pelos estudantes de graduação de todas as áreas " +
+        "do conhecimento é, de longe, o estágio supervisionado. " +
+        "Isso porque o estágio une a prática profissional remunerada à formação acadêmica e " +
+        "costuma abrir as portas do primeiro emprego para quem ainda estuda.",
+      score: 3,
+    }],
+  );
+  // The first sentence only restates the question; the reason is in the next one.
+  assert.match(answer, /^“Entre todas as opções.*” \[1\] “Isso porque o estágio une.*” \[1\]$/);
+});
+
+Deno.test("two sentences the question's words cannot tell apart are both quoted", () => {
+  const filler = Array.from({ length: 45 }, (_, i) => `palavra${i}`).join(" ");
+  const answer = buildExtractiveAnswer("Qual o horário da biblioteca?", [{
+    n: 1,
+    title: "Serviços",
+    url: "/servicos",
+    text: `O horário da biblioteca nos dias úteis vai das 8 às 22 horas. Há ${filler}. ` +
+      "O horário da biblioteca aos sábados e domingos fica reduzido ao período da manhã.",
+    score: 3,
+  }]);
+  assert.match(
+    answer,
+    /dias úteis vai das 8 às 22 horas\.” \[1\] “O horário da biblioteca aos sábados/,
+  );
+});
