@@ -48,6 +48,8 @@ export interface ChatMessagesProps {
 interface ModelOption {
   id: string;
   label: string;
+  /** The label in every language (GET /api/models). */
+  labels?: Partial<Record<Locale, string>>;
   available: boolean;
 }
 
@@ -513,11 +515,14 @@ export default function ChatMessages(
             value={model.value ?? undefined}
             onChange={(e) => (model.value = e.currentTarget.value)}
           >
-            {models.value.map((m) => (
-              <option key={m.id} value={m.id} disabled={!m.available}>
-                {m.available ? m.label : `${m.label} (${t.unavailable})`}
-              </option>
-            ))}
+            {models.value.map((m) => {
+              const label = m.labels?.[locale] ?? m.label;
+              return (
+                <option key={m.id} value={m.id} disabled={!m.available}>
+                  {m.available ? label : `${label} (${t.unavailable})`}
+                </option>
+              );
+            })}
           </select>
         )}
         {busy.value

@@ -13,6 +13,7 @@ import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { adminMessages } from "@/lib/i18n/admin.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
 import { loginRetryAfter, recordLoginFailure } from "@/lib/store/login_attempts.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 type Data = { problem: "wrong" | "disabled" | null } | { problem: "limited"; minutes: number };
 
@@ -75,7 +76,11 @@ export default define.page<Data>(function AdminLogin({ data, state, app }) {
   const a = adminMessages(locale);
   return (
     <div class="doc-shell">
-      <Header siteName={app.config.site.name} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} />
+      <Header
+        siteName={localize(app.config.site.name, locale)}
+        t={t}
+        otherLang={locale === "en" ? "pt-BR" : "en"}
+      />
       <main class="doc-main" id="main">
         <article class="doc">
           <div class="doc-body">
