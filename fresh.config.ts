@@ -2,7 +2,8 @@ import { defineConfig } from "@/lib/config.ts";
 
 export default defineConfig({
   site: {
-    name: "Assistente do Site",
+    // One string for every language, or one per language (each UI language shows its own).
+    name: { "pt-BR": "Assistente do Site", en: "Site Assistant" },
     owner: "a equipe que mantém este site",
     url: null,
   },
@@ -40,8 +41,11 @@ export default defineConfig({
     {
       // The built-in agent: this app's own contact API (POST /api/contact, GET /api/contact/status).
       id: "contact",
-      name: "Recado para o dono do site",
-      description: "Envia um recado do visitante ao dono do site, que responde por email.",
+      name: { "pt-BR": "Recado para o dono do site", en: "Message to the site owner" },
+      description: {
+        "pt-BR": "Envia um recado do visitante ao dono do site, que responde por email.",
+        en: "Sends the visitor's message to the site owner, who answers by email.",
+      },
       spec: "static/agents/contact.json",
       // "self": this app's own origin (site.url, else the request's); calls are handled
       // in-process, never sent over the network (lib/tools/self_agent.ts).

@@ -8,6 +8,7 @@ import ChatMessages from "@/islands/ChatMessages.tsx";
 import { ChatList } from "./ChatList.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
+import { localize } from "@/lib/i18n/localized.ts";
 
 /** Where "how it works" lives in each language. */
 export const HOW_IT_WORKS_URL: Record<Locale, string> = {
@@ -43,9 +44,9 @@ export function shellChrome(
   return {
     locale,
     t: catalog(locale),
-    siteName: config.site.name,
+    siteName: localize(config.site.name, locale),
     suggestions: config.suggestions[locale],
-    agents: agentChoices(agents),
+    agents: agentChoices(agents, locale),
     artifactOrigin,
   };
 }

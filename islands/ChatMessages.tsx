@@ -38,11 +38,18 @@ export interface ChatMessagesProps {
    * answer. Only for a parent island (the widget keeps the id); a page cannot pass a function.
    */
   onChatSaved?: (id: string) => void;
+  /**
+   * The path (and query) naming chat `id`, written to the address bar once it is saved
+   * (default `/c/<id>`). Only for a parent island: the widget's frame keeps a /widget URL.
+   */
+  chatPath?: (id: string) => string;
 }
 
 interface ModelOption {
   id: string;
   label: string;
+  /** The label in every language (GET /api/models). */
+  labels?: Partial<Record<Locale, string>>;
   available: boolean;
 }
 
@@ -65,6 +72,7 @@ export default function ChatMessages(
     agent: preset,
     artifactOrigin = null,
     onChatSaved,
+    chatPath = (id) => `/c/${id}`,
   }: ChatMessagesProps,
 ) {
   const t = catalog(locale);
@@ -96,6 +104,14 @@ export default function ChatMessages(
   const openArtifact = useSignal<{ id: string; version: number } | null>(null);
   const Panel = useSignal<ArtifactPanelComponent | null>(artifactPanel());
 
+  /** Writes chat `id`'s path to the address bar; false when it was there already. */
+  const nameInUrl = (id: string) => {
+    const path = chatPath(id);
+    if (location.pathname + location.search === path) return false;
+    history.replaceState(null, "", path);
+    return true;
+  };
+
   const chat = useMemo(() => {
     const id = chatId ?? newChatId();
     return new Chat<ChatMessage>({
@@ -113,7 +129,7 @@ export default function ChatMessages(
         if (!isError) announcement.value = textOf(message).slice(0, 500) || t.interrupted;
         // Failed before any answer: the server saved nothing, so no /c/ URL and no list entry.
         if (isError && chat.messages.at(-1)?.role === "user") return;
-        if (location.pathname !== `/c/${chat.id}`) history.replaceState(null, "", `/c/${chat.id}`);
+        nameInUrl(chat.id);
         onChatSaved?.(chat.id);
         const announce = (title?: string) =>
           document.dispatchEvent(
@@ -133,8 +149,7 @@ export default function ChatMessages(
   // Once the answer streams the chat is saved: name it in the URL now, so a reload mid-answer
   // reopens it (and resumes the answer) instead of an empty chat.
   useSignalEffect(() => {
-    if (status.value !== "streaming" || location.pathname === `/c/${chat.id}`) return;
-    history.replaceState(null, "", `/c/${chat.id}`);
+    if (status.value !== "streaming" || !nameInUrl(chat.id)) return;
     onChatSaved?.(chat.id);
   });
 
@@ -500,11 +515,14 @@ export default function ChatMessages(
             value={model.value ?? undefined}
             onChange={(e) => (model.value = e.currentTarget.value)}
           >
-            {models.value.map((m) => (
-              <option key={m.id} value={m.id} disabled={!m.available}>
-                {m.available ? m.label : `${m.label} (${t.unavailable})`}
-              </option>
-            ))}
+            {models.value.map((m) => {
+              const label = m.labels?.[locale] ?? m.label;
+              return (
+                <option key={m.id} value={m.id} disabled={!m.available}>
+                  {m.available ? label : `${label} (${t.unavailable})`}
+                </option>
+              );
+            })}
           </select>
         )}
         {busy.value

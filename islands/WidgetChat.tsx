@@ -14,6 +14,7 @@ import {
   readLastChat,
   RESUMING_ATTR,
 } from "@/lib/widget/frame_storage.ts";
+import { chatInFrameUrl, widgetChatPath } from "@/lib/widget/frame_url.ts";
 
 /** Props of the widget's chat; all serialisable. */
 export interface WidgetChatProps {
@@ -36,7 +37,9 @@ interface Shown {
  * /widget's chat: the bar (new conversation, previous conversations, delete my data,
  * close) above the message list. It reopens the chat the frame showed last (kept in the
  * frame's partitioned storage, lib/widget/frame_storage.ts), so the widget continues the
- * conversation on every page of the host site. API calls carry the visitor token
+ * conversation on every page of the host site. The frame's URL names the chat too
+ * (`/widget?chat=<id>`, lib/widget/frame_url.ts), so reloading just the frame reopens it.
+ * API calls carry the visitor token
  * (static/widget_frame.js wraps fetch); nothing here ever reaches the host page.
  */
 export default function WidgetChat(
@@ -51,8 +54,15 @@ export default function WidgetChat(
   const notice = useSignal<string | null>(null);
   const opener = useRef<HTMLElement | null>(null);
 
-  const show = (id: string | null, messages: ChatMessage[] = []) => {
+  /** Keeps `id` as the chat to reopen, in the frame's storage and its URL. */
+  const keep = (id: string | null) => {
     keepLastChat(storage, id);
+    const path = widgetChatPath(location.href, id);
+    if (location.pathname + location.search !== path) history.replaceState(null, "", path);
+  };
+
+  const show = (id: string | null, messages: ChatMessage[] = []) => {
+    keep(id);
     shown.value = { id, messages, key: shown.peek().key + 1 };
   };
 
@@ -65,7 +75,7 @@ export default function WidgetChat(
         return show(id, body.messages);
       }
       await res.text();
-      if (res.status === 404) keepLastChat(storage, null);
+      if (res.status === 404) keep(null);
     } catch { /* offline: the new chat stays */ }
   }
 
@@ -76,7 +86,8 @@ export default function WidgetChat(
   }, [which]);
 
   useEffect(() => {
-    const last = readLastChat(storage);
+    // The frame's URL first: a reload of just the frame shows what it showed.
+    const last = chatInFrameUrl(location.href) ?? readLastChat(storage);
     const done = () => document.documentElement.removeAttribute(RESUMING_ATTR);
     if (last) void open(last).finally(done);
     else done();
@@ -155,6 +166,7 @@ export default function WidgetChat(
           agents={agents}
           agent={agent}
           onChatSaved={(id) => keepLastChat(storage, id)}
+          chatPath={(id) => widgetChatPath(location.href, id)}
         />
         {overlay.value && (
           <section

@@ -3,6 +3,7 @@
  */
 import { validateAgentConfig } from "@/lib/agents/agent_config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
+import { type LocalizedText, localizedTextProblem } from "@/lib/i18n/localized.ts";
 import type { Locale } from "@/lib/i18n/mod.ts";
 import { resolveModelDeadlines } from "@/lib/models/deadlines.ts";
 import type { ModelDeadlines } from "@/lib/models/types.ts";
@@ -20,8 +21,8 @@ export interface RateLimit {
 /** Everything a site owner configures. */
 export interface AppConfig {
   site: {
-    /** Shown in the header and the system prompt. */
-    name: string;
+    /** Shown in the header and the system prompt: one string, or one per language. */
+    name: LocalizedText;
     /** Who the site is about, for the system prompt. */
     owner: string;
     /** Public origin of the site, used in links; null serves relative links. */
@@ -115,7 +116,8 @@ export function defineConfig(input: AppConfigInput): AppConfig {
       `fresh.config.ts: "abandonAfterSeconds" must be a number of seconds above 0 and at most 3600, got ${abandon}.`,
     );
   }
-  if (!config.site.name.trim()) throw new Error('fresh.config.ts: "site.name" must not be empty.');
+  const nameProblem = localizedTextProblem(config.site.name, '"site.name"');
+  if (nameProblem) throw new Error(`fresh.config.ts: ${nameProblem}`);
   if (!Number.isInteger(config.maxSteps) || config.maxSteps < 1 || config.maxSteps > 50) {
     throw new Error(
       `fresh.config.ts: "maxSteps" must be an integer from 1 to 50, got ${config.maxSteps}.`,
@@ -161,12 +163,14 @@ function checkAgents(agents: readonly AgentConfig[]): void {
       );
     }
     ids.add(agent.id);
-    for (const field of ["name", "description", "spec"] as const) {
-      if (typeof agent[field] !== "string" || !agent[field].trim()) {
-        throw new Error(
-          `fresh.config.ts: Agent "${agent.id}": "${field}" must be a non-empty string. Fix: write it.`,
-        );
-      }
+    for (const field of ["name", "description"] as const) {
+      const problem = localizedTextProblem(agent[field], `"${field}"`);
+      if (problem) throw new Error(`fresh.config.ts: Agent "${agent.id}": ${problem}`);
+    }
+    if (typeof agent.spec !== "string" || !agent.spec.trim()) {
+      throw new Error(
+        `fresh.config.ts: Agent "${agent.id}": "spec" must be a non-empty string. Fix: write it.`,
+      );
     }
   }
 }

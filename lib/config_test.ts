@@ -74,13 +74,17 @@ Deno.test("config: a bad agent stops the start with a message naming the agent a
     runIn: "server",
   };
   assert.equal(defineConfig({ ...base(), agents: [agent] }).agents?.[0], agent);
+  const perLocale = { ...agent, name: { "pt-BR": "Loja", en: "Shop" } };
+  assert.equal(defineConfig({ ...base(), agents: [perLocale] }).agents?.[0], perLocale);
   const cases: [Record<string, unknown>, RegExp][] = [
     [{ id: "Shop!" }, /fresh\.config\.ts: Agent "Shop!": the id must match/],
     [{ baseUrl: "http://api.example.com" }, /Agent "shop": baseUrl .* is not https\. Fix/],
     [{ baseUrl: "api.example.com" }, /Agent "shop": baseUrl "api\.example\.com" is not a plain/],
     [{ runIn: "edge" }, /Agent "shop": "runIn" is "edge"\. Fix/],
     [{ spec: " " }, /Agent "shop": "spec" must be a non-empty string\. Fix/],
-    [{ name: "" }, /Agent "shop": "name" must be a non-empty string/],
+    [{ name: "" }, /Agent "shop": "name" is empty\. Fix/],
+    [{ name: { "pt-BR": "Loja" } }, /Agent "shop": "name" has no text for "en"\. Fix/],
+    [{ description: { "pt-BR": "Pedidos.", en: "" } }, /"description" has no text for "en"/],
   ];
   for (const [change, message] of cases) {
     assert.throws(

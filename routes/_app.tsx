@@ -3,10 +3,12 @@ import type { AppServices } from "@/lib/services.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { headOf } from "@/lib/http/head.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 /** The document around every page. */
 export default function App({ Component, state, app }: AppProps<AppServices>) {
-  const t = messages(localeOf(state));
+  const locale = localeOf(state);
+  const t = messages(locale);
   const head = headOf(state);
   return (
     <html lang={t.htmlLang}>
@@ -16,7 +18,7 @@ export default function App({ Component, state, app }: AppProps<AppServices>) {
         <meta name="color-scheme" content="light dark" />
         <meta name="theme-color" content="#f7f7f8" media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content="#16171a" media="(prefers-color-scheme: dark)" />
-        <title>{`${head.title ?? t.tagline} — ${app.config.site.name}`}</title>
+        <title>{`${head.title ?? t.tagline} — ${localize(app.config.site.name, locale)}`}</title>
         {head.alternates?.map((a) => (
           <link key={a.hreflang} rel="alternate" hreflang={a.hreflang} href={a.href} />
         ))}

@@ -12,7 +12,10 @@ interface Data extends ShellData {
 /** A new, empty conversation, with the visitor's chat list. */
 export const handler = define.handlers<Data>({
   async GET(ctx) {
-    const agent = knownAgent(agentChoices(ctx.app.agents), ctx.url.searchParams.get("agent"));
+    const agent = knownAgent(
+      agentChoices(ctx.app.agents, localeOf(ctx.state)),
+      ctx.url.searchParams.get("agent"),
+    );
     return ctx.render({ ...await loadShellData(ctx), agent }, {
       headers: { "Cache-Control": "private, no-store" },
     });

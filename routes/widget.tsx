@@ -4,6 +4,7 @@ import { withFrameAncestors } from "@/lib/http/csp.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";
 import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
 import WidgetChat from "@/islands/WidgetChat.tsx";
+import { localize } from "@/lib/i18n/localized.ts";
 
 interface Data {
   agent: string | null;
@@ -20,7 +21,10 @@ export const handler = define.handlers<Data>({
   GET(ctx) {
     const lang = ctx.url.searchParams.get("lang");
     if (lang === "en" || lang === "pt-BR") ctx.state.locale = lang;
-    const agent = knownAgent(agentChoices(ctx.app.agents), ctx.url.searchParams.get("agent"));
+    const agent = knownAgent(
+      agentChoices(ctx.app.agents, localeOf(ctx.state)),
+      ctx.url.searchParams.get("agent"),
+    );
     const res = ctx.render({ agent }, { headers: { "Cache-Control": "no-store" } });
     const ancestors = [...ctx.app.config.allowedOrigins, ...siteOrigins(ctx.app.config)];
     const policy = res.headers.get("Content-Security-Policy") ?? "";
@@ -35,9 +39,9 @@ export default define.page<Data>(function Widget({ data, state, app }) {
     <div class="shell widget-shell">
       <WidgetChat
         locale={locale}
-        siteName={app.config.site.name}
+        siteName={localize(app.config.site.name, locale)}
         suggestions={app.config.suggestions[locale]}
-        agents={agentChoices(app.agents)}
+        agents={agentChoices(app.agents, locale)}
         agent={data.agent}
       />
       <link rel="stylesheet" href="/widget.css" />

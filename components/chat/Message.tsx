@@ -116,7 +116,7 @@ export function Message(
         }
         const tool = toolPart(part);
         if (tool && (tool.approval || descriptorOf(tool))) {
-          return <ApprovalSlot key={tool.toolCallId} part={tool} t={t} />;
+          return <ApprovalSlot key={tool.toolCallId} part={tool} t={t} agents={agents} />;
         }
         if (part.type.startsWith("tool-") && "state" in part) {
           const p = part as { state: string; errorText?: string; toolCallId: string };
@@ -148,9 +148,12 @@ export function Message(
 
 /**
  * A tool part with an approval: the card once its code is there (the server has it
- * at start; the browser loads it on demand), a short placeholder before.
+ * at start; the browser loads it on demand), a short placeholder before. The agent's name
+ * is the page's (its language), not the one saved with the turn.
  */
-function ApprovalSlot({ part, t }: { part: ToolPartView; t: Messages }) {
+function ApprovalSlot(
+  { part, t, agents }: { part: ToolPartView; t: Messages; agents?: ReadonlyMap<string, string> },
+) {
   const Card = approvalCard();
   const toolName = part.type === "dynamic-tool"
     ? String((part as { toolName?: unknown }).toolName)
@@ -164,7 +167,9 @@ function ApprovalSlot({ part, t }: { part: ToolPartView; t: Messages }) {
     );
   }
   const { approval } = part;
-  const descriptor = descriptorOf(part);
+  const saved = descriptorOf(part);
+  const agentName = saved && agents?.get(saved.agentId);
+  const descriptor = saved && agentName ? { ...saved, agentName } : saved;
   return (
     <Card
       locale={t.htmlLang as Locale}

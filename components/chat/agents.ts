@@ -3,6 +3,8 @@
  * holds resolved secret headers; those never leave the server). Browser-safe.
  */
 import type { ChatMessage } from "@/lib/chat/types.ts";
+import { localize, type LocalizedText } from "@/lib/i18n/localized.ts";
+import type { Locale } from "@/lib/i18n/mod.ts";
 
 /** One configured agent, as the picker and the message labels show it. */
 export interface AgentChoice {
@@ -11,11 +13,16 @@ export interface AgentChoice {
   description: string;
 }
 
-/** The visitor-facing part of each agent: nothing else is copied. */
+/** The visitor-facing part of each agent, in `locale`: nothing else is copied. */
 export function agentChoices(
-  agents: readonly { agent: { id: string; name: string; description: string } }[],
+  agents: readonly { agent: { id: string; name: LocalizedText; description: LocalizedText } }[],
+  locale: Locale,
 ): AgentChoice[] {
-  return agents.map(({ agent: { id, name, description } }) => ({ id, name, description }));
+  return agents.map(({ agent: { id, name, description } }) => ({
+    id,
+    name: localize(name, locale),
+    description: localize(description, locale),
+  }));
 }
 
 /** `id` if it names one of `agents`, else null (an unknown `?agent=` is ignored). */

@@ -13,7 +13,18 @@ Deno.test("agentChoices: copies id, name and description only (no headers, no sp
     headers: { Authorization: "Bearer secret" },
     operations: [],
   }];
-  assert.deepEqual(agentChoices(ready), [AGENTS[0]]);
+  assert.deepEqual(agentChoices(ready, "pt-BR"), [AGENTS[0]]);
+  const localized = [{
+    agent: {
+      ...ready[0].agent,
+      name: { "pt-BR": "Contato", en: "Contact" },
+      description: { "pt-BR": "Fala com o dono.", en: "Talks to the owner." },
+    },
+  }];
+  assert.deepEqual(agentChoices(localized, "en"), [
+    { id: "contact", name: "Contact", description: "Talks to the owner." },
+  ]);
+  assert.deepEqual(agentChoices(localized, "pt-BR"), [AGENTS[0]]);
 });
 
 Deno.test("knownAgent: an unknown or empty id is null", () => {

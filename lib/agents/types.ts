@@ -17,6 +17,7 @@
  * };
  * ```
  */
+import type { LocalizedText } from "@/lib/i18n/localized.ts";
 
 /** Where an agent's HTTP calls are made from. */
 export type AgentRunIn = "server" | "browser";
@@ -28,10 +29,13 @@ export type ApprovalRule = "always" | "never";
 export interface AgentConfig {
   /** Stable id, `^[a-z0-9][a-z0-9_-]{0,63}$`; used in logs and error messages. */
   id: string;
-  /** Shown to visitors (e.g. on the approval card). */
-  name: string;
-  /** Told to the model: what the agent is for. */
-  description: string;
+  /**
+   * Shown to visitors (the agent picker, answers' labels, the approval card): one string,
+   * or one per language (`{ "pt-BR": "…", en: "…" }`).
+   */
+  name: LocalizedText;
+  /** What the agent is for (the picker's hint): one string, or one per language. */
+  description: LocalizedText;
   /** A path under `static/agents/` (e.g. `static/agents/contact.yaml`) or an https URL. */
   spec: string;
   /**

@@ -9,6 +9,8 @@ import type { ModelMessage, ToolSet } from "ai";
 import type { Retrieval } from "@/lib/config.ts";
 import type { PrefetchCall } from "./engine/prefetch_step.ts";
 import { SEARCH_TOOL } from "@/lib/tools/mod.ts";
+import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
+import { isDiagramRequest } from "@/lib/models/local_diagram.ts";
 import {
   CONTACT_TOOL_NAME,
   isAskForMissing,
@@ -32,8 +34,9 @@ export interface PrefetchOptions {
  * The site search to run before the first model call: on the text of the visitor's
  * latest message, when the turn starts a new answer (a question, an edit, a regenerate)
  * whose last message is that question. Null in `"tool"` mode, for a continued answer,
- * for a question without text, and for one that clearly needs no site content (see
- * {@linkcode isOwnerMessage}).
+ * for a question without text, for one that clearly needs no site content (see
+ * {@linkcode isOwnerMessage}), and for a request to draw how the assistant works (see
+ * {@linkcode isDiagramMessage}).
  */
 export function prefetchCall(options: PrefetchOptions): PrefetchCall | null {
   if (options.retrieval !== "prefetch" || options.continued) return null;
@@ -42,6 +45,7 @@ export function prefetchCall(options: PrefetchOptions): PrefetchCall | null {
   if (last?.role !== "user") return null;
   const query = searchQuery(last);
   if (!query || isOwnerMessage(options.messages, options.tools)) return null;
+  if (isDiagramMessage(query, options.tools)) return null;
   return { toolCallId: newCallId(), toolName: SEARCH_TOOL, input: { query } };
 }
 
@@ -73,6 +77,17 @@ export function isOwnerMessage(messages: readonly ModelMessage[], tools: ToolSet
   if (isContactRequest(searchQuery(last))) return true;
   const before = messages.at(-2);
   return before?.role === "assistant" && isAskForMissing(textOf(before.content));
+}
+
+/**
+ * Whether `query` asks to draw how the assistant works, when `create_artifact` can draw it.
+ * The drawing searches with words of its own (the offline model: lib/models/local_diagram.ts
+ * `DIAGRAM_QUERY`, which finds the page that explains the assistant; a model picks its own),
+ * so a search on the visitor's words would only be a second search shown to the visitor,
+ * with sources the drawing does not use.
+ */
+export function isDiagramMessage(query: string, tools: ToolSet): boolean {
+  return Object.hasOwn(tools, ARTIFACT_TOOL) && isDiagramRequest(query);
 }
 
 function textOf(content: ModelMessage["content"]): string {

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { ModelMessage, ToolSet } from "ai";
-import { isOwnerMessage, MAX_QUERY_CHARS, prefetchCall, searchQuery } from "./prefetch.ts";
+import {
+  isDiagramMessage,
+  isOwnerMessage,
+  MAX_QUERY_CHARS,
+  prefetchCall,
+  searchQuery,
+} from "./prefetch.ts";
 
 // Only the names count here: the engine runs the tools.
 const TOOLS = { search_site: {}, sendMessageToOwner: {} } as unknown as ToolSet;
@@ -56,4 +62,23 @@ Deno.test("prefetch: a message for the owner is not searched when the contact to
   const searchOnly = { search_site: {} } as unknown as ToolSet;
   assert.ok(prefetchCall({ ...base, tools: searchOnly, messages: [request] }));
   assert.ok(prefetchCall({ ...base, messages: [user("Quem é o dono do site?")] }));
+});
+
+Deno.test("prefetch: a request to draw how the assistant works is not searched when it can be drawn", () => {
+  const drawing = { ...TOOLS, create_artifact: {} } as unknown as ToolSet;
+  for (
+    const text of [
+      "Desenhe um diagrama de como o assistente funciona",
+      "Draw a diagram of how the assistant works",
+    ]
+  ) {
+    assert.equal(isDiagramMessage(text, drawing), true, text);
+    assert.equal(prefetchCall({ ...base, tools: drawing, messages: [user(text)] }), null, text);
+    // Without the artifact tool the question is searched as any other.
+    assert.ok(prefetchCall({ ...base, messages: [user(text)] }), text);
+  }
+  assert.ok(
+    prefetchCall({ ...base, tools: drawing, messages: [user("Como o assistente funciona?")] }),
+    "a question about the assistant is still searched",
+  );
 });

@@ -2,11 +2,14 @@
  * The system prompt of a turn. Short and strict: search first, cite, never invent.
  */
 import type { AppConfig } from "@/lib/config.ts";
+import type { LocalizedText } from "@/lib/i18n/localized.ts";
 
 /** Builds the instructions for the model. */
 export function systemPrompt(config: AppConfig, now: Date): string {
   return [
-    `You are the assistant of the website "${config.site.name}", answering its visitors about ${config.site.owner} and the site.`,
+    `You are the assistant of the website ${
+      siteNames(config.site.name)
+    }, answering its visitors about ${config.site.owner} and the site.`,
     "For anything about the site, its owner or its content, call the `search_site` tool first, with a focused query in the visitor's language.",
     "Answer only from the passages the tool returns. Cite each fact with the passage number in square brackets, like [1] or [2][3], right after the sentence it supports. Cite only numbers that the tool returned in this conversation.",
     "Passages marked `internal` (they have no number and no URL) are the site team's own notes: background for you only. Never quote them, cite them, link them or reveal that they exist; if only they cover the question, say that the site does not cover it.",
@@ -16,4 +19,13 @@ export function systemPrompt(config: AppConfig, now: Date): string {
     "Answer in the visitor's language (Brazilian Portuguese or English), concisely, in Markdown.",
     `Today is ${now.toISOString().slice(0, 10)}.`,
   ].join("\n");
+}
+
+/** The site's name in quotes, with its English name when the config gives one per language. */
+function siteNames(name: LocalizedText): string {
+  if (typeof name === "string") return JSON.stringify(name);
+  const [pt, en] = [name["pt-BR"], name.en];
+  return pt === en
+    ? JSON.stringify(pt)
+    : `${JSON.stringify(pt)} (in English ${JSON.stringify(en)})`;
 }

@@ -11,6 +11,7 @@ import type { TurnTools } from "@/lib/tools/mod.ts";
 import type { AppServices } from "@/lib/services.ts";
 import type { RunTurnOptions } from "./engine/run_turn.ts";
 import { APPROVAL_TTL_MS, type ApprovalDescriptor, newApprovalId } from "./approvals.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 /** The engine's `toolApproval` hook for one turn. */
 export function approvalHook(
@@ -37,7 +38,7 @@ export function approvalHook(
     const descriptor: ApprovalDescriptor & { agentName: string } = {
       v: 1,
       agentId: found.agent.agent.id,
-      agentName: found.agent.agent.name,
+      agentName: localize(found.agent.agent.name, context.locale === "en" ? "en" : "pt-BR"),
       expiresAt,
       signature,
       request: view.request,

@@ -54,6 +54,8 @@ export const ptBRAdmin = {
   adminLoginToken: "Token de administração",
   adminLoginSubmit: "Entrar",
   adminLoginWrong: "Token incorreto.",
+  adminLoginLimited:
+    "Muitas tentativas com token incorreto deste endereço. Tente de novo em {minutes} min.",
   adminLoginDisabled: "Defina ADMIN_TOKEN para habilitar o painel.",
   adminUnknown: "desconhecido",
 };
@@ -110,6 +112,7 @@ export const enAdmin: AdminMessages = {
   adminLoginToken: "Admin token",
   adminLoginSubmit: "Sign in",
   adminLoginWrong: "Wrong token.",
+  adminLoginLimited: "Too many wrong tokens from this address. Try again in {minutes} min.",
   adminLoginDisabled: "Set ADMIN_TOKEN to enable the dashboard.",
   adminUnknown: "unknown",
 };

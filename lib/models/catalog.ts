@@ -108,7 +108,10 @@ const STATIC_MODELS: ModelInfo[] = [
 
 const OFFLINE_MODEL: ModelInfo = {
   id: OFFLINE_MODEL_ID,
-  label: "Offline — cita o site (sem IA generativa)",
+  label: {
+    "pt-BR": "Offline — cita o site (sem IA generativa)",
+    en: "Offline — quotes the site (no generative AI)",
+  },
   family: "offline",
   provider: "offline",
   providerModelId: "local",
@@ -136,7 +139,7 @@ export function buildCatalog(env: Env = {}): ModelInfo[] {
     })),
     {
       id: LOCAL_ENDPOINT_MODEL_ID,
-      label: `${localModel} (local endpoint)`,
+      label: { "pt-BR": `${localModel} (endpoint local)`, en: `${localModel} (local endpoint)` },
       family: "openai-compatible",
       provider: "local-endpoint",
       providerModelId: localModel,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { buildCatalog, CATALOG, costUsd } from "./catalog.ts";
 import { createModelRegistry, ModelUnavailableError } from "./registry.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 Deno.test("catalog: ids are unique, every provider has models, prices are set", () => {
   const ids = CATALOG.map((m) => m.id);
@@ -33,8 +34,9 @@ Deno.test("catalog: the offline model says plainly it quotes the site", () => {
   const local = CATALOG.find((m) => m.id === "local")!;
   assert.equal(local.family, "offline");
   assert.equal(local.provider, "offline");
-  assert.match(local.label, /cita o site/);
-  assert.match(local.label, /sem IA generativa/);
+  assert.match(localize(local.label, "pt-BR"), /cita o site/);
+  assert.match(localize(local.label, "pt-BR"), /sem IA generativa/);
+  assert.match(localize(local.label, "en"), /quotes the site \(no generative AI\)/);
 });
 
 Deno.test("catalog: the local endpoint's model comes from LOCAL_OPENAI_MODEL", () => {

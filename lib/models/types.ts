@@ -4,6 +4,7 @@
  * reached through registry.ts, catalog.ts, gateway_fetch.ts and local_model.ts.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LocalizedText } from "@/lib/i18n/localized.ts";
 
 /** The API family a model speaks; decides the adapter and how usage is parsed. */
 export type ModelFamily = "openai" | "google" | "openai-compatible" | "offline";
@@ -25,8 +26,8 @@ export type ModelCapability = "tools" | "reasoning" | "vision";
 export interface ModelInfo {
   /** Stable catalog id, e.g. "openai/gpt-5-mini" or "local". */
   id: string;
-  /** Human label shown in the model picker. */
-  label: string;
+  /** Human label shown in the model picker: one string, or one per language. */
+  label: LocalizedText;
   family: ModelFamily;
   provider: ProviderId;
   /** The id the provider's API expects, e.g. "gpt-5-mini". */

@@ -32,6 +32,7 @@ import {
 import type { LoadedAgent } from "@/lib/agents/spec.ts";
 import type { AgentConfig, AgentOperation } from "@/lib/agents/types.ts";
 import { agentBaseUrl, isSelfAgent } from "./self_agent.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 export { agentBaseUrl, isSelfAgent, loadableConfig, SELF_BASE_URL } from "./self_agent.ts";
 
@@ -211,7 +212,7 @@ function operationTool(
   context: AgentToolContext,
 ): ToolSet[string] {
   const description = [operation.summary, operation.description].filter(Boolean).join("\n\n") ||
-    `${operation.method} ${operation.pathTemplate} of ${ready.agent.name}.`;
+    `${operation.method} ${operation.pathTemplate} of ${localize(ready.agent.name, "en")}.`;
   const base = {
     description,
     // Validated when the model's call is parsed: an invalid call is a tool-input-error the

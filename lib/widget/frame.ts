@@ -1,11 +1,12 @@
 /**
  * The widget frame's script, bundled to static/widget_frame.js and loaded by /widget
  * before the chat island: API calls carry the visitor token (token_fetch.ts), a kept chat
- * is announced to the island (frame_storage.ts), links open
+ * (frame_storage.ts, or the frame URL's `?chat=`) hides the welcome until it loads, links open
  * outside the small frame, and the close button or Escape ask the host page to close it.
  */
 import { CLOSE_MESSAGE } from "./options.ts";
 import { frameStorage, readLastChat, RESUMING_ATTR } from "./frame_storage.ts";
+import { chatInFrameUrl } from "./frame_url.ts";
 import { createTokenFetch } from "./token_fetch.ts";
 
 const storage = frameStorage();
@@ -15,7 +16,9 @@ globalThis.fetch = createTokenFetch({
   storage,
 });
 // The island reopens the kept chat once it runs; until then its empty chat stays hidden.
-if (readLastChat(storage)) document.documentElement.setAttribute(RESUMING_ATTR, "");
+if (readLastChat(storage) || chatInFrameUrl(location.href)) {
+  document.documentElement.setAttribute(RESUMING_ATTR, "");
+}
 
 // Pages of this app refuse to be framed by other sites, and the frame is small: links open
 // in a new tab (in-page anchors excepted).

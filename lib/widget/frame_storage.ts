@@ -6,6 +6,7 @@
  * browser refuses the frame any storage, nothing is kept: each page load is a new visitor.
  * Browser-safe, no DOM needed.
  */
+import { CHAT_ID } from "./frame_url.ts";
 
 /** Where the frame keeps things (localStorage's shape). */
 export interface FrameStorage {
@@ -22,9 +23,6 @@ export const LAST_CHAT_KEY = "site-assistant:chat";
  * welcome does not flash first (widget.css hides it); the widget's island removes it.
  */
 export const RESUMING_ATTR = "data-widget-resuming";
-
-/** Chat ids as the server makes and accepts them (lib/chat/request.ts CHAT_ID). */
-const CHAT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 /**
  * The frame's localStorage, or null where the browser refuses it (reading the property or an

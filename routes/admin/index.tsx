@@ -10,6 +10,7 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { type AdminMessages, adminMessages } from "@/lib/i18n/admin.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
@@ -42,7 +43,11 @@ export default define.page<Dashboard>(function AdminDashboard({ data, state, app
   const a = adminMessages(locale);
   return (
     <div class="doc-shell">
-      <Header siteName={app.config.site.name} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} />
+      <Header
+        siteName={localize(app.config.site.name, locale)}
+        t={t}
+        otherLang={locale === "en" ? "pt-BR" : "en"}
+      />
       <main class="doc-main admin" id="main">
         <article class="doc">
           <div class="doc-body">

@@ -4,22 +4,27 @@ import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
 import { constantTimeEqual } from "@/lib/http/admin.ts";
 import { adminSessionCookie } from "@/lib/http/admin_session.ts";
 import { readFormBody } from "@/lib/http/body.ts";
+import { clientIp } from "@/lib/http/client_ip.ts";
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { adminMessages } from "@/lib/i18n/admin.ts";
-import { messages } from "@/lib/i18n/mod.ts";
+import { format, messages } from "@/lib/i18n/mod.ts";
+import { loginRetryAfter, recordLoginFailure } from "@/lib/store/login_attempts.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
-type Data = { problem: "wrong" | "disabled" | null };
+type Data = { problem: "wrong" | "disabled" | null } | { problem: "limited"; minutes: number };
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
  * /admin/login: a form for ADMIN_TOKEN; a right token sets the signed admin session cookie
  * and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
- * which the middleware lets through for the chat API, are refused here.
+ * which the middleware lets through for the chat API, are refused here. After 10 wrong
+ * tokens from one IP in 15 minutes it answers 429 (even to the right token) until the
+ * window ends (lib/store/login_attempts.ts).
  */
 export const handler = define.handlers<Data>({
   GET(ctx) {
@@ -35,13 +40,23 @@ export const handler = define.handlers<Data>({
     if (!originAllowed(req, url, siteOrigins(app.config))) {
       throw new HttpError("origin_not_allowed", "Sign in from this site's own login page.");
     }
+    setHead(ctx.state, { title: adminMessages(localeOf(ctx.state)).adminLoginTitle });
+    const ip = clientIp(ctx);
+    const wait = await loginRetryAfter(app.kv, ip, app.clock());
+    if (wait !== null) {
+      await req.body?.cancel().catch(() => {});
+      return ctx.render({ problem: "limited", minutes: Math.ceil(wait / 60) }, {
+        status: 429,
+        headers: { "Retry-After": String(wait), ...PRIVATE },
+      });
+    }
     const form = await readFormBody(req);
     const token = app.adminToken;
     const given = form.get("token") ?? "";
-    setHead(ctx.state, { title: adminMessages(localeOf(ctx.state)).adminLoginTitle });
     // Compared even without a token configured, so both cases take the same time.
     const right = await constantTimeEqual(given, token ?? "") && token !== null;
     if (!right) {
+      if (token) await recordLoginFailure(app.kv, ip, app.clock());
       return ctx.render({ problem: token ? "wrong" : "disabled" }, {
         status: 401,
         headers: PRIVATE,
@@ -61,7 +76,11 @@ export default define.page<Data>(function AdminLogin({ data, state, app }) {
   const a = adminMessages(locale);
   return (
     <div class="doc-shell">
-      <Header siteName={app.config.site.name} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} />
+      <Header
+        siteName={localize(app.config.site.name, locale)}
+        t={t}
+        otherLang={locale === "en" ? "pt-BR" : "en"}
+      />
       <main class="doc-main" id="main">
         <article class="doc">
           <div class="doc-body">
@@ -72,6 +91,9 @@ export default define.page<Data>(function AdminLogin({ data, state, app }) {
                 <form method="post" action="/admin/login" class="admin-login">
                   <p>{a.adminLoginIntro}</p>
                   {data.problem === "wrong" && <p role="alert">{a.adminLoginWrong}</p>}
+                  {data.problem === "limited" && (
+                    <p role="alert">{format(a.adminLoginLimited, { minutes: data.minutes })}</p>
+                  )}
                   <label>
                     {a.adminLoginToken}
                     <input

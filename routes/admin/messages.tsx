@@ -10,6 +10,7 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
 import { CONTACT_ID, type ContactMessage, type ContactPage } from "@/lib/store/contact.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 type Data = { unauthorized: true } | { page: ContactPage; paged: boolean };
 
@@ -65,7 +66,11 @@ export default define.page<Data>(function AdminMessages({ data, state, app, url 
     `?${new URLSearchParams({ cursor: page.cursor, ...(limit ? { limit } : {}) })}`;
   return (
     <div class="doc-shell">
-      <Header siteName={app.config.site.name} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} />
+      <Header
+        siteName={localize(app.config.site.name, locale)}
+        t={t}
+        otherLang={locale === "en" ? "pt-BR" : "en"}
+      />
       <main class="doc-main" id="main">
         <article class="doc">
           <div class="doc-body">

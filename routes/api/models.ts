@@ -1,11 +1,19 @@
 import { define } from "@/lib/http/define.ts";
+import { localeOf } from "@/lib/http/locale.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
-/** The model catalog with availability, for the model picker. */
+/**
+ * The model catalog with availability, for the model picker. `label` is in the request's
+ * language; `labels` has every language, since the picker shows the page's (the widget's
+ * `data-lang` may differ from the browser's).
+ */
 export const handler = define.handlers({
   GET(ctx) {
+    const locale = localeOf(ctx.state);
     const models = ctx.app.models.list().map((m) => ({
       id: m.id,
-      label: m.label,
+      label: localize(m.label, locale),
+      labels: { "pt-BR": localize(m.label, "pt-BR"), en: localize(m.label, "en") },
       family: m.family,
       provider: m.provider,
       capabilities: m.capabilities,

@@ -18,6 +18,7 @@ import {
 import { SHOP, twoAgents } from "../support/agents.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startTestServer } from "../support/server.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 import { ask, openChat, runAxe, waitForAnswer } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
@@ -87,7 +88,7 @@ Deno.test({
       assert.equal(await page.locator(PICKER).count(), 0, "no picker once the chat has begun");
       // The server answers as the picked agent (lib/chat/turn_plan.ts `agentId`).
       const label = page.locator(".msg-assistant .agent-label").last();
-      assert.equal(await label.innerText(), SHOP.name);
+      assert.equal(await label.innerText(), localize(SHOP.name, "pt-BR"));
 
       const chatId = new URL(page.url()).pathname.split("/").pop()!;
       const saved = await server.services.store.loadMessages(chatId);
@@ -97,7 +98,7 @@ Deno.test({
       // A saved chat keeps its agent: no picker, and the next question sends it again.
       await openChat(page, page.url());
       assert.equal(await page.locator(PICKER).count(), 0);
-      assert.equal(await label.innerText(), SHOP.name);
+      assert.equal(await label.innerText(), localize(SHOP.name, "pt-BR"));
       await ask(page, "E os cookies?");
       await page.locator(".msg-assistant").nth(1).locator(".answer-actions").waitFor({
         timeout: 20_000,

@@ -215,8 +215,8 @@ Deno.test({
       // The frame's identity is its token, not a cookie: the chat belongs to the token.
       // (Playwright's Chromium gives the third-party frame no storage at all, see
       // tests/support/browser.ts: the token lives in the frame's memory.)
-      const inner = page.frames().find((f: Frame) => f.url().startsWith(`${appUrl}/c/`))!;
-      const chatId = new URL(inner.url()).pathname.split("/").pop()!;
+      const inner = page.frames().find((f: Frame) => f.url().startsWith(`${appUrl}/widget?`))!;
+      const chatId = new URL(inner.url()).searchParams.get("chat")!;
       const owner = (await server.services.store.getChat(chatId))?.visitorId;
       assert.ok(chatPosts.length >= 3, "question, request and approval were posted");
       for (const headers of chatPosts) {
@@ -324,6 +324,22 @@ Deno.test({
         document.cookie
       );
       assert.equal(pageStorage, '{}{"site-assistant:open":"1"}');
+
+      // Reloading just the frame (its context menu, a crash) reopens the same chat under
+      // the same token: its URL stays a /widget one, which the host site may frame.
+      const inner = page.frames().find((f: Frame) => f.url().startsWith(appUrl))!;
+      const frameUrl = new URL(inner.url());
+      assert.equal(frameUrl.pathname, "/widget");
+      assert.equal(frameUrl.searchParams.get("chat"), chatId);
+      assert.equal(frameUrl.searchParams.get("lang"), "pt-BR");
+      const reopened = page.waitForResponse((r) => r.url() === `${appUrl}/api/chats/${chatId}`);
+      await inner.evaluate(() => location.reload());
+      assert.equal((await reopened).status(), 200, "the reloaded frame reopens its chat");
+      await frame.locator(".conversation[data-hydrated=true]").waitFor({ timeout: 15_000 });
+      await frame.locator(".msg-user").getByText(Q1).waitFor({ timeout: 15_000 });
+      await frame.locator(".msg-assistant .sources a.chip").first().waitFor();
+      assert.equal((await frameStorage(page, appUrl))["site-assistant:visitor-token"], token);
+      assert.deepEqual(seen.errors, [], "no framing refusal");
 
       // Another page of the site: the panel opens again by itself on the same conversation.
       await page.goto(`${allowed}/plain-other-page`);

@@ -138,6 +138,47 @@ Deno.test("admin: Secure deployments use a __Host- cookie", async () => {
   }
 });
 
+Deno.test("admin: wrong tokens from one IP are limited, successes are not counted", async () => {
+  let now = Date.UTC(2030, 0, 1);
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, services: { clock: () => now } });
+  try {
+    for (let i = 0; i < 9; i++) {
+      const res = await login(server, `wrong-${i}`);
+      assert.equal(res.status, 401, `wrong token ${i + 1}`);
+      await res.body?.cancel();
+    }
+    for (let i = 0; i < 3; i++) {
+      const ok = await login(server, ADMIN_TOKEN);
+      assert.equal(ok.status, 303, "a right token is not a failure");
+      await ok.body?.cancel();
+    }
+    const tenth = await login(server, "wrong-9");
+    assert.equal(tenth.status, 401, "the 10th failure is still answered");
+    await tenth.body?.cancel();
+
+    now += 60_000;
+    const limited = await login(server, "wrong-10");
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get("retry-after"), String(14 * 60));
+    assert.equal(limited.headers.get("cache-control"), "no-store");
+    assert.match(await limited.text(), /role="alert">Muitas tentativas.*14 min/);
+    const english = await login(server, ADMIN_TOKEN, { "accept-language": "en" });
+    assert.equal(english.status, 429, "while limited even the right token is refused");
+    assert.equal(english.headers.getSetCookie().length, 0);
+    assert.match(await english.text(), /Too many wrong tokens from this address\. Try again in 14/);
+
+    now += 14 * 60_000;
+    const after = await login(server, ADMIN_TOKEN);
+    assert.equal(after.status, 303, "the right token works once the window has ended");
+    await after.body?.cancel();
+    const fresh = await login(server, "wrong-again");
+    assert.equal(fresh.status, 401, "a new window starts from zero");
+    await fresh.body?.cancel();
+  } finally {
+    await server.close();
+  }
+});
+
 /** A usage record with defaults. */
 function call(over: Partial<UpstreamCall>): UpstreamCall {
   return {

@@ -16,8 +16,10 @@ import {
 } from "../support/chat_client.ts";
 import { SHOP, SHOP_SECRET, twoAgents } from "../support/agents.ts";
 import { startTestServer } from "../support/server.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
-const CONTACT_NAME = testConfig().agents?.[0]?.name;
+const CONTACT_NAME = localize(testConfig().agents![0].name, "pt-BR");
+const SHOP_NAME = localize(SHOP.name, "pt-BR");
 
 /** The `<select>` of the agent picker in `html`, or null. */
 function picker(html: string): string | null {
@@ -47,7 +49,7 @@ Deno.test("agent picker: two agents → a labelled picker with all agents first,
     assert.deepEqual(options(select), [
       { value: "", label: "Todos os agentes", selected: true },
       { value: "contact", label: CONTACT_NAME, selected: false },
-      { value: "shop", label: SHOP.name, selected: false },
+      { value: "shop", label: SHOP_NAME, selected: false },
     ]);
     const en = await (await fetch(server.url + "/", { headers: { "Accept-Language": "en" } }))
       .text();
@@ -115,7 +117,7 @@ Deno.test("agent picker: a saved chat has no picker and labels an answer by its 
     assert.ok(await server.services.store.replaceMessage(id, answer.id, shopAnswer));
     const html = await (await jar.fetch(`${server.url}/c/${id}`)).text();
     assert.equal(picker(html), null);
-    assert.match(html, new RegExp(`<span class="agent-label">${SHOP.name}</span>`));
+    assert.match(html, new RegExp(`<span class="agent-label">${SHOP_NAME}</span>`));
   } finally {
     await server.close();
   }

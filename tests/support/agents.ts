@@ -14,8 +14,8 @@ export const SHOP_SECRET = "shop-s3cret-token";
 /** The shop agent as configured. */
 export const SHOP: AgentConfig = {
   id: "shop",
-  name: "Loja Exemplo",
-  description: "Consulta os pedidos da loja.",
+  name: { "pt-BR": "Loja Exemplo", en: "Example Shop" },
+  description: { "pt-BR": "Consulta os pedidos da loja.", en: "Looks up the shop's orders." },
   spec: "static/agents/shop.json",
   baseUrl: "https://shop.example.test/api",
   runIn: "server",

@@ -5,6 +5,7 @@ import { messages } from "@/lib/i18n/mod.ts";
 import { docAlternates, type DocPageData, docPages } from "@/lib/corpus/pages.ts";
 import { DocPage } from "@/components/DocPage.tsx";
 import { setHead } from "@/lib/http/head.ts";
+import { localize } from "@/lib/i18n/localized.ts";
 
 /** An English corpus page: the manifest document whose url is /en/about/<slug>. */
 export const handler = define.handlers<DocPageData>({
@@ -19,6 +20,11 @@ export const handler = define.handlers<DocPageData>({
 export default define.page<DocPageData>(function AboutPage({ data, state, app }) {
   const locale = localeOf(state);
   return (
-    <DocPage page={data} locale={locale} t={messages(locale)} siteName={app.config.site.name} />
+    <DocPage
+      page={data}
+      locale={locale}
+      t={messages(locale)}
+      siteName={localize(app.config.site.name, locale)}
+    />
   );
 });
