@@ -5,6 +5,7 @@ import { UsageChart } from "@/components/admin/UsageChart.tsx";
 import { type Dashboard, loadDashboard, tokensByDay } from "@/lib/admin/dashboard.ts";
 import { isUnauthorized, requireAdminPage } from "@/lib/http/admin_session.ts";
 import { define } from "@/lib/http/define.ts";
+import { withAdminAttemptLimit } from "@/lib/http/admin_guard.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";
@@ -22,7 +23,10 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 export const handler = define.handlers<Dashboard>({
   async GET(ctx) {
     try {
-      await requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies);
+      await withAdminAttemptLimit(
+        ctx,
+        () => requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies),
+      );
     } catch (error) {
       if (!isUnauthorized(error) || ctx.req.headers.has("authorization")) throw error;
       return new Response(null, {

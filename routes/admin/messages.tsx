@@ -4,6 +4,7 @@ import { Header } from "@/components/Header.tsx";
 import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
 import { requireAdminPage } from "@/lib/http/admin_session.ts";
 import { define } from "@/lib/http/define.ts";
+import { withAdminAttemptLimit } from "@/lib/http/admin_guard.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
@@ -25,7 +26,10 @@ export const handler = define.handlers<Data>({
   async GET(ctx) {
     const t = messages(localeOf(ctx.state));
     try {
-      await requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies);
+      await withAdminAttemptLimit(
+        ctx,
+        () => requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies),
+      );
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 401) throw error;
       setHead(ctx.state, { title: t.adminUnauthorizedTitle });

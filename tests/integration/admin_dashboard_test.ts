@@ -179,6 +179,36 @@ Deno.test("admin: wrong tokens from one IP are limited, successes are not counte
   }
 });
 
+Deno.test("admin: wrong bearer tokens count like wrong sign-ins, on every admin endpoint", async () => {
+  const now = Date.UTC(2030, 0, 1);
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, services: { clock: () => now } });
+  const bearer = (path: string, token: string) =>
+    fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  try {
+    const paths = ["/api/usage", "/admin", "/admin/messages"];
+    for (let i = 0; i < 10; i++) {
+      const res = await bearer(paths[i % 3], `wrong-${i}`);
+      assert.equal(res.status, 401, `wrong token ${i + 1} on ${paths[i % 3]}`);
+      await res.body?.cancel();
+    }
+    for (const path of paths) {
+      const res = await bearer(path, ADMIN_TOKEN);
+      assert.equal(res.status, 429, `${path}: blocked, even with the right token`);
+      assert.ok(Number(res.headers.get("retry-after")) > 0);
+      await res.body?.cancel();
+    }
+    const form = await login(server, ADMIN_TOKEN);
+    assert.equal(form.status, 429, "the login form shares the same count");
+    await form.body?.cancel();
+    // A blocked address is refused before anything is compared, token or not.
+    const bare = await fetch(`${server.url}/admin`, { redirect: "manual" });
+    assert.equal(bare.status, 429);
+    await bare.body?.cancel();
+  } finally {
+    await server.close();
+  }
+});
+
 /** A usage record with defaults. */
 function call(over: Partial<UpstreamCall>): UpstreamCall {
   return {
