@@ -6,9 +6,9 @@ import { validateUIMessages } from "ai";
 import { z } from "zod";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { ChatMessage } from "./types.ts";
+import { CHAT_ID } from "./chat_id.ts";
 
-/** Chat ids are opaque client-generated tokens. */
-export const CHAT_ID = /^[A-Za-z0-9_-]{8,64}$/;
+export { CHAT_ID };
 
 const messageSchema = z.object({
   id: z.string().min(1).max(128),

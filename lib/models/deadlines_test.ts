@@ -21,6 +21,10 @@ import {
 } from "./deadlines.ts";
 import { createMemoryUsageRecorder } from "./gateway_fetch.ts";
 import { createModelRegistry } from "./registry.ts";
+import { loadProviderSdks } from "./provider_sdks.ts";
+
+// These tests build provider models synchronously: load the provider packages up front.
+await loadProviderSdks(["openai", "google", "openai-compatible"]);
 
 const DEADLINES = { firstByteMs: 200, idleMs: 200 };
 /** Bound of every call: far above the deadlines, far below "hangs". */

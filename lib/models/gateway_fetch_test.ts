@@ -10,6 +10,10 @@ import {
 import { createMemoryUsageRecorder, createRoutedFetch, extractUsage } from "./gateway_fetch.ts";
 import { createModelRegistry } from "./registry.ts";
 import type { Env } from "./types.ts";
+import { loadProviderSdks } from "./provider_sdks.ts";
+
+// These tests build provider models synchronously: load the provider packages up front.
+await loadProviderSdks(["openai", "google", "openai-compatible"]);
 
 const GATEWAY_500 = JSON.stringify({ error: { message: "Gateway upstream failure" } });
 

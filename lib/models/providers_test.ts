@@ -13,6 +13,10 @@ import {
 import { createModelRegistry } from "./registry.ts";
 import { createMemoryUsageRecorder } from "./gateway_fetch.ts";
 import type { Env, GetModelOptions } from "./types.ts";
+import { loadProviderSdks } from "./provider_sdks.ts";
+
+// These tests build provider models synchronously: load the provider packages up front.
+await loadProviderSdks(["openai", "google", "openai-compatible"]);
 
 function envFor(server: ReplayServer, extra: Env = {}): Env {
   return {

@@ -2,14 +2,12 @@
  * The model registry: the catalog with availability from the environment, and the
  * AI SDK language model for a catalog id, wired through the routed, recording fetch.
  */
-import { createOpenAI } from "@ai-sdk/openai";
-import { createGoogle } from "@ai-sdk/google";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { buildCatalog, OFFLINE_MODEL_ID } from "./catalog.ts";
 import { resolveModelDeadlines } from "./deadlines.ts";
 import { createRoutedFetch } from "./gateway_fetch.ts";
 import { createLocalModel, type LocalModelOptions } from "./local_model.ts";
+import { isSdkFamily, loadProviderSdks, providerSdk, type SdkFamily } from "./provider_sdks.ts";
 import { gatewayBaseUrl, providerConfig, PROVIDERS } from "./providers.ts";
 import type {
   Env,
@@ -79,6 +77,7 @@ export interface ModelRegistryOptions {
  *   recorder,
  *   deadlines: { firstByteMs: 20_000, idleMs: 30_000 },
  * });
+ * await registry.ready(); // the provider packages of the configured providers
  * const model = registry.get(registry.defaultModelId());
  * ```
  */
@@ -110,7 +109,7 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
     });
     switch (info.family) {
       case "openai": {
-        const openai = createOpenAI({
+        const openai = providerSdk("openai")({
           apiKey: config.apiKey,
           baseURL: config.directBaseUrl,
           fetch: routed,
@@ -120,13 +119,13 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
         return api === "chat" ? openai.chat(info.providerModelId) : openai(info.providerModelId);
       }
       case "google":
-        return createGoogle({
+        return providerSdk("google")({
           apiKey: config.apiKey,
           baseURL: config.directBaseUrl,
           fetch: routed,
         })(info.providerModelId);
       case "openai-compatible":
-        return createOpenAICompatible({
+        return providerSdk("openai-compatible")({
           name: info.provider,
           baseURL: config.directBaseUrl,
           // Local servers usually need no key; the SDK then sends no Authorization header.
@@ -138,8 +137,13 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
   };
 
   const built = new Map<string, LanguageModelV4>();
+  // The provider packages get() can need: those of the configured providers' models.
+  const families = new Set<SdkFamily>();
+  for (const m of catalog) if (isAvailable(m) && isSdkFamily(m.family)) families.add(m.family);
 
   return {
+    ready: () => loadProviderSdks(families),
+
     list() {
       return catalog.map((m) => ({
         ...m,

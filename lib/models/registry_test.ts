@@ -66,7 +66,18 @@ Deno.test("registry: with no keys only the offline model is available and is the
   });
 });
 
-Deno.test("registry: a key makes its provider's models available and the default", () => {
+Deno.test("registry: a provider's model needs ready(); the offline model does not", async () => {
+  const registry = createModelRegistry({ env: { CEREBRAS_API_KEY: "k" } });
+  assert.equal(registry.get("local").specificationVersion, "v4");
+  assert.throws(
+    () => registry.get("cerebras/gpt-oss-120b"),
+    /"openai-compatible" family is not loaded: await registry\.ready\(\)/,
+  );
+  await registry.ready();
+  assert.equal(registry.get("cerebras/gpt-oss-120b").modelId, "gpt-oss-120b");
+});
+
+Deno.test("registry: a key makes its provider's models available and the default", async () => {
   const registry = createModelRegistry({
     env: { CEREBRAS_API_KEY: "k", OPENROUTER_API_KEY: " ", CLOUDFLARE_ACCOUNT_ID: "acc" },
   });
@@ -76,15 +87,17 @@ Deno.test("registry: a key makes its provider's models available and the default
   // Blank values and half a Cloudflare configuration do not count.
   assert.equal(status.openrouter, "missing");
   assert.equal(status.cloudflare, "missing");
+  await registry.ready();
   const model = registry.get("cerebras/llama-3.3-70b");
   assert.equal(model.specificationVersion, "v4");
   assert.equal(model.modelId, "llama-3.3-70b");
 });
 
-Deno.test("registry: OpenAI comes first in the default order", () => {
+Deno.test("registry: OpenAI comes first in the default order", async () => {
   const registry = createModelRegistry({
     env: { OPENAI_API_KEY: "k", GOOGLE_GENERATIVE_AI_API_KEY: "g", LOCAL_OPENAI_BASE_URL: "x" },
   });
+  await registry.ready();
   assert.equal(registry.defaultModelId(), "openai/gpt-5-mini");
   assert.equal(registry.get("google/gemini-2.5-flash").modelId, "gemini-2.5-flash");
   assert.match(registry.get("openai/gpt-5-mini").provider, /responses/);

@@ -126,6 +126,7 @@ export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel 
 export function scriptedRegistry(model: ScriptedModel): ModelRegistry {
   return {
     list: () => [],
+    ready: () => Promise.resolve(),
     defaultModelId: () => "scripted",
     get(id) {
       if (id !== "scripted") throw new ModelUnavailableError(id, "unknown", `Unknown "${id}"`);

@@ -109,6 +109,12 @@ export interface ModelRegistry {
   list(): ModelListing[];
   /** The first available non-offline model, else "local". */
   defaultModelId(): string;
+  /**
+   * Loads the AI SDK provider packages of the configured providers (lazily, off the cold
+   * start; lib/models/provider_sdks.ts). `get` of a provider's model needs it resolved; the
+   * offline model needs nothing.
+   */
+  ready(): Promise<void>;
   /** The AI SDK language model for a catalog id; throws `ModelUnavailableError`. */
   get(id: string, options?: GetModelOptions): LanguageModelV4;
   /** Whether each provider is configured. */

@@ -4,7 +4,7 @@ import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { messages } from "@/lib/i18n/mod.ts";
-import { CHAT_ID } from "@/lib/chat/request.ts";
+import { CHAT_ID } from "@/lib/chat/chat_id.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";

@@ -31,6 +31,10 @@ import { startReplayServer } from "@/tests/support/replay_server.ts";
 import { startSilentServer } from "@/tests/support/silent_server.ts";
 import { createSearchTool } from "@/lib/tools/search_site.ts";
 import { runTurn, type RunTurnOptions, withStepLimitInstruction } from "./run_turn.ts";
+import { loadProviderSdks } from "@/lib/models/provider_sdks.ts";
+
+// These tests build provider models synchronously: load the provider packages up front.
+await loadProviderSdks(["openai", "google", "openai-compatible"]);
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
