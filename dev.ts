@@ -43,9 +43,12 @@ if (await indexIsStale()) {
 console.log(`Ready in ${Math.round(performance.now() - t0)} ms`);
 
 const { createServerApp } = await import("@/lib/server.ts");
-const { app } = await createServerApp({ dev: true });
+const { app, warmUp } = await createServerApp({ dev: true });
 const port = Number(Deno.env.get("PORT") ?? 8000);
-Deno.serve(
-  { port, onListen: () => console.log(`Assistant running on http://localhost:${port}/`) },
-  app,
-);
+Deno.serve({
+  port,
+  onListen: () => {
+    console.log(`Assistant running on http://localhost:${port}/`);
+    warmUp();
+  },
+}, app);

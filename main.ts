@@ -7,9 +7,13 @@ import { enforceStartupChecks } from "@/lib/http/startup_checks.ts";
 import { createServerApp } from "@/lib/server.ts";
 
 enforceStartupChecks(Deno.env.toObject(), defaultConfig);
-const { app } = await createServerApp();
+const { app, warmUp } = await createServerApp();
 const port = Number(Deno.env.get("PORT") ?? 8000);
 Deno.serve({
   port,
-  onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}/`),
+  onListen: ({ hostname, port }) => {
+    console.log(`Listening on http://${hostname}:${port}/`);
+    // The chat stack loads now, in the background: the first page did not wait for it.
+    warmUp();
+  },
 }, app);

@@ -2,7 +2,7 @@ import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
 import type { ChatSummary } from "@/lib/store/chats.ts";
-import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
+import type { AgentConfig } from "@/lib/agents/types.ts";
 import { type AgentChoice, agentChoices } from "./chat/agents.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";
 import { ChatList } from "./ChatList.tsx";
@@ -38,7 +38,7 @@ export interface ShellChrome {
 export function shellChrome(
   locale: Locale,
   config: AppConfig,
-  agents: readonly ReadyAgent[] = [],
+  agents: readonly AgentConfig[] = [],
   artifactOrigin: string | null = null,
 ): ShellChrome {
   return {
@@ -46,7 +46,7 @@ export function shellChrome(
     t: catalog(locale),
     siteName: localize(config.site.name, locale),
     suggestions: config.suggestions[locale],
-    agents: agentChoices(agents, locale),
+    agents: agentChoices(agents.map((agent) => ({ agent })), locale),
     artifactOrigin,
   };
 }

@@ -1,6 +1,11 @@
 /**
  * Assembles the app: configuration, KV, search, models and the generated
  * manifest. Shared by main.ts (production), dev.ts and the integration tests.
+ *
+ * Nothing here loads the chat stack (the AI SDK, the provider packages, the engine, the
+ * agents' specs): the pages never need it, and a cold start that waited for it would make
+ * every first visitor wait too. lib/chat/lazy.ts loads it on the first chat, or earlier
+ * through `warmUp` once the server listens.
  */
 import manifest from "@/fresh.gen.ts";
 import defaultConfig from "@/fresh.config.ts";
@@ -15,7 +20,12 @@ import {
 import { readIslandAssets } from "@/lib/islands/build.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
-import { createEmbedderFromEnv, loadLexiconFromEnv, loadSiteSearch } from "@/lib/search/mod.ts";
+import {
+  type LazyEmbedder,
+  lazyEmbedderFromEnv,
+  loadLexiconFromEnv,
+  loadSiteSearch,
+} from "@/lib/search/mod.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
@@ -27,8 +37,11 @@ import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.
 import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
-import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
 import { parseArtifactOrigin } from "@/lib/artifacts/origin.ts";
+import { warmChatStack } from "@/lib/chat/lazy.ts";
+import { resolveAgentHeaders } from "@/lib/agents/agent_config.ts";
+import type { AgentConfig } from "@/lib/agents/types.ts";
+import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -53,30 +66,54 @@ export interface ServerOptions {
   requestLog?: ((line: string) => void) | null;
 }
 
-/** The query embedder; a misconfiguration is logged and search stays lexical, so pages keep serving. */
-function embedderOrNull(env: Env) {
+/** The app, its services, and the warm-up to start once the server listens. */
+export interface ServerApp {
+  app: App;
+  services: AppServices;
+  /**
+   * Loads the chat stack and the query embedder in the background (lib/chat/lazy.ts), so
+   * the first chat does not wait for them; failures are logged with their fix. Call it
+   * once the server listens: the first page must not wait for it either.
+   */
+  warmUp(): Promise<void>;
+}
+
+/** Builds the query embedder now; a misconfiguration is logged and search stays lexical. */
+async function warmEmbedder(embedder: LazyEmbedder | null): Promise<void> {
   try {
-    return createEmbedderFromEnv(env);
+    await embedder?.load();
   } catch (error) {
     console.error(
       `EMBEDDING_MODEL is misconfigured, searching lexically: ${(error as Error).message}`,
     );
-    return null;
   }
+}
+
+/**
+ * Loads every agent's spec (lib/tools/load_agents.ts, with the OpenAPI parser) when the
+ * chat stack first needs them. A header variable missing from `env` is checked at once,
+ * since no build can: the start stops with a message naming the agent and the fix. A bad
+ * spec stops `deno task build`, and at run time is logged at start by the warm-up.
+ */
+function agentLoader(agents: readonly AgentConfig[], root: URL, env: Env) {
+  for (const agent of agents) resolveAgentHeaders(agent, env);
+  return async (): Promise<ReadyAgent[]> => {
+    const { loadAgents, readyAgents } = await import("@/lib/tools/load_agents.ts");
+    return readyAgents(await loadAgents(agents, { root }), env);
+  };
 }
 
 /** Builds the request handler of the whole app. */
 export async function createServerApp(
   options: ServerOptions = {},
-): Promise<{ app: App; services: AppServices }> {
+): Promise<ServerApp> {
   const root = options.root ?? new URL("../", import.meta.url);
   const dev = options.dev ?? false;
   const env = options.env ?? Deno.env.toObject();
   const config = options.config ?? defaultConfig;
-  // Every agent's spec is loaded once, before anything else opens: a bad spec (or a
-  // missing header variable) stops the start with a message naming the agent and the fix.
-  const agents = options.services?.agents ??
-    readyAgents(await loadAgents(config.agents ?? [], { root }), env);
+  const given = options.services?.agents;
+  const agentConfigs = given?.map((a) => a.agent) ?? config.agents ?? [];
+  const loadAgents = given ? () => Promise.resolve(given) : agentLoader(agentConfigs, root, env);
   const islandAssets = options.islandAssets !== undefined
     ? options.islandAssets
     : await readIslandAssets(root);
@@ -86,10 +123,12 @@ export async function createServerApp(
   const kv = options.kv ?? await openKv(env.DENO_KV_PATH);
   const clock = Date.now;
   const usage = createKvUsageRecorder(kv);
+  // Built on the first query (or by warmUp): the AI SDK stays out of the cold start.
+  const embedder = options.search ? null : lazyEmbedderFromEnv(env);
   const search = options.search ??
     loadSiteSearch({
       assetPath: new URL("build/search/index.bin", root),
-      embedder: embedderOrNull(env),
+      embedder,
       lexicon: loadLexiconFromEnv(env),
     });
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
@@ -121,7 +160,9 @@ export async function createServerApp(
     clock,
     heartbeatMs: 15_000,
     streamLog: createStreamLog(kv),
-    agents,
+    agentConfigs,
+    agents: [],
+    loadAgents,
     artifactOrigin: parseArtifactOrigin(env.ARTIFACT_ORIGIN),
     selfApp: null,
     ...options.services,
@@ -132,13 +173,15 @@ export async function createServerApp(
     staticDir: new URL("static/", root),
     islandAssets,
     dev,
-    connectOrigins: browserAgentOrigins(services.agents),
+    connectOrigins: browserAgentOrigins(services.agentConfigs),
     requestLog: requestLogOptions(options.requestLog, env, kv),
     frameOrigins: services.artifactOrigin ? [services.artifactOrigin] : [],
   });
   // "self" agents (the built-in contact agent) are served by this very app, in-process.
   services.selfApp ??= app;
-  return { app, services };
+  const warmUp = () =>
+    Promise.all([warmChatStack(services), warmEmbedder(embedder)]).then(() => {});
+  return { app, services, warmUp };
 }
 
 /** The request log's sink and the ring of recent errors it feeds. */
@@ -149,11 +192,11 @@ function requestLogOptions(write: ServerOptions["requestLog"], env: Env, kv: Den
 }
 
 /** The origins of agents that run in the visitor's browser: their pages may fetch from them. */
-function browserAgentOrigins(agents: AppServices["agents"]): string[] {
+function browserAgentOrigins(agents: readonly AgentConfig[]): string[] {
   return [
     ...new Set(
-      agents.filter((a) => a.agent.runIn === "browser" && URL.canParse(a.agent.baseUrl)).map((a) =>
-        new URL(a.agent.baseUrl).origin
+      agents.filter((a) => a.runIn === "browser" && URL.canParse(a.baseUrl)).map((a) =>
+        new URL(a.baseUrl).origin
       ),
     ),
   ];

@@ -12,6 +12,7 @@ import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
 import type { StreamLog } from "@/lib/store/stream_log.ts";
 import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
+import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent, SelfApp } from "@/lib/tools/agent_tools.ts";
 
 /** Application version, reported by /api/health. */
@@ -44,12 +45,20 @@ export interface AppServices {
   /** Silence after which the chat stream sends a heartbeat comment. */
   heartbeatMs: number;
   /**
-   * The configured agents (fresh.config.ts `agents`), specs loaded and headers resolved at
-   * start; lib/tools/mod.ts `turnTools` makes their operations tools of a turn.
+   * The configured agents (fresh.config.ts `agents`) as the pages show them: no spec needed,
+   * so the shell never waits for one.
+   */
+  agentConfigs: readonly AgentConfig[];
+  /**
+   * The configured agents with their specs loaded and headers resolved; lib/tools/mod.ts
+   * `turnTools` makes their operations tools of a turn. Empty until the chat stack has
+   * loaded (lib/chat/lazy.ts sets it from `loadAgents` before the first turn runs).
    */
   agents: ReadyAgent[];
   /** The origin artifact previews are served from (`ARTIFACT_ORIGIN`); null: `srcdoc` frames. */
   artifactOrigin: string | null;
+  /** Loads and checks every agent's spec (lib/tools/load_agents.ts); the chat stack calls it. */
+  loadAgents: () => Promise<ReadyAgent[]>;
   /** This app's handler, for in-process calls of "self" agents (set once the app is built). */
   selfApp: SelfApp | null;
 }

@@ -13,7 +13,7 @@ interface Data extends ShellData {
 export const handler = define.handlers<Data>({
   async GET(ctx) {
     const agent = knownAgent(
-      agentChoices(ctx.app.agents, localeOf(ctx.state)),
+      agentChoices(ctx.app.agentConfigs.map((agent) => ({ agent })), localeOf(ctx.state)),
       ctx.url.searchParams.get("agent"),
     );
     return ctx.render({ ...await loadShellData(ctx), agent }, {
@@ -25,7 +25,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function Home({ data, state, app }) {
   return (
     <ChatShell
-      {...shellChrome(localeOf(state), app.config, app.agents, app.artifactOrigin)}
+      {...shellChrome(localeOf(state), app.config, app.agentConfigs, app.artifactOrigin)}
       agent={data.agent}
       chats={data.chats}
       cursor={data.cursor}

@@ -2,7 +2,7 @@
  * Site search: the one module the app imports.
  *
  * @example
- * const search = loadSiteSearch({ embedder: createEmbedderFromEnv(Deno.env.toObject()) });
+ * const search = loadSiteSearch({ embedder: lazyEmbedderFromEnv(Deno.env.toObject()) });
  * const { mode, passages } = await search.search("como funciona o streaming?", { k: 5 });
  */
 import { readFileSync } from "node:fs";
@@ -28,7 +28,8 @@ export type {
   StoredPassage,
 } from "./types.ts";
 export type { Embedder, EmbedKind } from "./embedder.ts";
-export { createEmbedderFromEnv } from "./embedder_providers.ts";
+// Not createEmbedderFromEnv (embedder_providers.ts): it loads the AI SDK, which pages must not.
+export { type LazyEmbedder, lazyEmbedderFromEnv } from "./lazy_embedder.ts";
 export { EmbedderError, SearchUnavailableError } from "./errors.ts";
 export { type Lexicon, loadLexiconFromEnv } from "./lexicon.ts";
 export { createSlugger, slugify } from "./slug.ts";

@@ -1,10 +1,24 @@
 import { define } from "@/lib/http/define.ts";
-import { preflight } from "@/lib/http/origin.ts";
-import { chatTurn } from "@/lib/chat/turn.ts";
+import { corsHeaders, preflight } from "@/lib/http/origin.ts";
+import { chatStack, stackUnavailable } from "@/lib/chat/lazy.ts";
 
-/** The chat turn: a UI message stream (see lib/chat/turn.ts). */
+/**
+ * The chat turn: a UI message stream (see lib/chat/turn.ts). The turn's modules load on
+ * the first request or the warm-up (lib/chat/lazy.ts), not with the pages.
+ */
 export const handler = define.handlers({
-  POST: chatTurn,
+  async POST(ctx) {
+    let stack;
+    try {
+      stack = await chatStack(ctx.app);
+    } catch (error) {
+      const res = stackUnavailable(error);
+      const cors = corsHeaders(ctx.req, ctx.url, ctx.app.config.allowedOrigins);
+      for (const [k, v] of Object.entries(cors)) res.headers.set(k, v);
+      return res;
+    }
+    return stack.chatTurn(ctx);
+  },
   OPTIONS(ctx) {
     return preflight(ctx.req, ctx.url, ctx.app.config.allowedOrigins, "POST, OPTIONS");
   },

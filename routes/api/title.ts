@@ -1,4 +1,3 @@
-import { generateText } from "ai";
 import { define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
@@ -7,6 +6,7 @@ import { clientIp } from "@/lib/http/client_ip.ts";
 import { CHAT_ID } from "@/lib/chat/chat_id.ts";
 import { clampTitle, fallbackTitle, messageText } from "@/lib/chat/title.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
+import { chatStack } from "@/lib/chat/lazy.ts";
 
 /** `{ id }` → `{ title }`: a short title in the chat's language, saved on the chat. */
 export const handler = define.handlers({
@@ -37,6 +37,8 @@ export const handler = define.handlers({
         });
       }
       try {
+        // The AI SDK and the provider packages load with the chat stack (lib/chat/lazy.ts).
+        const { generateText } = await chatStack(app);
         const { text, usage } = await generateText({
           model: app.models.get(modelId),
           system:

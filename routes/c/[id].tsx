@@ -52,7 +52,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function ChatPage({ data, state, app }) {
   return (
     <ChatShell
-      {...shellChrome(localeOf(state), app.config, app.agents, app.artifactOrigin)}
+      {...shellChrome(localeOf(state), app.config, app.agentConfigs, app.artifactOrigin)}
       chatId={data.id}
       messages={data.messages}
       prerendered={data.prerendered}

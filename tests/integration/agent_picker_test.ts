@@ -86,7 +86,7 @@ Deno.test("agent picker: ?agent= preselects a known agent; an unknown one is ign
 Deno.test("agent picker: none with a single agent", async () => {
   const server = await startTestServer({ config: testConfig() });
   try {
-    assert.equal(server.services.agents.length, 1);
+    assert.equal(server.services.agentConfigs.length, 1);
     const html = await (await fetch(server.url + "/?agent=contact")).text();
     assert.match(html, /data-island="ChatMessages"/);
     assert.equal(picker(html), null);

@@ -1,13 +1,13 @@
 /**
- * The built-in contact agent end to end, without a model: the app loads it at start
- * (baseUrl "self"), its tools run through the app in-process and land in the store;
- * a bad agent spec stops the start with a message naming the agent.
+ * The built-in contact agent end to end, without a model: the app loads it with the chat
+ * stack (baseUrl "self"), its tools run through the app in-process and land in the store;
+ * a bad agent spec fails the chat stack with a message naming the agent, while pages serve.
  */
 import assert from "node:assert/strict";
 import type { ToolExecutionOptions } from "ai";
-import { createServerApp } from "@/lib/server.ts";
+import { chatStack } from "@/lib/chat/lazy.ts";
 import { turnTools } from "@/lib/tools/mod.ts";
-import { testConfig } from "../support/chat_client.ts";
+import { newChatId, postChat, testConfig, userMessage } from "../support/chat_client.ts";
 import { startTestServer } from "../support/server.ts";
 
 const CALL: ToolExecutionOptions<unknown> = {
@@ -17,10 +17,14 @@ const CALL: ToolExecutionOptions<unknown> = {
   context: {},
 };
 
-Deno.test("contact agent: loaded at start, sendMessageToOwner waits for approval, then is stored", async () => {
+Deno.test("contact agent: loaded with the chat stack, sendMessageToOwner waits for approval, then is stored", async () => {
   const server = await startTestServer({ config: testConfig() });
   try {
     const { services } = server;
+    // Pages know the agent from the config; its spec loads with the chat stack.
+    assert.deepEqual(services.agentConfigs.map((a) => a.id), ["contact"]);
+    assert.equal(services.agents.length, 0);
+    await chatStack(services);
     assert.deepEqual(services.agents.map((a) => a.agent.id), ["contact"]);
     assert.ok(services.selfApp);
     const turn = turnTools({
@@ -54,7 +58,7 @@ Deno.test("contact agent: loaded at start, sendMessageToOwner waits for approval
   }
 });
 
-Deno.test("contact agent: a bad agent spec stops the start with the agent's name", async () => {
+Deno.test("contact agent: a bad agent spec fails the chat stack with the agent's name; pages still serve", async () => {
   const config = testConfig({
     agents: [{
       id: "shop",
@@ -65,8 +69,23 @@ Deno.test("contact agent: a bad agent spec stops the start with the agent's name
       runIn: "server",
     }],
   });
-  await assert.rejects(
-    () => createServerApp({ env: {}, config, islandAssets: null }),
-    /Agent "shop": the spec file "static\/agents\/missing\.json" does not exist\. Fix/,
-  );
+  const server = await startTestServer({ config, islandAssets: null });
+  try {
+    await assert.rejects(
+      () => chatStack(server.services),
+      /Agent "shop": the spec file "static\/agents\/missing\.json" does not exist\. Fix/,
+    );
+    const page = await fetch(server.url + "/");
+    await page.body?.cancel();
+    assert.equal(page.status, 200);
+    const res = await postChat(server.url, {
+      id: newChatId(),
+      trigger: "submit-message",
+      message: userMessage("Olá"),
+    });
+    assert.equal(res.status, 503);
+    assert.equal((await res.json()).error.code, "unavailable");
+  } finally {
+    await server.close();
+  }
 });

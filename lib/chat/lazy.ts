@@ -1,0 +1,72 @@
+/**
+ * The chat stack, loaded on first use or by the warm-up once the server listens, never on
+ * the way to the first page (issue 16, "Cold start"): the chat engine and the turn, the AI
+ * SDK, the provider packages of the configured providers, and the agents' specs. The
+ * routes that need it (POST /api/chat, POST /api/title) import only this module; the
+ * test `tests/integration/cold_start_test.ts` keeps the stack out of the pages' module graph.
+ *
+ * The specifiers are string literals on purpose: Deno Deploy only bundles dynamic imports
+ * it can see.
+ */
+import type { generateText } from "ai";
+import { errorResponse } from "@/lib/http/errors.ts";
+import type { AppServices } from "@/lib/services.ts";
+import type { chatTurn } from "./turn.ts";
+
+/** What the chat routes take from the stack. */
+export interface ChatStack {
+  /** POST /api/chat (lib/chat/turn.ts). */
+  chatTurn: typeof chatTurn;
+  /** The AI SDK's one-shot call (POST /api/title). */
+  generateText: typeof generateText;
+}
+
+const stacks = new WeakMap<AppServices, Promise<ChatStack>>();
+
+/**
+ * The chat stack of `app`, loaded once. The first call loads the modules and the agents'
+ * specs and sets `app.agents`; a failed load (a bad spec, a spec URL that did not answer)
+ * rejects this call and is tried again by the next.
+ */
+export function chatStack(app: AppServices): Promise<ChatStack> {
+  let stack = stacks.get(app);
+  if (!stack) {
+    stack = loadStack(app);
+    stacks.set(app, stack);
+    stack.catch(() => stacks.delete(app));
+  }
+  return stack;
+}
+
+async function loadStack(app: AppServices): Promise<ChatStack> {
+  // Both modules load in parallel with the provider packages and the specs.
+  const [turn, ai, agents] = await Promise.all([
+    import("./turn.ts"),
+    import("ai"),
+    app.loadAgents(),
+    app.models.ready(),
+  ]);
+  app.agents = agents;
+  return { chatTurn: turn.chatTurn, generateText: ai.generateText };
+}
+
+/**
+ * Starts loading the chat stack in the background (main.ts and dev.ts call it once the
+ * server listens), so the first chat does not wait for it. A failure is logged with its
+ * fix here, at start, and the chat routes answer 503 until a load succeeds.
+ */
+export function warmChatStack(app: AppServices): Promise<void> {
+  return chatStack(app).then(
+    () => {},
+    (error) => console.error(`The chat could not start: ${(error as Error).message}`),
+  );
+}
+
+/** The 503 a chat route answers while the stack cannot load; the cause goes to the log. */
+export function stackUnavailable(error: unknown): Response {
+  console.error(`The chat could not start: ${(error as Error)?.message ?? error}`);
+  return errorResponse(
+    "unavailable",
+    "The chat is unavailable: the server could not load it. Please try again shortly.",
+  );
+}
