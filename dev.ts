@@ -44,11 +44,9 @@ console.log(`Ready in ${Math.round(performance.now() - t0)} ms`);
 
 const { createServerApp } = await import("@/lib/server.ts");
 const { app, warmUp } = await createServerApp({ dev: true });
+const { warmAfterFirstResponse } = await import("@/lib/chat/lazy.ts");
 const port = Number(Deno.env.get("PORT") ?? 8000);
-Deno.serve({
-  port,
-  onListen: () => {
-    console.log(`Assistant running on http://localhost:${port}/`);
-    warmUp();
-  },
-}, app);
+Deno.serve(
+  { port, onListen: () => console.log(`Assistant running on http://localhost:${port}/`) },
+  warmAfterFirstResponse(app, warmUp),
+);

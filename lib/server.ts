@@ -39,6 +39,7 @@ import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
 import { parseArtifactOrigin } from "@/lib/artifacts/origin.ts";
 import { warmChatStack } from "@/lib/chat/lazy.ts";
+import { lazyImport } from "@/lib/lazy_import.ts";
 import { resolveAgentHeaders } from "@/lib/agents/agent_config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
@@ -98,7 +99,9 @@ async function warmEmbedder(embedder: LazyEmbedder | null): Promise<void> {
 function agentLoader(agents: readonly AgentConfig[], root: URL, env: Env) {
   for (const agent of agents) resolveAgentHeaders(agent, env);
   return async (): Promise<ReadyAgent[]> => {
-    const { loadAgents, readyAgents } = await import("@/lib/tools/load_agents.ts");
+    const { loadAgents, readyAgents } = await lazyImport<
+      typeof import("@/lib/tools/load_agents.ts")
+    >(import.meta.resolve("@/lib/tools/load_agents.ts"));
     return readyAgents(await loadAgents(agents, { root }), env);
   };
 }

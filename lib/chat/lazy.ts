@@ -5,11 +5,12 @@
  * routes that need it (POST /api/chat, POST /api/title) import only this module; the
  * test `tests/integration/cold_start_test.ts` keeps the stack out of the pages' module graph.
  *
- * The specifiers are string literals on purpose: Deno Deploy only bundles dynamic imports
- * it can see.
+ * The imports go through `lazyImport` (lib/lazy_import.ts), which says why.
  */
 import type { generateText } from "ai";
 import { errorResponse } from "@/lib/http/errors.ts";
+import { lazyImport } from "@/lib/lazy_import.ts";
+import type { App } from "@/lib/http/app.ts";
 import type { AppServices } from "@/lib/services.ts";
 import type { chatTurn } from "./turn.ts";
 
@@ -41,8 +42,8 @@ export function chatStack(app: AppServices): Promise<ChatStack> {
 async function loadStack(app: AppServices): Promise<ChatStack> {
   // Both modules load in parallel with the provider packages and the specs.
   const [turn, ai, agents] = await Promise.all([
-    import("./turn.ts"),
-    import("ai"),
+    lazyImport<typeof import("./turn.ts")>(import.meta.resolve("./turn.ts")),
+    lazyImport<typeof import("ai")>(import.meta.resolve("ai")),
     app.loadAgents(),
     app.models.ready(),
   ]);
@@ -69,4 +70,31 @@ export function stackUnavailable(error: unknown): Response {
     "unavailable",
     "The chat is unavailable: the server could not load it. Please try again shortly.",
   );
+}
+
+/**
+ * `app`, starting `warmUp` (lib/server.ts) once the first response is on its way, or after
+ * `idleMs` without a request: a cold start is usually a visitor's first page, and loading the
+ * chat stack takes the one thread that would answer it. A first request that is a chat loads
+ * the stack itself, at once.
+ */
+export function warmAfterFirstResponse(
+  app: App,
+  warmUp: () => Promise<void>,
+  idleMs = 250,
+): App {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    clearTimeout(idle);
+    warmUp();
+  };
+  const idle = setTimeout(start, idleMs);
+  Deno.unrefTimer(idle);
+  return async (req, info) => {
+    const res = await app(req, info);
+    if (!started) setTimeout(start, 0);
+    return res;
+  };
 }

@@ -3,12 +3,12 @@
  * rather than when the app starts: together they are a good part of a cold start, and
  * the offline model needs none of them (issue 16, "Cold start").
  *
- * The specifiers are string literals on purpose: Deno Deploy only bundles dynamic
- * imports it can see.
+ * The imports go through `lazyImport` (lib/lazy_import.ts), which says why.
  */
 import type { createGoogle } from "@ai-sdk/google";
 import type { createOpenAI } from "@ai-sdk/openai";
 import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { lazyImport } from "@/lib/lazy_import.ts";
 import type { ModelFamily } from "./types.ts";
 
 /** The factory of each provider family the registry builds models with. */
@@ -22,10 +22,16 @@ export interface ProviderSdks {
 export type SdkFamily = keyof ProviderSdks;
 
 const loaders: { [F in SdkFamily]: () => Promise<ProviderSdks[F]> } = {
-  openai: async () => (await import("@ai-sdk/openai")).createOpenAI,
-  google: async () => (await import("@ai-sdk/google")).createGoogle,
+  openai: async () =>
+    (await lazyImport<typeof import("@ai-sdk/openai")>(import.meta.resolve("@ai-sdk/openai")))
+      .createOpenAI,
+  google: async () =>
+    (await lazyImport<typeof import("@ai-sdk/google")>(import.meta.resolve("@ai-sdk/google")))
+      .createGoogle,
   "openai-compatible": async () =>
-    (await import("@ai-sdk/openai-compatible")).createOpenAICompatible,
+    (await lazyImport<typeof import("@ai-sdk/openai-compatible")>(
+      import.meta.resolve("@ai-sdk/openai-compatible"),
+    )).createOpenAICompatible,
 };
 
 const loaded: Partial<ProviderSdks> = {};

@@ -3,22 +3,13 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
-import { messages } from "@/lib/i18n/mod.ts";
 import { CHAT_ID } from "@/lib/chat/chat_id.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
 import { prerenderMessages } from "@/components/chat/prerender.ts";
-import { createMarkdown } from "@/lib/client/markdown.ts";
-import { renderMath } from "@/lib/client/math.ts";
+import { savedChatMarkdown } from "@/components/chat/saved_markdown.ts";
 import { scrubInternal } from "@/lib/chat/scrub_internal.ts";
-
-const markdownFor = (locale: "pt-BR" | "en") =>
-  createMarkdown(
-    { source: messages(locale).source, copyCode: messages(locale).copyCode },
-    { math: renderMath },
-  );
-const markdown = { "pt-BR": markdownFor("pt-BR"), en: markdownFor("en") };
 
 interface Data extends ShellData {
   id: string;
@@ -41,7 +32,9 @@ export const handler = define.handlers<Data>({
     const list = chat
       ? scrubInternal(await app.store.loadMessages(params.id) as ChatMessage[])
       : [];
-    const prerendered = prerenderMessages(list, markdown[localeOf(ctx.state)]);
+    const prerendered = list.length
+      ? prerenderMessages(list, await savedChatMarkdown(localeOf(ctx.state)))
+      : {};
     if (chat?.title) setHead(ctx.state, { title: chat.title });
     return ctx.render({ id: params.id, messages: list, prerendered, ...shell }, {
       headers: { "Cache-Control": "private, no-store" },
