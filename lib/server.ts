@@ -43,6 +43,7 @@ import { lazyImport } from "@/lib/lazy_import.ts";
 import { resolveAgentHeaders } from "@/lib/agents/agent_config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
+import { cachedAgents } from "@/lib/tools/agent_cache.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -91,14 +92,20 @@ async function warmEmbedder(embedder: LazyEmbedder | null): Promise<void> {
 }
 
 /**
- * Loads every agent's spec (lib/tools/load_agents.ts, with the OpenAPI parser) when the
- * chat stack first needs them. A header variable missing from `env` is checked at once,
+ * Loads every agent's operations when the chat stack first needs them: from the build's
+ * cache (lib/tools/agent_cache.ts) when it is current, else from the specs
+ * (lib/tools/load_agents.ts, with the OpenAPI validator). A header variable missing from `env` is checked at once,
  * since no build can: the start stops with a message naming the agent and the fix. A bad
  * spec stops `deno task build`, and at run time is logged at start by the warm-up.
  */
 function agentLoader(agents: readonly AgentConfig[], root: URL, env: Env) {
   for (const agent of agents) resolveAgentHeaders(agent, env);
   return async (): Promise<ReadyAgent[]> => {
+    // What the build checked, when nothing changed since: no OpenAPI validation at run time.
+    const cached = await cachedAgents(agents, root);
+    if (cached) {
+      return cached.map((one) => ({ ...one, headers: resolveAgentHeaders(one.agent, env) }));
+    }
     const { loadAgents, readyAgents } = await lazyImport<
       typeof import("@/lib/tools/load_agents.ts")
     >(import.meta.resolve("@/lib/tools/load_agents.ts"));

@@ -11,6 +11,7 @@ import { generateManifest } from "@/lib/http/manifest_gen.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
 import { loadAgents } from "@/lib/tools/load_agents.ts";
 import { buildWidget } from "@/lib/widget/build.ts";
+import { writeAgentCache } from "@/lib/tools/agent_cache.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -43,12 +44,16 @@ export async function removeLegacyIndex(): Promise<boolean> {
 
 /**
  * Loads every configured agent's spec as the start will (files and URLs, tool names
- * across agents); returns the tool count per agent id. Throws `AgentConfigError`.
+ * across agents); returns the tool count per agent id. Throws `AgentConfigError`. With
+ * `cache`, writes what it loaded to build/agents.json for the server's cold start.
  */
 export async function checkAgentSpecs(
   agents: readonly AgentConfig[] = config.agents ?? [],
+  options: { cache?: boolean } = {},
 ): Promise<Record<string, number>> {
   const loaded = await loadAgents(agents, { root });
+  // What a cold server reads instead of validating the specs again (lib/tools/agent_cache.ts).
+  if (options.cache) await writeAgentCache(agents, loaded, root);
   return Object.fromEntries(loaded.map(({ agent, operations }) => [agent.id, operations.length]));
 }
 
@@ -62,7 +67,7 @@ async function runTask(name: string): Promise<void> {
 if (import.meta.main) {
   const t0 = performance.now();
   try {
-    const tools = await checkAgentSpecs();
+    const tools = await checkAgentSpecs(config.agents ?? [], { cache: true });
     const list = Object.entries(tools).map(([id, n]) => `${id} (${n} tools)`).join(", ");
     console.log(`Agents checked: ${list || "none"}`);
   } catch (error) {
