@@ -7,11 +7,22 @@ import { HttpError } from "./errors.ts";
 const encoder = new TextEncoder();
 
 // A per-process key: both sides are HMACed with it, so the comparison runs over two
-// equal-length digests whatever the lengths of the token and of what was sent.
-const keyPromise = crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+// equal-length digests whatever the lengths of the token and of what was sent. Made on first
+// use from random bytes: `generateKey` for HMAC took 30–130 ms here, on every cold start.
+let keyPromise: Promise<CryptoKey> | undefined;
+
+function hmacKey(): Promise<CryptoKey> {
+  return keyPromise ??= crypto.subtle.importKey(
+    "raw",
+    crypto.getRandomValues(new Uint8Array(32)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+}
 
 async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await keyPromise, encoder.encode(text)));
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(), encoder.encode(text)));
 }
 
 /** Whether `a` and `b` are equal, in time that depends only on their HMAC length. */

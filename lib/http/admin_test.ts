@@ -32,3 +32,27 @@ Deno.test("constantTimeEqual compares whole strings of any length", async () => 
   assert.equal(await constantTimeEqual("abc", "abcd"), false);
   assert.equal(await constantTimeEqual("", ""), true);
 });
+
+Deno.test("admin: importing the module makes no key (a cold start does not pay for it)", async () => {
+  // A fresh process: this one has imported admin.ts already.
+  const code = `
+    const calls = [];
+    for (const name of ["generateKey", "importKey"]) {
+      const real = crypto.subtle[name].bind(crypto.subtle);
+      crypto.subtle[name] = (...args) => (calls.push(name), real(...args));
+    }
+    const { constantTimeEqual } = await import(${
+    JSON.stringify(import.meta.resolve("./admin.ts"))
+  });
+    const atImport = calls.length;
+    const equal = await constantTimeEqual("a", "a");
+    console.log(JSON.stringify({ atImport, after: calls, equal }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), { args: ["eval", code], stderr: "inherit" })
+    .output();
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+    atImport: 0,
+    after: ["importKey"],
+    equal: true,
+  });
+});
