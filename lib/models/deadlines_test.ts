@@ -163,6 +163,21 @@ Deno.test("deadline: a stall after two tokens fails with the idle deadline; the 
   });
 });
 
+Deno.test("deadline: an idle deadline shorter than the first-byte one still fires on time", async () => {
+  await withServer([STALL_AFTER_TWO], async (server) => {
+    // The first-byte deadline is beyond the call's bound: only the idle one can end the call.
+    const registry = createModelRegistry({
+      env: { CEREBRAS_API_KEY: "c-key", CEREBRAS_BASE_URL: `${server.url}/direct/v1` },
+      deadlines: { firstByteMs: BOUND_MS * 4, idleMs: 200 },
+    });
+    const { text, error } = await call(registry.get("cerebras/gpt-oss-120b"));
+    assert.equal(text, "Hello");
+    const deadline = findModelDeadlineError(error);
+    assert.equal(deadline?.kind, "idle", `an idle deadline, got ${error}`);
+    await server.waitForClose(0);
+  });
+});
+
 Deno.test("deadline: a slow but steady stream is no idle stall, however long it takes in all", async () => {
   const words = ["one ", "two ", "three ", "four ", "five ", "six"];
   const body = [

@@ -294,6 +294,11 @@ class Attempt {
   readonly #controller = new AbortController();
   readonly #caller: AbortSignal | null | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed deadline expires (performance.now() ms); 0 while disarmed. */
+  #due = 0;
+  /** When the timer fires; an earlier deadline than that needs a new timer. */
+  #wakeAt = 0;
+  #error: (() => ModelDeadlineError) | null = null;
   /** The deadline that expired, if one did. */
   expired: ModelDeadlineError | null = null;
 
@@ -308,22 +313,41 @@ class Attempt {
     return this.#controller.signal;
   }
 
-  /** Aborts the request with `error()` after `ms` unless disarmed first. */
+  /**
+   * Aborts the request with `error()` after `ms` unless disarmed first. Armed and disarmed
+   * around every chunk of a stream, so it moves a due time instead of a timer: one timer
+   * per attempt, re-set only when it fires early (a setTimeout and a clearTimeout per chunk
+   * were a visible part of a streamed answer's CPU).
+   */
   arm(ms: number, error: () => ModelDeadlineError): void {
+    this.#due = performance.now() + ms;
+    this.#error = error;
+    if (this.#timer !== undefined && this.#wakeAt <= this.#due) return;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.expired = error();
-      this.#controller.abort(this.expired);
-    }, ms);
+    this.#wake(ms);
   }
 
   disarm(): void {
-    clearTimeout(this.#timer);
+    this.#due = 0;
+  }
+
+  #wake(ms: number): void {
+    this.#wakeAt = performance.now() + ms;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#due === 0) return;
+      const left = this.#due - performance.now();
+      if (left > 0) return this.#wake(left);
+      this.expired = this.#error!();
+      this.#controller.abort(this.expired);
+    }, ms);
   }
 
   /** The attempt is over: no timer, no listener left on the caller's signal. */
   end(): void {
     this.disarm();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#caller?.removeEventListener("abort", this.#onCallerAbort);
   }
 
@@ -435,11 +459,14 @@ class UsageScanner {
     // The streamed text's length, for estimating the tokens of a stopped call: the
     // `content` (OpenAI Chat), `delta` (Responses) and `text` (Gemini) strings.
     for (const m of line.matchAll(STREAMED_TEXT)) this.streamedChars += m[1].length;
-    if (!/usage/i.test(line)) return;
     // OpenAI Chat sends `"usage":null` on every chunk but the last: no tokens to read there,
     // and parsing each chunk a second time (the adapter parses it too) costs more than this.
-    if (!/usage/i.test(line.replaceAll('"usage":null', ""))) return;
-    this.#parse(line.slice(5).trim());
+    // Index scans, not regexes: this runs for every line of every streamed answer.
+    for (let at = line.indexOf("sage"); at > 0; at = line.indexOf("sage", at + 4)) {
+      const u = line[at - 1];
+      if ((u !== "u" && u !== "U") || line.startsWith('"usage":null', at - 2)) continue;
+      return this.#parse(line.slice(5).trim());
+    }
   }
 
   #parse(text: string) {
