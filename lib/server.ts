@@ -94,9 +94,10 @@ async function warmEmbedder(embedder: LazyEmbedder | null): Promise<void> {
 /**
  * Loads every agent's operations when the chat stack first needs them: from the build's
  * cache (lib/tools/agent_cache.ts) when it is current, else from the specs
- * (lib/tools/load_agents.ts, with the OpenAPI validator). A header variable missing from `env` is checked at once,
- * since no build can: the start stops with a message naming the agent and the fix. A bad
- * spec stops `deno task build`, and at run time is logged at start by the warm-up.
+ * (lib/tools/load_agents.ts, with the OpenAPI validator). A header variable missing from
+ * `env` is checked at once, since no build can: the start stops with a message naming the
+ * agent and the fix. A bad spec stops `deno task build`, and at run time is logged at start
+ * by the warm-up.
  */
 function agentLoader(agents: readonly AgentConfig[], root: URL, env: Env) {
   for (const agent of agents) resolveAgentHeaders(agent, env);
