@@ -20,12 +20,8 @@ import {
 import { readIslandAssets } from "@/lib/islands/build.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
-import {
-  type LazyEmbedder,
-  lazyEmbedderFromEnv,
-  loadLexiconFromEnv,
-  loadSiteSearch,
-} from "@/lib/search/mod.ts";
+import { type LazyEmbedder, lazyEmbedderFromEnv } from "@/lib/search/lazy_embedder.ts";
+import { lazySiteSearch } from "@/lib/search/lazy_search.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
@@ -134,14 +130,17 @@ export async function createServerApp(
   const kv = options.kv ?? await openKv(env.DENO_KV_PATH);
   const clock = Date.now;
   const usage = createKvUsageRecorder(kv);
-  // Built on the first query (or by warmUp): the AI SDK stays out of the cold start.
+  // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
+  // cold start.
   const embedder = options.search ? null : lazyEmbedderFromEnv(env);
   const search = options.search ??
-    loadSiteSearch({
+    lazySiteSearch(({ loadLexiconFromEnv }) => ({
       assetPath: new URL("build/search/index.bin", root),
       embedder,
       lexicon: loadLexiconFromEnv(env),
-    });
+    }));
+  // A configured lexicon is read at start, so a path that cannot be read stops it, as before.
+  if (env.SEARCH_LEXICON?.trim()) await search.ready?.();
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
   const sessionSecret = await loadSessionSecret(kv, env);
   const services: AppServices = {
@@ -191,7 +190,13 @@ export async function createServerApp(
   // "self" agents (the built-in contact agent) are served by this very app, in-process.
   services.selfApp ??= app;
   const warmUp = () =>
-    Promise.all([warmChatStack(services), warmEmbedder(embedder)]).then(() => {});
+    Promise.all([
+      warmChatStack(services),
+      warmEmbedder(embedder),
+      services.search.ready?.().catch((error) =>
+        console.error("The search could not load:", error)
+      ),
+    ]).then(() => {});
   return { app, services, warmUp };
 }
 

@@ -1,24 +1,27 @@
 /**
- * The AI SDK's provider packages, loaded when a configured provider first needs them
- * rather than when the app starts: together they are a good part of a cold start, and
- * the offline model needs none of them (issue 16, "Cold start").
+ * The AI SDK's provider packages and the offline model, loaded when a configured provider
+ * first needs them rather than when the app starts: together they are a good part of a cold
+ * start, and the offline model needs none of the packages (issue 16, "Cold start").
  *
  * The imports go through `lazyImport` (lib/lazy_import.ts), which says why.
  */
 import type { createGoogle } from "@ai-sdk/google";
+import type { createLocalModel } from "./local_model.ts";
 import type { createOpenAI } from "@ai-sdk/openai";
 import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { lazyImport } from "@/lib/lazy_import.ts";
 import type { ModelFamily } from "./types.ts";
 
-/** The factory of each provider family the registry builds models with. */
+/** The factory of each model family the registry builds models with. */
 export interface ProviderSdks {
   openai: typeof createOpenAI;
   google: typeof createGoogle;
   "openai-compatible": typeof createOpenAICompatible;
+  /** The offline model (lib/models/local_model.ts), with its extractive answerer. */
+  offline: typeof createLocalModel;
 }
 
-/** A family with a provider package (the offline model has none). */
+/** A model family whose module loads on demand (all of them). */
 export type SdkFamily = keyof ProviderSdks;
 
 const loaders: { [F in SdkFamily]: () => Promise<ProviderSdks[F]> } = {
@@ -32,6 +35,9 @@ const loaders: { [F in SdkFamily]: () => Promise<ProviderSdks[F]> } = {
     (await lazyImport<typeof import("@ai-sdk/openai-compatible")>(
       import.meta.resolve("@ai-sdk/openai-compatible"),
     )).createOpenAICompatible,
+  offline: async () =>
+    (await lazyImport<typeof import("./local_model.ts")>(import.meta.resolve("./local_model.ts")))
+      .createLocalModel,
 };
 
 const loaded: Partial<ProviderSdks> = {};
@@ -62,7 +68,7 @@ export function providerSdk<F extends SdkFamily>(family: F): ProviderSdks[F] {
   const factory = loaded[family];
   if (!factory) {
     throw new Error(
-      `The AI SDK provider package of the "${family}" family is not loaded: await registry.ready() (lib/models/registry.ts) before registry.get().`,
+      `The model module of the "${family}" family is not loaded: await registry.ready() (lib/models/registry.ts) before registry.get().`,
     );
   }
   return factory as ProviderSdks[F];

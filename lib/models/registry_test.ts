@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { buildCatalog, CATALOG, costUsd } from "./catalog.ts";
 import { createModelRegistry, ModelUnavailableError } from "./registry.ts";
 import { localize } from "@/lib/i18n/localized.ts";
+import { providerSdk } from "./provider_sdks.ts";
 
 Deno.test("catalog: ids are unique, every provider has models, prices are set", () => {
   const ids = CATALOG.map((m) => m.id);
@@ -49,11 +50,29 @@ Deno.test("costUsd uses prices per million tokens", () => {
   assert.equal(costUsd({ inputPerMTok: 2, outputPerMTok: 8 }, 500_000, 250_000), 3);
 });
 
-Deno.test("registry: with no keys only the offline model is available and is the default", () => {
+Deno.test("registry: get() needs ready(), which loads the configured families' modules only", async () => {
+  const registry = createModelRegistry({ env: { CEREBRAS_API_KEY: "k" } });
+  assert.throws(
+    () => registry.get("local"),
+    /"offline" family is not loaded: await registry\.ready\(\)/,
+  );
+  assert.throws(
+    () => registry.get("cerebras/gpt-oss-120b"),
+    /"openai-compatible" family is not loaded: await registry\.ready\(\)/,
+  );
+  await registry.ready();
+  assert.equal(registry.get("local").specificationVersion, "v4");
+  assert.equal(registry.get("cerebras/gpt-oss-120b").modelId, "gpt-oss-120b");
+  // OpenAI is not configured, so its package was not loaded (nor needed).
+  assert.throws(() => providerSdk("openai"), /"openai" family is not loaded/);
+});
+
+Deno.test("registry: with no keys only the offline model is available and is the default", async () => {
   const registry = createModelRegistry({ env: {} });
   const available = registry.list().filter((m) => m.available).map((m) => m.id);
   assert.deepEqual(available, ["local"]);
   assert.equal(registry.defaultModelId(), "local");
+  await registry.ready();
   assert.equal(registry.get("local").specificationVersion, "v4");
   assert.deepEqual(registry.providerStatus(), {
     openai: "missing",
@@ -64,17 +83,6 @@ Deno.test("registry: with no keys only the offline model is available and is the
     "local-endpoint": "missing",
     offline: "configured",
   });
-});
-
-Deno.test("registry: a provider's model needs ready(); the offline model does not", async () => {
-  const registry = createModelRegistry({ env: { CEREBRAS_API_KEY: "k" } });
-  assert.equal(registry.get("local").specificationVersion, "v4");
-  assert.throws(
-    () => registry.get("cerebras/gpt-oss-120b"),
-    /"openai-compatible" family is not loaded: await registry\.ready\(\)/,
-  );
-  await registry.ready();
-  assert.equal(registry.get("cerebras/gpt-oss-120b").modelId, "gpt-oss-120b");
 });
 
 Deno.test("registry: a key makes its provider's models available and the default", async () => {

@@ -117,6 +117,7 @@ Deno.test("tool loop: an English question gets an English answer; uncovered gets
 
 Deno.test("tool loop: the registry's default without keys is the offline model", async () => {
   const registry = createModelRegistry({ env: {} });
+  await registry.ready();
   assert.equal(registry.defaultModelId(), "local");
   const result = streamText({
     model: registry.get(registry.defaultModelId()),

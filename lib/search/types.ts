@@ -67,4 +67,6 @@ export interface SiteSearch {
    */
   passage(id: string): StoredPassage | null;
   status(): IndexStatus;
+  /** Resolves once `status()` and `passage()` can answer (a search that loads lazily). */
+  ready?(): Promise<void>;
 }

@@ -11,6 +11,7 @@ export const handler = define.handlers({
       console.error("Health: KV read failed:", error);
       kv = "unavailable";
     }
+    await app.search.ready?.(); // the engine loads on first use (lib/search/lazy_search.ts)
     const index = app.search.status();
     const body = {
       status: kv === "ok" && index.status === "ok" ? "ok" : "degraded",

@@ -51,6 +51,15 @@ async function moduleGraph(entry: string): Promise<Graph> {
   return { edges, root: resolve(info.roots[0]) };
 }
 
+/** Every module the root loads at start (static code imports only). */
+function reachable(graph: Graph): Set<string> {
+  const seen = new Set([graph.root]);
+  for (const at of seen) {
+    for (const { to, dynamic } of graph.edges.get(at) ?? []) if (!dynamic) seen.add(to);
+  }
+  return seen;
+}
+
 /** Every heavy module reachable from the root, with the import chain that reaches it. */
 function heavyReached(graph: Graph, followDynamic: boolean): string[] {
   const from = new Map<string, string | null>([[graph.root, null]]);
@@ -85,6 +94,22 @@ for (const entry of ["main.ts", "routes/index.tsx"]) {
     );
   });
 }
+
+Deno.test("cold start: the search engine, the offline model and markdown load on first use", async () => {
+  const graph = await moduleGraph("main.ts");
+  const loaded = [...reachable(graph)];
+  for (
+    const late of [
+      "lib/search/engine.ts",
+      "lib/search/analyzer.ts",
+      "lib/models/local_model.ts",
+      "lib/client/markdown.ts",
+      "lib/corpus/pages.ts",
+    ]
+  ) {
+    assert.ok(!loaded.includes(new URL(late, ROOT).href), `${late} is loaded at start`);
+  }
+});
 
 Deno.test("cold start: the walk finds the stack where it is imported (lib/chat/turn.ts)", async () => {
   const reached = heavyReached(await moduleGraph("lib/chat/turn.ts"), false)

@@ -101,7 +101,8 @@ Deno.test("internal docs: the server serves no index, at its old path or any sta
       assert.ok(!isIndex(bytes), `${path} serves a search index`);
       assertNoInternalText(new TextDecoder().decode(bytes), path);
     }
-    // The index is still there for the server: search works.
+    // The index is still there for the server: search works (once its engine has loaded).
+    await server.services.search.ready?.();
     assert.equal(server.services.search.status().status, "ok");
   } finally {
     await server.close();

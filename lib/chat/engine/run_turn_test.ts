@@ -34,7 +34,7 @@ import { runTurn, type RunTurnOptions, withStepLimitInstruction } from "./run_tu
 import { loadProviderSdks } from "@/lib/models/provider_sdks.ts";
 
 // These tests build provider models synchronously: load the provider packages up front.
-await loadProviderSdks(["openai", "google", "openai-compatible"]);
+await loadProviderSdks(["openai", "google", "openai-compatible", "offline"]);
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
