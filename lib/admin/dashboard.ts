@@ -4,7 +4,7 @@
  * search index's status.
  */
 import type { AppServices } from "@/lib/services.ts";
-import { DEFAULT_ASSET_URL } from "@/lib/search/mod.ts";
+import { DEFAULT_ASSET_URL } from "@/lib/search/asset_path.ts";
 import type { IndexStatus } from "@/lib/search/types.ts";
 import type { ContactMessage } from "@/lib/store/contact.ts";
 import { type FeedbackEntry, recentFeedback } from "@/lib/store/feedback.ts";
@@ -36,6 +36,8 @@ export async function loadDashboard(
     recentFeedback(app.kv, 20),
     app.contact.list({ limit: 5 }),
     Deno.stat(indexPath).catch(() => null),
+    // The search engine loads on first use (lib/search/lazy_search.ts): status() after it.
+    app.search.ready?.().catch(() => {}),
   ]);
   return {
     days,

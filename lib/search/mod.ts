@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { readAsset } from "./asset.ts";
+import { DEFAULT_ASSET_URL } from "./asset_path.ts";
 import type { Embedder } from "./embedder.ts";
 import { SearchEngine } from "./engine.ts";
 import { SearchUnavailableError } from "./errors.ts";
@@ -34,11 +35,7 @@ export { EmbedderError, SearchUnavailableError } from "./errors.ts";
 export { type Lexicon, loadLexiconFromEnv } from "./lexicon.ts";
 export { createSlugger, slugify } from "./slug.ts";
 
-/**
- * Where `deno task index` writes the asset. Outside static/ on purpose: the index holds the
- * text of internal documents, which must never be served.
- */
-export const DEFAULT_ASSET_URL: URL = new URL("../../build/search/index.bin", import.meta.url);
+export { DEFAULT_ASSET_URL } from "./asset_path.ts";
 
 /** Options of `loadSiteSearch`. */
 export interface LoadSiteSearchOptions {

@@ -135,6 +135,7 @@ export async function measure(rounds = ROUNDS): Promise<{
         series.tool.push(t);
       }
     }
+    await prefetchApp.services.search.ready?.();
     const status = prefetchApp.services.search.status();
     const index = status.status === "ok"
       ? `${status.passages} passages, ${status.mode}`
