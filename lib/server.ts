@@ -35,7 +35,6 @@ import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
 import { parseArtifactOrigin } from "@/lib/artifacts/origin.ts";
 import { warmChatStack } from "@/lib/chat/lazy.ts";
-import { lazyImport } from "@/lib/lazy_import.ts";
 import { resolveAgentHeaders } from "@/lib/agents/agent_config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
@@ -103,9 +102,7 @@ function agentLoader(agents: readonly AgentConfig[], root: URL, env: Env) {
     if (cached) {
       return cached.map((one) => ({ ...one, headers: resolveAgentHeaders(one.agent, env) }));
     }
-    const { loadAgents, readyAgents } = await lazyImport<
-      typeof import("@/lib/tools/load_agents.ts")
-    >(import.meta.resolve("@/lib/tools/load_agents.ts"));
+    const { loadAgents, readyAgents } = await import("@/lib/tools/load_agents.ts");
     return readyAgents(await loadAgents(agents, { root }), env);
   };
 }

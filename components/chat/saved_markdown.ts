@@ -1,12 +1,11 @@
 /**
  * The markdown renderer (with math) of saved chats on the server, per language, loaded on
  * the first /c/:id that has messages rather than with every page: markdown-it and temml
- * are a good part of a cold start (issue 16). The imports go through `lazyImport`
- * (lib/lazy_import.ts), which says why.
+ * are a good part of a cold start (issue 16). The imports are plain `import()`s:
+ * deno.json's `"unstable": ["lazy-dynamic-imports"]` makes Deno load them when they run.
  */
 import type { Locale } from "@/lib/i18n/mod.ts";
 import { messages } from "@/lib/i18n/mod.ts";
-import { lazyImport } from "@/lib/lazy_import.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 
 const renderers = new Map<Locale, Promise<RenderMarkdown>>();
@@ -24,10 +23,8 @@ export function savedChatMarkdown(locale: Locale): Promise<RenderMarkdown> {
 
 async function build(locale: Locale): Promise<RenderMarkdown> {
   const [{ createMarkdown }, { renderMath }] = await Promise.all([
-    lazyImport<typeof import("@/lib/client/markdown.ts")>(
-      import.meta.resolve("@/lib/client/markdown.ts"),
-    ),
-    lazyImport<typeof import("@/lib/client/math.ts")>(import.meta.resolve("@/lib/client/math.ts")),
+    import("@/lib/client/markdown.ts"),
+    import("@/lib/client/math.ts"),
   ]);
   const t = messages(locale);
   return createMarkdown({ source: t.source, copyCode: t.copyCode }, { math: renderMath });

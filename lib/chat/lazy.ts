@@ -5,11 +5,11 @@
  * routes that need it (POST /api/chat, POST /api/title) import only this module; the
  * test `tests/integration/cold_start_test.ts` keeps the stack out of the pages' module graph.
  *
- * The imports go through `lazyImport` (lib/lazy_import.ts), which says why.
+ * The imports are plain `import()`s: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
+ * Deno load them when they run, not before main.ts starts (README, "Cold start").
  */
 import type { generateText } from "ai";
 import { errorResponse } from "@/lib/http/errors.ts";
-import { lazyImport } from "@/lib/lazy_import.ts";
 import type { App } from "@/lib/http/app.ts";
 import type { AppServices } from "@/lib/services.ts";
 import type { chatTurn } from "./turn.ts";
@@ -42,8 +42,8 @@ export function chatStack(app: AppServices): Promise<ChatStack> {
 async function loadStack(app: AppServices): Promise<ChatStack> {
   // Both modules load in parallel with the provider packages and the specs.
   const [turn, ai, agents] = await Promise.all([
-    lazyImport<typeof import("./turn.ts")>(import.meta.resolve("./turn.ts")),
-    lazyImport<typeof import("ai")>(import.meta.resolve("ai")),
+    import("./turn.ts"),
+    import("ai"),
     app.loadAgents(),
     app.models.ready(),
   ]);

@@ -3,13 +3,13 @@
  * first needs them rather than when the app starts: together they are a good part of a cold
  * start, and the offline model needs none of the packages (issue 16, "Cold start").
  *
- * The imports go through `lazyImport` (lib/lazy_import.ts), which says why.
+ * The imports are plain `import()`s: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
+ * Deno load them when they run, not before main.ts starts (README, "Cold start").
  */
 import type { createGoogle } from "@ai-sdk/google";
 import type { createLocalModel } from "./local_model.ts";
 import type { createOpenAI } from "@ai-sdk/openai";
 import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { lazyImport } from "@/lib/lazy_import.ts";
 import type { ModelFamily } from "./types.ts";
 
 /** The factory of each model family the registry builds models with. */
@@ -26,17 +26,15 @@ export type SdkFamily = keyof ProviderSdks;
 
 const loaders: { [F in SdkFamily]: () => Promise<ProviderSdks[F]> } = {
   openai: async () =>
-    (await lazyImport<typeof import("@ai-sdk/openai")>(import.meta.resolve("@ai-sdk/openai")))
+    (await import("@ai-sdk/openai"))
       .createOpenAI,
   google: async () =>
-    (await lazyImport<typeof import("@ai-sdk/google")>(import.meta.resolve("@ai-sdk/google")))
+    (await import("@ai-sdk/google"))
       .createGoogle,
   "openai-compatible": async () =>
-    (await lazyImport<typeof import("@ai-sdk/openai-compatible")>(
-      import.meta.resolve("@ai-sdk/openai-compatible"),
-    )).createOpenAICompatible,
+    (await import("@ai-sdk/openai-compatible")).createOpenAICompatible,
   offline: async () =>
-    (await lazyImport<typeof import("./local_model.ts")>(import.meta.resolve("./local_model.ts")))
+    (await import("./local_model.ts"))
       .createLocalModel,
 };
 

@@ -3,9 +3,9 @@
  * on the first query (or by the warm-up) instead of at start: they are a good part of a
  * cold start (issue 16, "Cold start"). embedder_providers.ts builds the real one.
  *
- * The import goes through `lazyImport` (lib/lazy_import.ts), which says why.
+ * The import is a plain `import()`: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
+ * Deno load it when it runs, not before main.ts starts (README, "Cold start").
  */
-import { lazyImport } from "@/lib/lazy_import.ts";
 import type { Embedder } from "./embedder.ts";
 
 /** An embedder that builds the configured one on first use. */
@@ -27,9 +27,9 @@ export function lazyEmbedderFromEnv(
   if (!spec) return null;
   let real: Promise<Embedder> | null = null;
   const load = () =>
-    real ??= lazyImport<typeof import("./embedder_providers.ts")>(
-      import.meta.resolve("./embedder_providers.ts"),
-    ).then(({ createEmbedderFromEnv }) => createEmbedderFromEnv(env, fetch)!);
+    real ??= import("./embedder_providers.ts").then(({ createEmbedderFromEnv }) =>
+      createEmbedderFromEnv(env, fetch)!
+    );
   return {
     model: spec,
     load,

@@ -4,9 +4,9 @@
  * page never searches, and a cold start paid for all of it (issue 16, "Cold start").
  * lib/search/mod.ts `loadSiteSearch` is the real search; this only defers loading it.
  *
- * The import goes through `lazyImport` (lib/lazy_import.ts), which says why.
+ * The import is a plain `import()`: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
+ * Deno load it when it runs, not before main.ts starts (README, "Cold start").
  */
-import { lazyImport } from "@/lib/lazy_import.ts";
 import type { LoadSiteSearchOptions } from "./mod.ts";
 import type { IndexStatus, SiteSearch } from "./types.ts";
 
@@ -26,7 +26,7 @@ export function lazySiteSearch(
   let real: SiteSearch | null = null;
   let loading: Promise<void> | null = null;
   const ready = () =>
-    loading ??= lazyImport<typeof import("./mod.ts")>(import.meta.resolve("./mod.ts")).then(
+    loading ??= import("./mod.ts").then(
       (mod) => {
         real = mod.loadSiteSearch(options(mod));
       },

@@ -3,7 +3,6 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import type { DocPageData } from "@/lib/corpus/pages.ts";
-import { lazyImport } from "@/lib/lazy_import.ts";
 import { DocPage } from "@/components/DocPage.tsx";
 import { setHead } from "@/lib/http/head.ts";
 import { localize } from "@/lib/i18n/localized.ts";
@@ -12,9 +11,7 @@ import { localize } from "@/lib/i18n/localized.ts";
 export const handler = define.handlers<DocPageData>({
   async GET(ctx) {
     // Loaded on the first page view, not at start: markdown-it and the search analyzer.
-    const { docAlternates, docPages } = await lazyImport<typeof import("@/lib/corpus/pages.ts")>(
-      import.meta.resolve("@/lib/corpus/pages.ts"),
-    );
+    const { docAlternates, docPages } = await import("@/lib/corpus/pages.ts");
     const page = await docPages.get(`/en/about/${ctx.params.slug}`);
     if (!page) throw new HttpError("not_found", `No page at "${ctx.url.pathname}".`);
     setHead(ctx.state, { title: page.title, alternates: docAlternates(page) });
