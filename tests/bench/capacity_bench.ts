@@ -17,9 +17,12 @@
  *   started spread over one stream's length (~3 s), measured over a window after that ramp.
  *   Each stream's first-token lag = when the client read the first text chunk − when the
  *   stand-in wrote it (the stamp; wall clocks of one machine). Added first-token p95 =
- *   p95 of that lag through the server − p95 straight from the stand-in at the same N. A server holds N when that is ≤ 10 ms and no stream failed or was truncated.
- *   N grows by steps until a server fails, then one bisection step between the last pass
- *   and the first failure; capacity = the largest N that held.
+ *   p95 of that lag through the server − p95 straight from the stand-in at the same N. A
+ *   server holds N when that is ≤ 10 ms and no stream failed or was truncated, in one of two
+ *   tries.
+ *   N grows by steps (app and floor taking turns at each N) until a server fails twice in a
+ *   row at one N, then one bisection step between its last pass and that N; capacity = the
+ *   largest N that held.
  * - CPU per 1,000 streamed tokens: the replay answers 1,000 text chunks (the fixture's,
  *   repeated); 50 steady clients per server; the server process's CPU time (/proc) over the
  *   window divided by the text-delta events the clients received, × 1,000. One answer is
@@ -300,19 +303,23 @@ export async function run(): Promise<string> {
       capacity[name].push(p);
       return p;
     };
+    // App and floor take turns at each N, so both meet the same moments of the machine; a
+    // probe that fails is tried once more (a stall of another process on the core fails a p95
+    // of a few dozen streams; only the server's own slowness fails twice).
+    const holds = async (name: "app" | "floor", n: number) =>
+      (await probe(name, n)).holds || (await probe(name, n)).holds;
+    const state = { app: { pass: 0, fail: 0 }, floor: { pass: 0, fail: 0 } };
+    for (const n of STEPS) {
+      const open = (["app", "floor"] as const).filter((name) => !state[name].fail);
+      if (!open.length) break;
+      for (const name of open) {
+        if (await holds(name, n)) state[name].pass = n;
+        else state[name].fail = n;
+      }
+    }
     for (const name of ["app", "floor"] as const) {
-      let pass = 0, fail = 0;
-      for (const n of STEPS) {
-        if ((await probe(name, n)).holds) pass = n;
-        else {
-          fail = n;
-          break;
-        }
-      }
-      if (fail && fail - pass > 1) {
-        const mid = Math.round((pass + fail) / 2);
-        await probe(name, mid);
-      }
+      const { pass, fail } = state[name];
+      if (fail && fail - pass > 1) await holds(name, Math.round((pass + fail) / 2));
     }
 
     await pace(10, 1000);
@@ -347,8 +354,12 @@ function section(r: {
     a - b
   );
   const cell = (name: string, n: number) => {
-    const p = r.capacity[name].find((x) => x.n === n);
-    return p ? `${f1(p.addedP95)} ms${p.bad ? `, ${p.bad} bad` : ""} ${p.holds ? "✓" : "✗"}` : "—";
+    const tries = r.capacity[name].filter((x) => x.n === n);
+    if (!tries.length) return "—";
+    return tries.map((p) =>
+      `${f1(p.addedP95)} ms${p.bad ? `, ${p.bad} bad` : ""} ${p.holds ? "✓" : "✗"}`
+    )
+      .join(", then ");
   };
   const trust = r.pinned
     ? `${r.cores} cores: the servers pinned to core 0, the load generator and the replay server to core 1 (taskset). Core 1 is shared by two processes, so at large N the direct baseline itself slows; the comparison app/floor is what counts. Other work on the machine (load average ${
@@ -366,7 +377,9 @@ function section(r: {
     "chunk of every stream with the time it wrote it, so each stream's first-token lag is read",
     "by the client itself; added p95 = p95 of that lag through the server − p95 straight from",
     `the stand-in at the same N. A server holds N when that is ≤ ${TARGET_P95_MS} ms and no stream failed`,
-    "or was truncated. App: the real app (OpenAI Chat Completions adapter on the stand-in,",
+    "or was truncated, in one of two tries (app and floor take turns at each N: a stall of",
+    "another process on the core fails a p95 of a few dozen streams once, a slow server twice).",
+    "App: the real app (OpenAI Chat Completions adapter on the stand-in,",
     "in-memory KV, limits raised). Floor: the thinnest server over the same adapter",
     "(`chat_bench_child.ts peer`: parse, `doStream`, UI chunks out; no KV, checks, history, tools",
     "or engine).",
