@@ -1,6 +1,6 @@
 /**
  * `deno task corpus:import <folder | https://site/sitemap.xml | urls.txt> [options]`:
- * imports a site's pages into corpus/ (see README "Importing a site"). Prints
+ * imports a site's pages into corpus/ (see docs/corpus-import.md). Prints
  * what was added, changed, removed and skipped, and why. Exit status 1 when
  * the source is unusable (nothing written), 0 otherwise.
  */

@@ -47,7 +47,7 @@ export function resolveTarget(
     !org &&
     'No Deno Deploy organization: pass --org <slug>, set DENO_DEPLOY_ORG, or add "org" under "deploy" in deno.json. Create one at https://console.deno.com.',
     !app &&
-    'No Deno Deploy app: pass --app <slug>, set DENO_DEPLOY_APP, or add "app" under "deploy" in deno.json. Create it once with `deno deploy create` (see README "Deploy").',
+    'No Deno Deploy app: pass --app <slug>, set DENO_DEPLOY_APP, or add "app" under "deploy" in deno.json. Create it once with `deno deploy create` (see docs/deploy.md).',
   ].filter(Boolean) as string[];
   if (missing.length) return { error: missing.join("\n") };
   return { org: org!, app: app!, prod: args.includes("--prod") };

@@ -6,7 +6,7 @@
  * test `tests/integration/cold_start_test.ts` keeps the stack out of the pages' module graph.
  *
  * The imports are plain `import()`s: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
- * Deno load them when they run, not before main.ts starts (README, "Cold start").
+ * Deno load them when they run, not before main.ts starts (docs/cold-start.md).
  */
 import type { generateText } from "ai";
 import { errorResponse } from "@/lib/http/errors.ts";

@@ -4,7 +4,7 @@
  * start, and the offline model needs none of the packages (issue 16, "Cold start").
  *
  * The imports are plain `import()`s: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
- * Deno load them when they run, not before main.ts starts (README, "Cold start").
+ * Deno load them when they run, not before main.ts starts (docs/cold-start.md).
  */
 import type { createGoogle } from "@ai-sdk/google";
 import type { createLocalModel } from "./local_model.ts";

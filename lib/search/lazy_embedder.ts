@@ -4,7 +4,7 @@
  * cold start (issue 16, "Cold start"). embedder_providers.ts builds the real one.
  *
  * The import is a plain `import()`: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
- * Deno load it when it runs, not before main.ts starts (README, "Cold start").
+ * Deno load it when it runs, not before main.ts starts (docs/cold-start.md).
  */
 import type { Embedder } from "./embedder.ts";
 

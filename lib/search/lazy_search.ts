@@ -5,7 +5,7 @@
  * lib/search/mod.ts `loadSiteSearch` is the real search; this only defers loading it.
  *
  * The import is a plain `import()`: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
- * Deno load it when it runs, not before main.ts starts (README, "Cold start").
+ * Deno load it when it runs, not before main.ts starts (docs/cold-start.md).
  */
 import type { LoadSiteSearchOptions } from "./mod.ts";
 import type { IndexStatus, SiteSearch } from "./types.ts";

@@ -2,7 +2,7 @@
  * The optional bilingual lexicon (owner-provided, never shipped): query words translated
  * word by word into the index's other language, so a Portuguese question finds a page that
  * exists only in English without an embedding model. The file is TSV, one pair a line:
- * `<Portuguese word or phrase>\t<English word or phrase>`; it is read both ways. README.md
+ * `<Portuguese word or phrase>\t<English word or phrase>`; it is read both ways. docs/search.md
  * shows how to build one from Debian's FreeDict dictionaries.
  */
 import { readFileSync } from "node:fs";
