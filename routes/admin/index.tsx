@@ -1,6 +1,4 @@
-import { Footer } from "@/components/Footer.tsx";
-import { Header } from "@/components/Header.tsx";
-import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
+import { AdminShell } from "@/components/AdminShell.tsx";
 import { UsageChart } from "@/components/admin/UsageChart.tsx";
 import { type Dashboard, loadDashboard, tokensByDay } from "@/lib/admin/dashboard.ts";
 import { isUnauthorized, requireAdminPage } from "@/lib/http/admin_session.ts";
@@ -11,7 +9,6 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { type AdminMessages, adminMessages } from "@/lib/i18n/admin.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
-import { localize } from "@/lib/i18n/localized.ts";
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
@@ -46,31 +43,19 @@ export default define.page<Dashboard>(function AdminDashboard({ data, state, app
   const t = messages(locale);
   const a = adminMessages(locale);
   return (
-    <div class="doc-shell">
-      <Header
-        siteName={localize(app.config.site.name, locale)}
-        t={t}
-        otherLang={locale === "en" ? "pt-BR" : "en"}
-      />
-      <main class="doc-main admin" id="main">
-        <article class="doc">
-          <div class="doc-body">
-            <h1>{a.adminTitle}</h1>
-            <p>{format(a.adminIntro, { days: data.days })}</p>
-            <form method="post" action="/admin/logout" class="admin-logout">
-              <button type="submit" class="button">{a.adminLogout}</button>
-            </form>
-            <UsageSection data={data} a={a} />
-            <LatencySection data={data} a={a} />
-            <ErrorsSection data={data} a={a} />
-            <FeedbackSection data={data} a={a} />
-            <ContactSection data={data} a={a} locale={t.htmlLang} />
-            <IndexSection data={data} a={a} />
-          </div>
-        </article>
-      </main>
-      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
-    </div>
+    <AdminShell locale={locale} siteName={app.config.site.name} mainClass="admin">
+      <h1>{a.adminTitle}</h1>
+      <p>{format(a.adminIntro, { days: data.days })}</p>
+      <form method="post" action="/admin/logout" class="admin-logout">
+        <button type="submit" class="button">{a.adminLogout}</button>
+      </form>
+      <UsageSection data={data} a={a} />
+      <LatencySection data={data} a={a} />
+      <ErrorsSection data={data} a={a} />
+      <FeedbackSection data={data} a={a} />
+      <ContactSection data={data} a={a} locale={t.htmlLang} />
+      <IndexSection data={data} a={a} />
+    </AdminShell>
   );
 });
 

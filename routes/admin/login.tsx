@@ -1,6 +1,4 @@
-import { Footer } from "@/components/Footer.tsx";
-import { Header } from "@/components/Header.tsx";
-import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
+import { AdminShell } from "@/components/AdminShell.tsx";
 import { constantTimeEqual } from "@/lib/http/admin.ts";
 import { adminSessionCookie } from "@/lib/http/admin_session.ts";
 import { readFormBody } from "@/lib/http/body.ts";
@@ -11,9 +9,8 @@ import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { adminMessages } from "@/lib/i18n/admin.ts";
-import { format, messages } from "@/lib/i18n/mod.ts";
+import { format } from "@/lib/i18n/mod.ts";
 import { loginRetryAfter, recordLoginFailure } from "@/lib/store/login_attempts.ts";
-import { localize } from "@/lib/i18n/localized.ts";
 
 type Data = { problem: "wrong" | "disabled" | null } | { problem: "limited"; minutes: number };
 
@@ -72,44 +69,31 @@ export const handler = define.handlers<Data>({
 
 export default define.page<Data>(function AdminLogin({ data, state, app }) {
   const locale = localeOf(state);
-  const t = messages(locale);
   const a = adminMessages(locale);
   return (
-    <div class="doc-shell">
-      <Header
-        siteName={localize(app.config.site.name, locale)}
-        t={t}
-        otherLang={locale === "en" ? "pt-BR" : "en"}
-      />
-      <main class="doc-main" id="main">
-        <article class="doc">
-          <div class="doc-body">
-            <h1>{a.adminLoginTitle}</h1>
-            {data.problem === "disabled"
-              ? <p role="alert">{a.adminLoginDisabled}</p>
-              : (
-                <form method="post" action="/admin/login" class="admin-login">
-                  <p>{a.adminLoginIntro}</p>
-                  {data.problem === "wrong" && <p role="alert">{a.adminLoginWrong}</p>}
-                  {data.problem === "limited" && (
-                    <p role="alert">{format(a.adminLoginLimited, { minutes: data.minutes })}</p>
-                  )}
-                  <label>
-                    {a.adminLoginToken}
-                    <input
-                      type="password"
-                      name="token"
-                      required
-                      autocomplete="current-password"
-                    />
-                  </label>
-                  <button type="submit" class="button">{a.adminLoginSubmit}</button>
-                </form>
-              )}
-          </div>
-        </article>
-      </main>
-      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
-    </div>
+    <AdminShell locale={locale} siteName={app.config.site.name}>
+      <h1>{a.adminLoginTitle}</h1>
+      {data.problem === "disabled"
+        ? <p role="alert">{a.adminLoginDisabled}</p>
+        : (
+          <form method="post" action="/admin/login" class="admin-login">
+            <p>{a.adminLoginIntro}</p>
+            {data.problem === "wrong" && <p role="alert">{a.adminLoginWrong}</p>}
+            {data.problem === "limited" && (
+              <p role="alert">{format(a.adminLoginLimited, { minutes: data.minutes })}</p>
+            )}
+            <label>
+              {a.adminLoginToken}
+              <input
+                type="password"
+                name="token"
+                required
+                autocomplete="current-password"
+              />
+            </label>
+            <button type="submit" class="button">{a.adminLoginSubmit}</button>
+          </form>
+        )}
+    </AdminShell>
   );
 });

@@ -1,7 +1,5 @@
+import { AdminShell } from "@/components/AdminShell.tsx";
 import { ErrorPage } from "@/components/ErrorPage.tsx";
-import { Footer } from "@/components/Footer.tsx";
-import { Header } from "@/components/Header.tsx";
-import { HOW_IT_WORKS_URL } from "@/components/ChatShell.tsx";
 import { requireAdminPage } from "@/lib/http/admin_session.ts";
 import { define } from "@/lib/http/define.ts";
 import { withAdminAttemptLimit } from "@/lib/http/admin_guard.ts";
@@ -11,7 +9,6 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
 import { CONTACT_ID, type ContactMessage, type ContactPage } from "@/lib/store/contact.ts";
-import { localize } from "@/lib/i18n/localized.ts";
 
 type Data = { unauthorized: true } | { page: ContactPage; paged: boolean };
 
@@ -69,28 +66,21 @@ export default define.page<Data>(function AdminMessages({ data, state, app, url 
   const older = page.cursor &&
     `?${new URLSearchParams({ cursor: page.cursor, ...(limit ? { limit } : {}) })}`;
   return (
-    <div class="doc-shell">
-      <Header
-        siteName={localize(app.config.site.name, locale)}
-        t={t}
-        otherLang={locale === "en" ? "pt-BR" : "en"}
-      />
-      <main class="doc-main" id="main">
-        <article class="doc">
-          <div class="doc-body">
-            <h1>{t.adminMessagesTitle}</h1>
-            <p>{t.adminMessagesIntro}</p>
-            {page.messages.length === 0 && <p class="contact-empty">{t.adminMessagesEmpty}</p>}
-            {page.messages.map((m) => <MessageItem key={m.id} message={m} t={t} />)}
-          </div>
-        </article>
+    <AdminShell
+      locale={locale}
+      siteName={app.config.site.name}
+      after={
         <nav class="doc-nav contact-paging">
           {paged && <a class="doc-back" href="/admin/messages">{t.adminMessagesNewest}</a>}
           {older && <a class="doc-alt" href={older} rel="next">{t.adminMessagesOlder}</a>}
         </nav>
-      </main>
-      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
-    </div>
+      }
+    >
+      <h1>{t.adminMessagesTitle}</h1>
+      <p>{t.adminMessagesIntro}</p>
+      {page.messages.length === 0 && <p class="contact-empty">{t.adminMessagesEmpty}</p>}
+      {page.messages.map((m) => <MessageItem key={m.id} message={m} t={t} />)}
+    </AdminShell>
   );
 });
 
