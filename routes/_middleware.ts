@@ -1,3 +1,4 @@
+import { editHeaders } from "@/lib/http/response_headers.ts";
 import { type Ctx, define } from "@/lib/http/define.ts";
 import { withApiCors } from "@/lib/http/api_cors.ts";
 import { framedByOthers } from "@/lib/http/csp.ts";
@@ -40,19 +41,10 @@ async function guarded(ctx: Ctx, allowed: string[]): Promise<Response> {
 
 /** Appends headers (Set-Cookie and Vary add, others replace), copying a response whose headers are immutable. */
 function withHeaders(res: Response, headers: [string, string][]): Response {
-  let out = res;
-  try {
-    apply(out.headers);
-  } catch {
-    out = new Response(res.body, res);
-    apply(out.headers);
-  }
-  return out;
-
-  function apply(h: Headers) {
+  return editHeaders(res, (h) => {
     for (const [name, value] of headers) {
       if (name === "Set-Cookie" || name === "Vary") h.append(name, value);
       else h.set(name, value);
     }
-  }
+  });
 }

@@ -4,6 +4,7 @@
  * origin); any other origin gets 403 `origin_not_allowed`, preflights included.
  * Allowed origins get CORS headers on every answer, errors too, so a page can read them.
  */
+import { editHeaders } from "./response_headers.ts";
 import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
 
 /** Methods and request headers a preflight allows (the widget's token travels in Authorization). */
@@ -68,18 +69,9 @@ function refusal(origin: string): Response {
 
 /** Sets `headers` (Vary: Origin added once), copying a response whose headers are immutable. */
 function withHeaders(res: Response, headers: [string, string][]): Response {
-  let out = res;
-  try {
-    apply(out.headers);
-  } catch {
-    out = new Response(res.body, res);
-    apply(out.headers);
-  }
-  return out;
-
-  function apply(h: Headers) {
+  return editHeaders(res, (h) => {
     for (const [name, value] of headers) h.set(name, value);
     const vary = h.get("vary") ?? "";
     if (!/(^|,)\s*origin\s*(,|$)/i.test(vary)) h.set("Vary", vary ? `${vary}, Origin` : "Origin");
-  }
+  });
 }
