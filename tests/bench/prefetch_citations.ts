@@ -12,6 +12,7 @@
  * are the same words in both modes. Also how many questions the prefetch skipped as
  * messages for the owner (lib/chat/prefetch.ts).
  */
+import { beirSiteSearch } from "@/scripts/eval_answers.ts";
 import { parseArgs } from "node:util";
 import type { ToolSet } from "ai";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
@@ -21,39 +22,19 @@ import { isOwnerMessage } from "@/lib/chat/prefetch.ts";
 import { createLocalModel, passagesOf } from "@/lib/models/local_model.ts";
 import { createScriptedModel, scriptedRegistry, type ScriptedStep } from "@/lib/models/testing.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
-import { SearchEngine } from "@/lib/search/engine.ts";
-import { buildIndexData } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { CookieJar, newChatId, postChat, testConfig, userMessage } from "../support/chat_client.ts";
 import { startTestServer } from "../support/server.ts";
 
 const FAQUAD = new URL("../fixtures/faquad/", import.meta.url);
 
-/** The FaQuAD paragraphs as a site: one public page per paragraph, `/faquad/<id>`. */
+/** The FaQuAD paragraphs as a site: one public page per paragraph, `/doc/<id>`. */
 export function faquadSite(): SiteSearch {
   const docs = parseJsonl<BeirDoc>(
     Deno.readTextFileSync(new URL("corpus.jsonl", FAQUAD)),
     "corpus.jsonl",
   );
-  const engine = new SearchEngine(buildIndexData(docs.map((d) => ({
-    id: `${d._id}#p`,
-    docId: d._id,
-    title: d.title ?? d._id,
-    url: `/faquad/${d._id}`,
-    lang: "pt" as const,
-    text: d.text,
-  }))));
-  return {
-    search: (query, options) => engine.search(query, options),
-    passage: (id) => engine.passageById(id),
-    status: () => ({
-      status: "ok",
-      passages: docs.length,
-      documents: docs.length,
-      mode: engine.mode,
-      embeddingModel: null,
-    }),
-  };
+  return beirSiteSearch(docs, "pt");
 }
 
 /** Test questions with their relevant paragraph, every `every`-th one. */
@@ -132,7 +113,9 @@ async function askAll(
       const numbers = [...text.matchAll(/\[(\d+)\]/g)].map((m) => m[1]);
       out.push({
         cited: (answer.metadata?.citations?.valid ?? 0) > 0,
-        citesOwnParagraph: numbers.some((n) => urls.get(n)?.endsWith(`/faquad/${q.doc}`)),
+        citesOwnParagraph: numbers.some((n) =>
+          urls.get(n)?.endsWith(`/doc/${encodeURIComponent(q.doc)}`)
+        ),
         text,
       });
     }
