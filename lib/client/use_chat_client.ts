@@ -1,0 +1,124 @@
+/**
+ * The message list's chat client for its whole life: the `Chat` (made once), what its
+ * stream reports (notices, the screen-reader announcement, stopped answers) and naming the
+ * chat once the server holds it (address bar, parent island, the chat list's event).
+ */
+import { useMemo } from "preact/hooks";
+import {
+  type ReadonlySignal,
+  type Signal,
+  useComputed,
+  useSignal,
+  useSignalEffect,
+} from "@preact/signals";
+import { Chat } from "@/lib/client/chat.ts";
+import { textOf } from "@/lib/client/chat_text.ts";
+import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { Messages } from "@/lib/i18n/mod.ts";
+
+/** What `useChatClient` needs from the island. */
+export interface ChatClientOptions {
+  /** The chat shown; null on a new chat (an id is made here). */
+  chatId: string | null;
+  initialMessages: ChatMessage[];
+  t: Messages;
+  /** Fields added to every request (the picked model and agent). */
+  body: () => Record<string, unknown>;
+  /** The path naming chat `id` in the address bar. */
+  chatPath: (id: string) => string;
+  onChatSaved?: (id: string) => void;
+}
+
+/** The chat client and the state its stream drives. */
+export interface ChatClient {
+  chat: Chat<ChatMessage>;
+  messages: ReadonlySignal<ChatMessage[]>;
+  status: Chat<ChatMessage>["signals"]["statusSignal"];
+  /** A request is out or an answer streams. */
+  busy: ReadonlySignal<boolean>;
+  /** A notice under the thread (e.g. the chat could not be saved). */
+  notice: Signal<string | null>;
+  /** The latest answer, for the polite live region. */
+  announcement: Signal<string>;
+  /** Ids of answers the visitor stopped. */
+  stopped: Signal<ReadonlySet<string>>;
+}
+
+function newChatId(): string {
+  return "c" + crypto.randomUUID().replaceAll("-", "").slice(0, 20);
+}
+
+/** Makes the island's `Chat` once and follows it (the island resumes a saved chat's answer). */
+export function useChatClient(
+  { chatId, initialMessages, t, body, chatPath, onChatSaved }: ChatClientOptions,
+): ChatClient {
+  const notice = useSignal<string | null>(null);
+  const announcement = useSignal("");
+  const stopped = useSignal<ReadonlySet<string>>(new Set());
+
+  /** Writes chat `id`'s path to the address bar; false when it was there already. */
+  const nameInUrl = (id: string) => {
+    const path = chatPath(id);
+    if (location.pathname + location.search === path) return false;
+    history.replaceState(null, "", path);
+    return true;
+  };
+
+  const chat = useMemo(() => {
+    const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
+      id: chatId ?? newChatId(),
+      messages: initialMessages,
+      body,
+      onData: (part) => {
+        if (part.type === "data-notice") notice.value = t.saveFailed;
+      },
+      onFinish: ({ message, isAbort, isError }) => {
+        // The server marks the saved answer; the stream was cut, so mark it here as well.
+        if (isAbort && message.role === "assistant") {
+          stopped.value = new Set([...stopped.value, message.id]);
+        }
+        if (!isError) announcement.value = textOf(message).slice(0, 500) || t.interrupted;
+        // Failed before any answer: the server saved nothing, so no /c/ URL and no list entry.
+        if (isError && chat.messages.at(-1)?.role === "user") return;
+        nameInUrl(chat.id);
+        onChatSaved?.(chat.id);
+        const announce = (title?: string) =>
+          document.dispatchEvent(
+            new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }),
+          );
+        if (!isAbort && !isError && chat.messages.length <= 2) {
+          void nameChat(chat.id).then(announce);
+        } else announce();
+      },
+    });
+    return chat;
+  }, []);
+
+  const messages = chat.signals.messagesSignal;
+  const status = chat.signals.statusSignal;
+  const busy = useComputed(() => status.value === "submitted" || status.value === "streaming");
+
+  // Once the answer streams the chat is saved: name it in the URL now, so a reload mid-answer
+  // reopens it (and resumes the answer) instead of an empty chat.
+  useSignalEffect(() => {
+    if (status.value !== "streaming" || !nameInUrl(chat.id)) return;
+    onChatSaved?.(chat.id);
+  });
+
+  return { chat, messages, status, busy, notice, announcement, stopped };
+}
+
+/** Asks the server to title chat `id` after its first answer; undefined when it cannot. */
+async function nameChat(id: string): Promise<string | undefined> {
+  try {
+    const res = await fetch("/api/title", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id }),
+    });
+    return res.ok ? (await res.json()).title : undefined;
+  } catch {
+    // A title is a nicety; the chat works without one.
+    return undefined;
+  }
+}
