@@ -61,22 +61,22 @@ function useConversation(props: ChatMessagesProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const input = useSignal("");
-  const { models, model, load: loadModels } = useModels();
+  const [models, model, loadModels] = useModels();
   // A saved chat keeps the agent its answers used; a new one starts with `?agent=`'s, if any.
   const agent = useSignal(
     chatId ? chatAgent(agents, initialMessages) : knownAgent(agents, props.agent),
   );
   const agentNames = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), []);
   const editing = useSignal<Editing | null>(null);
-  const client = useChatClient({
+  const [chat, busy, notice, announcement, stopped] = useChatClient(
     chatId,
     initialMessages,
     t,
-    body: () => ({ model: model.value ?? undefined, agent: agent.value ?? undefined }),
+    () => ({ model: model.value ?? undefined, agent: agent.value ?? undefined }),
     chatPath,
     onChatSaved,
-  });
-  const { chat, messages, busy, notice } = client;
+  );
+  const messages = chat.signals.messagesSignal;
 
   useEffect(() => {
     root.current?.setAttribute("data-hydrated", "true");
@@ -87,30 +87,32 @@ function useConversation(props: ChatMessagesProps) {
 
   const cardLoaded = useApprovals(chat, messages, root, () => (notice.value = t.errorGeneric));
   const view = useFrameView(messages);
-  const markdown = useMarkdown({ t, messages, view, busy, root });
-  const scroll = useScrollPin(scroller, view);
-  const composer = useComposer({
-    chat,
-    busy,
-    input,
-    textarea,
-    prepare: (q) => {
-      notice.value = null;
-      scroll.pinned.value = true;
-      // The answer will need the renderer: load it now, while the question travels, so a
-      // fast answer does not show as plain text first.
-      if (!markdown.render.peek()) markdown.loadRenderer(MATH_HINT.test(q));
-    },
+  const [render, loadRenderer] = useMarkdown(t, messages, view, busy, root);
+  const [pinned, onScroll, jumpToLatest] = useScrollPin(scroller, view);
+  const [send, onKeyDown, retry] = useComposer(chat, busy, input, textarea, (q) => {
+    notice.value = null;
+    pinned.value = true;
+    // The answer will need the renderer: load it now, while the question travels, so a
+    // fast answer does not show as plain text first.
+    if (!render.peek()) loadRenderer(MATH_HINT.test(q));
   });
   const feedback = useAnswerFeedback(initialMessages, chat.id);
   const artifact = useArtifactSlot(root);
 
   return {
-    ...client,
-    ...markdown,
-    ...scroll,
-    ...composer,
     t,
+    chat,
+    busy,
+    notice,
+    announcement,
+    stopped,
+    render,
+    pinned,
+    onScroll,
+    jumpToLatest,
+    send,
+    onKeyDown,
+    retry,
     agents,
     root,
     scroller,
@@ -134,13 +136,14 @@ function useConversation(props: ChatMessagesProps) {
  */
 export default function ChatMessages(props: ChatMessagesProps) {
   const c = useConversation(props);
-  const { t, chat, artifact } = c;
+  const { t, chat } = c;
+  const [openArtifact, Panel, openArtifactFrom, closeArtifact] = c.artifact;
 
   void c.cardLoaded.value;
   const list = c.view.value;
   // Only a new chat picks its agent; once it has begun, it keeps the one it was sent with.
   const pickAgent = c.agents.length > 1 && !props.chatId && list.length === 0;
-  const opened = artifact.open.value;
+  const opened = openArtifact.value;
   const versions = opened ? collectArtifacts(list).get(opened.id) : undefined;
 
   return (
@@ -157,7 +160,7 @@ export default function ChatMessages(props: ChatMessagesProps) {
               prerendered={props.prerendered ?? {}}
               stopped={c.stopped.value}
               busy={c.busy.value}
-              waiting={c.status.value === "submitted"}
+              waiting={chat.status === "submitted"}
               error={chat.signals.errorSignal.value}
               notice={c.notice.value}
               editing={c.editing}
@@ -165,7 +168,7 @@ export default function ChatMessages(props: ChatMessagesProps) {
               onSend={(text, messageId) => void chat.sendMessage({ text, messageId })}
               onRegenerate={(messageId) => void chat.regenerate({ messageId })}
               onRetry={c.retry}
-              onClick={threadClickHandler(artifact.openFrom, t.codeCopied)}
+              onClick={threadClickHandler(openArtifactFrom, t.codeCopied)}
             />
           )}
       </div>
@@ -194,11 +197,11 @@ export default function ChatMessages(props: ChatMessagesProps) {
         <ArtifactSlot
           t={t}
           locale={props.locale}
-          Panel={artifact.Panel.value}
+          Panel={Panel.value}
           opened={opened!}
           versions={versions}
           artifactOrigin={props.artifactOrigin ?? null}
-          onClose={artifact.close}
+          onClose={closeArtifact}
         />
       )}
     </div>

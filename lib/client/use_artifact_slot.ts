@@ -17,14 +17,16 @@ export interface OpenArtifact {
   version: number;
 }
 
-/** The open artifact, the panel component (null while loading) and the handlers. */
-export interface ArtifactSlot {
-  open: Signal<OpenArtifact | null>;
-  Panel: Signal<ArtifactPanelComponent | null>;
-  /** Opens the artifact a card (`data-artifact-open`, `data-artifact-version`) names. */
-  openFrom: (card: HTMLElement) => void;
-  close: () => void;
-}
+/**
+ * The open artifact, the panel component (null while it loads), `openFrom(card)` (opens the
+ * artifact a card's `data-artifact-open` and `data-artifact-version` name) and `close`.
+ */
+export type ArtifactSlot = [
+  open: Signal<OpenArtifact | null>,
+  Panel: Signal<ArtifactPanelComponent | null>,
+  openFrom: (card: HTMLElement) => void,
+  close: () => void,
+];
 
 /** The artifact slot of the list under `root` (where the cards are). */
 export function useArtifactSlot(root: RefObject<HTMLElement | null>): ArtifactSlot {
@@ -50,5 +52,5 @@ export function useArtifactSlot(root: RefObject<HTMLElement | null>): ArtifactSl
     requestAnimationFrame(() => card?.focus());
   }
 
-  return { open, Panel, openFrom, close };
+  return [open, Panel, openFrom, close];
 }

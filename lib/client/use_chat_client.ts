@@ -16,41 +16,36 @@ import { textOf } from "@/lib/client/chat_text.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { Messages } from "@/lib/i18n/mod.ts";
 
-/** What `useChatClient` needs from the island. */
-export interface ChatClientOptions {
-  /** The chat shown; null on a new chat (an id is made here). */
-  chatId: string | null;
-  initialMessages: ChatMessage[];
-  t: Messages;
-  /** Fields added to every request (the picked model and agent). */
-  body: () => Record<string, unknown>;
-  /** The path naming chat `id` in the address bar. */
-  chatPath: (id: string) => string;
-  onChatSaved?: (id: string) => void;
-}
-
-/** The chat client and the state its stream drives. */
-export interface ChatClient {
-  chat: Chat<ChatMessage>;
-  messages: ReadonlySignal<ChatMessage[]>;
-  status: Chat<ChatMessage>["signals"]["statusSignal"];
-  /** A request is out or an answer streams. */
-  busy: ReadonlySignal<boolean>;
-  /** A notice under the thread (e.g. the chat could not be saved). */
-  notice: Signal<string | null>;
-  /** The latest answer, for the polite live region. */
-  announcement: Signal<string>;
-  /** Ids of answers the visitor stopped. */
-  stopped: Signal<ReadonlySet<string>>;
-}
+/**
+ * The chat client (its messages and status are `chat.signals`), whether a request is out or
+ * an answer streams, a notice under the thread (e.g. the chat could not be saved), the latest
+ * answer for the polite live region, and the ids of answers the visitor stopped. A tuple,
+ * like `useState`'s: the island names the parts (a shorter first-visit bundle).
+ */
+export type ChatClient = [
+  chat: Chat<ChatMessage>,
+  busy: ReadonlySignal<boolean>,
+  notice: Signal<string | null>,
+  announcement: Signal<string>,
+  stopped: Signal<ReadonlySet<string>>,
+];
 
 function newChatId(): string {
   return "c" + crypto.randomUUID().replaceAll("-", "").slice(0, 20);
 }
 
-/** Makes the island's `Chat` once and follows it (the island resumes a saved chat's answer). */
+/**
+ * Makes the island's `Chat` once and follows it (the island resumes a saved chat's answer).
+ * `chatId` is null on a new chat (an id is made here); `body` adds fields to every request
+ * (the picked model and agent); `chatPath` names a chat in the address bar.
+ */
 export function useChatClient(
-  { chatId, initialMessages, t, body, chatPath, onChatSaved }: ChatClientOptions,
+  chatId: string | null,
+  initialMessages: ChatMessage[],
+  t: Messages,
+  body: () => Record<string, unknown>,
+  chatPath: (id: string) => string,
+  onChatSaved?: (id: string) => void,
 ): ChatClient {
   const notice = useSignal<string | null>(null);
   const announcement = useSignal("");
@@ -94,7 +89,6 @@ export function useChatClient(
     return chat;
   }, []);
 
-  const messages = chat.signals.messagesSignal;
   const status = chat.signals.statusSignal;
   const busy = useComputed(() => status.value === "submitted" || status.value === "streaming");
 
@@ -105,7 +99,7 @@ export function useChatClient(
     onChatSaved?.(chat.id);
   });
 
-  return { chat, messages, status, busy, notice, announcement, stopped };
+  return [chat, busy, notice, announcement, stopped];
 }
 
 /** Asks the server to title chat `id` after its first answer; undefined when it cannot. */

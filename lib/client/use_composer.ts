@@ -5,15 +5,16 @@ import type { Chat } from "@/lib/client/chat.ts";
 import { textOf } from "@/lib/client/chat_text.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 
-/** The composer's actions. */
-export interface ComposerActions {
-  /** Sends `text` (trimmed; nothing while an answer is under way). */
-  send: (text: string) => Promise<void>;
-  /** The composer's keys: Enter sends (Shift+Enter: a new line), Escape stops the answer. */
-  onKeyDown: (e: KeyboardEvent) => void;
-  /** After a failure: resend approvals, the question, or redo the answer. */
-  retry: () => Promise<void>;
-}
+/**
+ * The composer's actions: `send(text)` (trimmed; nothing while an answer is under way), its
+ * keys (Enter sends, Shift+Enter is a new line, Escape stops the answer) and `retry` after a
+ * failure (resend approvals, the question, or redo the answer).
+ */
+export type ComposerActions = [
+  send: (text: string) => Promise<void>,
+  onKeyDown: (e: KeyboardEvent) => void,
+  retry: () => Promise<void>,
+];
 
 /**
  * The composer's actions for `chat`. `prepare` runs with each question before it is sent
@@ -21,13 +22,11 @@ export interface ComposerActions {
  * the composer's `textarea` (a suggestion button disappears when sent; Esc stops from there).
  */
 export function useComposer(
-  { chat, busy, input, textarea, prepare }: {
-    chat: Chat<ChatMessage>;
-    busy: ReadonlySignal<boolean>;
-    input: Signal<string>;
-    textarea: RefObject<HTMLTextAreaElement | null>;
-    prepare: (question: string) => void;
-  },
+  chat: Chat<ChatMessage>,
+  busy: ReadonlySignal<boolean>,
+  input: Signal<string>,
+  textarea: RefObject<HTMLTextAreaElement | null>,
+  prepare: (question: string) => void,
 ): ComposerActions {
   async function send(text: string) {
     const q = text.trim();
@@ -58,5 +57,5 @@ export function useComposer(
     else void chat.regenerate();
   }
 
-  return { send, onKeyDown, retry };
+  return [send, onKeyDown, retry];
 }

@@ -11,23 +11,25 @@ import { MATH_HINT, textOf } from "@/lib/client/chat_text.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { Messages } from "@/lib/i18n/mod.ts";
 
-/** The renderer (null until loaded) and a way to ask for it early (e.g. on send). */
-export interface Markdown {
-  render: Signal<RenderMarkdown | null>;
-  /** Loads the renderer (with math when `withMath`); each module loads once. */
-  loadRenderer: (withMath: boolean) => void;
-}
+/**
+ * The renderer (null until loaded) and `loadRenderer(withMath)` to ask for it early (e.g. on
+ * send; each module loads once).
+ */
+export type Markdown = [
+  render: Signal<RenderMarkdown | null>,
+  loadRenderer: (withMath: boolean) => void,
+];
 
-/** Loads the renderer once an answer shows; highlights code under `root` once `busy` ends. */
+/**
+ * Loads the renderer once an answer shows in `messages`; highlights the code under `root`
+ * once `busy` ends and `view` (the messages as painted, use_frame_view.ts) has been drawn.
+ */
 export function useMarkdown(
-  { t, messages, view, busy, root }: {
-    t: Messages;
-    messages: ReadonlySignal<ChatMessage[]>;
-    /** The messages as painted (see use_frame_view.ts). */
-    view: ReadonlySignal<ChatMessage[]>;
-    busy: ReadonlySignal<boolean>;
-    root: RefObject<HTMLElement | null>;
-  },
+  t: Messages,
+  messages: ReadonlySignal<ChatMessage[]>,
+  view: ReadonlySignal<ChatMessage[]>,
+  busy: ReadonlySignal<boolean>,
+  root: RefObject<HTMLElement | null>,
 ): Markdown {
   const render = useSignal<RenderMarkdown | null>(null);
 
@@ -68,5 +70,5 @@ export function useMarkdown(
     if (answers.length) loadRenderer(answers.some((m) => MATH_HINT.test(textOf(m, true))));
   });
 
-  return { render, loadRenderer };
+  return [render, loadRenderer];
 }
