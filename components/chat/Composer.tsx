@@ -1,56 +1,46 @@
-import type { RefObject } from "preact";
 import type { Signal } from "@preact/signals";
 import type { AgentChoice } from "./agents.ts";
 import type { ModelOption } from "@/lib/client/use_models.ts";
+import type { Conversation } from "@/lib/client/use_conversation.ts";
 import type { Locale, Messages } from "@/lib/i18n/mod.ts";
 import { Icon } from "@/components/Icon.tsx";
 
-/** Props of the composer: the question, the pickers' state and the send/stop handlers. */
-export interface ComposerProps {
-  t: Messages;
-  locale: Locale;
-  input: Signal<string>;
-  textarea: RefObject<HTMLTextAreaElement | null>;
-  /** Show the agent picker (a new chat, several agents). */
-  pickAgent: boolean;
-  agents: AgentChoice[];
-  agent: Signal<string | null>;
-  models: ModelOption[];
-  model: Signal<string | null>;
-  busy: boolean;
-  onSubmit: () => void;
-  onKeyDown: (e: KeyboardEvent) => void;
-  onStop: () => void;
-}
-
-/** The question box, the agent and model pickers, and the send (or stop) button. */
-export function Composer(p: ComposerProps) {
-  const { t } = p;
+/**
+ * The question box, the agent picker (`pickAgent`: a new chat, several agents), the model
+ * picker (several models) and the send (or, while an answer is under way, stop) button.
+ */
+export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean }) {
+  const { t, input } = c;
+  const models = c.models.value;
   return (
     <form
-      class={p.pickAgent ? "composer composer-agents" : "composer"}
+      class={pickAgent ? "composer composer-agents" : "composer"}
       onSubmit={(e) => {
         e.preventDefault();
-        p.onSubmit();
+        void c.send(input.value);
       }}
     >
       <label class="visually-hidden" for="composer-input">{t.composerLabel}</label>
       <textarea
         id="composer-input"
-        ref={p.textarea}
+        ref={c.textarea}
         rows={1}
         placeholder={t.composerPlaceholder}
-        value={p.input.value}
-        onInput={(e) => (p.input.value = e.currentTarget.value)}
-        onKeyDown={p.onKeyDown}
+        value={input.value}
+        onInput={(e) => (input.value = e.currentTarget.value)}
+        onKeyDown={c.onKeyDown}
       />
-      {p.pickAgent && <AgentPicker t={t} agents={p.agents} agent={p.agent} />}
-      {p.models.length > 1 && (
-        <ModelPicker t={t} locale={p.locale} models={p.models} model={p.model} />
-      )}
-      {p.busy
+      {pickAgent && <AgentPicker t={t} agents={c.agents} agent={c.agent} />}
+      {models.length > 1 && <ModelPicker t={t} locale={c.locale} models={models} model={c.model} />}
+      {c.busy.value
         ? (
-          <button type="button" class="stop" aria-label={t.stop} title={t.stop} onClick={p.onStop}>
+          <button
+            type="button"
+            class="stop"
+            aria-label={t.stop}
+            title={t.stop}
+            onClick={() => c.chat.stop()}
+          >
             <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
               <rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" />
             </svg>
@@ -62,7 +52,7 @@ export function Composer(p: ComposerProps) {
             class="send"
             aria-label={t.send}
             title={t.send}
-            disabled={!p.input.value.trim()}
+            disabled={!input.value.trim()}
           >
             <Icon d="M4 12h14M12 5l7 7-7 7" size={20} weight={2} />
           </button>

@@ -1,11 +1,6 @@
 import type { Signal } from "@preact/signals";
 import type { Messages } from "@/lib/i18n/mod.ts";
-
-/** The question being edited: its id and the text so far. */
-export interface Editing {
-  id: string;
-  text: string;
-}
+import type { Editing } from "@/lib/client/use_conversation.ts";
 
 /**
  * The visitor's last question, in place, as a form: saving sends the new text as that

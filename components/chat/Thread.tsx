@@ -1,59 +1,32 @@
-import type { Signal } from "@preact/signals";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import type { RenderMarkdown } from "@/lib/client/markdown.ts";
-import type { AnswerFeedback } from "@/lib/client/use_answer_feedback.ts";
+import type { Conversation } from "@/lib/client/use_conversation.ts";
 import { errorText, textOf } from "@/lib/client/chat_text.ts";
-import type { Messages } from "@/lib/i18n/mod.ts";
+import { threadClickHandler } from "@/lib/client/thread_click.ts";
 import { Icon } from "@/components/Icon.tsx";
 import { AnswerActions } from "./AnswerActions.tsx";
-import { EditForm, type Editing } from "./EditForm.tsx";
+import { EditForm } from "./EditForm.tsx";
 import { Message } from "./Message.tsx";
 
-/** What every message of the thread shares. */
-interface ItemContext {
-  t: Messages;
-  /** Agent names by id, for the answers' labels. */
-  agents: Map<string, string>;
-  render: RenderMarkdown | null;
-  prerendered: Record<string, string>;
-  /** Ids of answers the visitor stopped. */
-  stopped: ReadonlySet<string>;
-  busy: boolean;
-  editing: Signal<Editing | null>;
-  feedback: AnswerFeedback;
-  /** Sends `text` as message `messageId` (an edited question). */
-  onSend: (text: string, messageId: string) => void;
-  onRegenerate: (messageId: string) => void;
-}
-
-/** Props of the thread: the messages, then what the line under them shows. */
-export interface ThreadProps extends ItemContext {
-  list: ChatMessage[];
-  /** The question is out and no answer has begun: show the typing dots. */
-  waiting: boolean;
-  error: Error | undefined;
-  notice: string | null;
-  onRetry: () => void;
-  onClick: (e: MouseEvent) => void;
-}
-
-/** The conversation's messages (a log), the typing dots, the error banner and a notice. */
-export function Thread({ list, waiting, error, notice, onRetry, onClick, ...item }: ThreadProps) {
-  const { t } = item;
+/**
+ * The conversation's messages (a log), the typing dots while the question travels, the
+ * error banner (with retry) and a notice. `list` is the messages as painted.
+ */
+export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
+  const { t, chat } = c;
+  const error = chat.signals.errorSignal.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
   return (
-    <div class="thread" role="log" aria-busy={item.busy} onClick={onClick}>
+    <div
+      class="thread"
+      role="log"
+      aria-busy={c.busy.value}
+      onClick={threadClickHandler(c.artifact[2], t.codeCopied)}
+    >
       {list.map((m) => (
-        <ThreadItem
-          key={m.id}
-          {...item}
-          message={m}
-          isLast={m === last}
-          isLastUser={m === lastUser}
-        />
+        <ThreadItem key={m.id} c={c} message={m} isLast={m === last} isLastUser={m === lastUser} />
       ))}
-      {waiting && last?.role === "user" && (
+      {chat.status === "submitted" && last?.role === "user" && (
         <p class="typing" aria-hidden="true">
           <span></span>
           <span></span>
@@ -63,35 +36,45 @@ export function Thread({ list, waiting, error, notice, onRetry, onClick, ...item
       {error && (
         <div class="error-banner" role="alert">
           <span>{errorText(error, t)}</span>
-          <button type="button" class="link-button" onClick={onRetry}>
+          <button type="button" class="link-button" onClick={c.retry}>
             {t.retry}
           </button>
         </div>
       )}
-      {notice && <p class="notice" role="status">{notice}</p>}
+      {c.notice.value && <p class="notice" role="status">{c.notice.value}</p>}
     </div>
   );
 }
 
 /** One message: the edit form while it is edited, else the message and its actions. */
 function ThreadItem(
-  { message: m, isLast, isLastUser, ...c }: ItemContext & {
+  { c, message: m, isLast, isLastUser }: {
+    c: Conversation;
     message: ChatMessage;
     isLast: boolean;
     isLastUser: boolean;
   },
 ) {
-  const { t, busy, feedback } = c;
-  if (c.editing.value?.id === m.id) return <EditForm t={t} editing={c.editing} onSave={c.onSend} />;
+  const { t, chat, editing, feedback } = c;
+  const busy = c.busy.value;
+  if (editing.value?.id === m.id) {
+    return (
+      <EditForm
+        t={t}
+        editing={editing}
+        onSave={(text, messageId) => void chat.sendMessage({ text, messageId })}
+      />
+    );
+  }
   return (
     <Message
       message={m}
       t={t}
-      agents={c.agents}
-      render={c.render}
+      agents={c.agentNames}
+      render={c.render.value}
       prerendered={c.prerendered}
-      interrupted={c.stopped.has(m.id)}
-      onRetry={!busy && isLast ? () => c.onRegenerate(m.id) : undefined}
+      interrupted={c.stopped.value.has(m.id)}
+      onRetry={!busy && isLast ? () => chat.regenerate({ messageId: m.id }) : undefined}
       streaming={busy && isLast && m.role === "assistant"}
       actions={busy ? null : m.role === "assistant"
         ? (
@@ -102,7 +85,7 @@ function ThreadItem(
             copied={feedback.copied.value === m.id}
             commenting={feedback.commenting.value === m.id}
             onCopy={() => feedback.copyAnswer(m)}
-            onRegenerate={() => c.onRegenerate(m.id)}
+            onRegenerate={() => chat.regenerate({ messageId: m.id })}
             onRate={(r) => feedback.rate(m, r)}
             onComment={(comment) => feedback.rate(m, "down", comment)}
           />
@@ -114,7 +97,7 @@ function ThreadItem(
             class="icon-button edit-button"
             aria-label={t.edit}
             title={t.edit}
-            onClick={() => (c.editing.value = { id: m.id, text: textOf(m, true) })}
+            onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
           >
             <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
           </button>
