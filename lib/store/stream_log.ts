@@ -23,7 +23,8 @@
  * process about another's writes, watchers also poll every `pollMs`.
  */
 import type { UIMessageChunk } from "ai";
-import { commitWithRetry, isTransientKvError, KV_LIMITS } from "./kv.ts";
+import { commitWithRetry, KV_LIMITS } from "./kv.ts";
+import { createKeyPoller, type KeyPoller } from "./key_poller.ts";
 
 /** What `["chat_stream", chatId]` holds and {@linkcode StreamLog.active} returns. */
 export interface StreamPointer {
@@ -172,17 +173,19 @@ interface Resolved {
   expireIn: number;
   flushMs: number;
   flushBytes: number;
-  pollMs: number;
+  /** One poll loop for the keys every writer and follower of this log watches. */
+  poller: KeyPoller;
 }
 
 /** Creates the log over `kv`. Example: `const log = createStreamLog(kv); const w = log.open(chatId, id, visitor);` */
 export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): StreamLog {
+  const pollMs = options.pollMs ?? 100;
   const o: Resolved = {
     clock: options.clock ?? Date.now,
     expireIn: options.expireInMs ?? 10 * 60_000,
     flushMs: options.flushMs ?? 50,
     flushBytes: options.flushBytes ?? 4096,
-    pollMs: options.pollMs ?? 100,
+    poller: createKeyPoller(kv, pollMs),
   };
   return {
     open: (chatId, streamId, visitorId) => openWriter(kv, o, { chatId, streamId, visitorId }),
@@ -212,18 +215,16 @@ async function readActive(kv: Deno.Kv, chatId: string): Promise<StreamPointer | 
 }
 
 /**
- * Calls `onValue` with `key`'s value on every KV watch event and every `pollMs`
+ * Calls `onValue` with `key`'s value on every KV watch event and every poll of `o.poller`
  * (starting at once). The returned function stops both and resolves when they have.
  */
 function watchKey<T>(
   kv: Deno.Kv,
+  o: Resolved,
   key: Deno.KvKey,
-  pollMs: number,
   onValue: (value: T | null) => void,
 ): () => Promise<void> {
   let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let polling: Promise<void> = Promise.resolve();
   const reader = kv.watch<[T]>([key]).getReader();
   const watching = (async () => {
     try {
@@ -234,24 +235,11 @@ function watchKey<T>(
       }
     } catch { /* the handle closed: polling reports what it can */ }
   })();
-  const poll = () => {
-    polling = (async () => {
-      try {
-        const entry = await kv.get<T>(key);
-        if (!stopped) onValue(entry.value);
-      } catch (error) {
-        // A closed handle (a dead isolate) stops polling; a busy file retries.
-        if (!isTransientKvError(error)) stopped = true;
-      }
-      if (!stopped) timer = setTimeout(poll, pollMs);
-    })();
-  };
-  timer = setTimeout(poll, 0);
+  const unpoll = o.poller.watch<T>(key, (value) => stopped || onValue(value));
   return async () => {
     stopped = true;
-    clearTimeout(timer);
     await reader.cancel().catch(() => {});
-    await Promise.all([watching, polling]);
+    await Promise.all([watching, unpoll()]);
   };
 }
 
@@ -506,7 +494,7 @@ function createStopWatch(kv: Deno.Kv, o: Resolved, streamId: string) {
   let isStopped = false;
   const listeners = new Set<() => void>();
   let closing: Promise<void> | null = null;
-  const unwatch = watchKey<{ at: number }>(kv, keys.stop(streamId), o.pollMs, (value) => {
+  const unwatch = watchKey<{ at: number }>(kv, o, keys.stop(streamId), (value) => {
     if (!value || isStopped) return;
     isStopped = true;
     for (const fn of [...listeners]) fn();
@@ -554,7 +542,7 @@ function followStream(
   return new ReadableStream<UIMessageChunk>({
     start() {
       options.signal?.addEventListener("abort", onAbort);
-      unwatch = watchKey<StreamHead>(kv, keys.head(streamId), o.pollMs, (value) => {
+      unwatch = watchKey<StreamHead>(kv, o, keys.head(streamId), (value) => {
         head = newerHead(head, value);
         wake?.();
       });
