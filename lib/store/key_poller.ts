@@ -4,10 +4,9 @@
  * per running stream (its stop request; a follower's head) every 100 ms, and a read per
  * key per tick cost the app a tenth of its CPU at 50 streams.
  */
-import { isTransientKvError } from "./kv.ts";
+import { isTransientKvError, KV_LIMITS } from "./kv.ts";
 
-/** `kv.getMany` reads at most this many keys at once. */
-const GET_MANY_KEYS = 10;
+const GET_MANY_KEYS = KV_LIMITS.maxGetMany;
 
 type Listener = (value: unknown) => void;
 

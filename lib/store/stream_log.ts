@@ -25,6 +25,7 @@
 import type { UIMessageChunk } from "ai";
 import { commitWithRetry, KV_LIMITS } from "./kv.ts";
 import { createKeyPoller, type KeyPoller } from "./key_poller.ts";
+import { type CommitGroup, createCommitGroup, type GroupedSet } from "./commit_group.ts";
 
 /** What `["chat_stream", chatId]` holds and {@linkcode StreamLog.active} returns. */
 export interface StreamPointer {
@@ -175,17 +176,54 @@ interface Resolved {
   flushBytes: number;
   /** One poll loop for the keys every writer and follower of this log watches. */
   poller: KeyPoller;
+  /** The writers' batches, committed together. */
+  group: CommitGroup;
+  /** One flush clock for every writer, so their batches meet in the same commits. */
+  flushes: FlushClock;
+}
+
+/** Calls the flushes due every `flushMs` (one timer for all writers, running while any is due). */
+interface FlushClock {
+  /** `flush` runs at the next tick, at most `flushMs` from now. */
+  due(flush: () => void): void;
+  cancel(flush: () => void): void;
+}
+
+function createFlushClock(flushMs: number): FlushClock {
+  const due = new Set<() => void>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = () => {
+    timer = undefined;
+    const flushes = [...due];
+    due.clear();
+    for (const flush of flushes) flush();
+  };
+  return {
+    due(flush) {
+      due.add(flush);
+      timer ??= setTimeout(tick, flushMs);
+    },
+    cancel(flush) {
+      due.delete(flush);
+      if (due.size === 0 && timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    },
+  };
 }
 
 /** Creates the log over `kv`. Example: `const log = createStreamLog(kv); const w = log.open(chatId, id, visitor);` */
 export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): StreamLog {
-  const pollMs = options.pollMs ?? 100;
+  const flushMs = options.flushMs ?? 50;
   const o: Resolved = {
     clock: options.clock ?? Date.now,
     expireIn: options.expireInMs ?? 10 * 60_000,
-    flushMs: options.flushMs ?? 50,
+    flushMs,
     flushBytes: options.flushBytes ?? 4096,
-    poller: createKeyPoller(kv, pollMs),
+    poller: createKeyPoller(kv, options.pollMs ?? 100),
+    group: createCommitGroup(kv),
+    flushes: createFlushClock(flushMs),
   };
   return {
     open: (chatId, streamId, visitorId) => openWriter(kv, o, { chatId, streamId, visitorId }),
@@ -302,7 +340,6 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
   let buffer: Uint8Array[] = [];
   let bufferBytes = 0;
   let appended = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let batchQueued = false;
   let flushWanted = false;
   let ending: Promise<void> | null = null;
@@ -324,8 +361,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
 
   // One batch in the chain at a time, so a slow commit makes the next batch bigger, not later.
   function flushNow() {
-    clearTimeout(timer);
-    timer = undefined;
+    o.flushes.cancel(flushNow);
     if (buffer.length === 0) return;
     if (batchQueued) return void (flushWanted = true);
     const batch = take();
@@ -335,7 +371,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
       if (flushWanted || bufferBytes >= o.flushBytes) {
         flushWanted = false;
         flushNow();
-      } else if (buffer.length && timer === undefined) timer = setTimeout(flushNow, o.flushMs);
+      } else if (buffer.length) o.flushes.due(flushNow);
     });
   }
 
@@ -355,7 +391,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
       bufferBytes += bytes.length + 1;
       appended++;
       if (bufferBytes >= o.flushBytes) flushNow();
-      else if (timer === undefined) timer = setTimeout(flushNow, o.flushMs);
+      else o.flushes.due(flushNow);
     },
     heartbeat() {
       if (ending) return ending;
@@ -364,7 +400,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     },
     end(outcome) {
       if (ending) return ending;
-      clearTimeout(timer);
+      o.flushes.cancel(flushNow);
       const rest = buffer.length ? take() : null;
       if (rest) enqueue(() => writeBatch(ctx, rest));
       ending = enqueue(() => writeEnd(ctx, outcome, appended)).then(stop.close);
@@ -404,16 +440,17 @@ async function writeOpen(ctx: WriteContext) {
   await commit(ctx, op, 2, jsonBytes(pointer) + jsonBytes(head));
 }
 
-/** Writes one batch as consecutive parts; the head moves in the commit of the last part. */
+/**
+ * Writes one batch as consecutive parts; the head moves in the commit of the last part.
+ * Commits are shared with other writers' batches of the same flush tick (`o.group`).
+ */
 async function writeBatch(ctx: WriteContext, batch: Batch) {
-  const { kv, o, ids, state } = ctx;
-  const set = { expireIn: o.expireIn };
+  const { o, ids, state } = ctx;
   const parts = splitBytes(joinArray(batch.items), PART_BYTES);
   const count = batch.items.length;
   for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
-    const op = kv.atomic();
     const group = parts.slice(from, from + PARTS_PER_COMMIT);
-    group.forEach((data, i) => {
+    const sets: GroupedSet[] = group.map((data, i) => {
       const part = from + i;
       const value: StreamBatchPart = {
         k: "b",
@@ -423,11 +460,10 @@ async function writeBatch(ctx: WriteContext, batch: Batch) {
         parts: parts.length,
         data,
       };
-      op.set(keys.value(ids.streamId, state.nextSeq + part), value, set);
+      return { key: keys.value(ids.streamId, state.nextSeq + part), value, bytes: data.length };
     });
     let bytes = group.reduce((n, p) => n + p.length, 0);
-    const last = from + group.length === parts.length;
-    if (last) {
+    if (from + group.length === parts.length) {
       const seq = state.nextSeq + parts.length;
       const head: StreamHead = {
         seq,
@@ -435,10 +471,14 @@ async function writeBatch(ctx: WriteContext, batch: Batch) {
         heartbeatAt: o.clock(),
         done: false,
       };
-      op.set(keys.head(ids.streamId), head, set);
-      bytes += jsonBytes(head);
+      const headBytes = jsonBytes(head);
+      sets.push({ key: keys.head(ids.streamId), value: head, bytes: headBytes });
+      bytes += headBytes;
     }
-    await commit(ctx, op, group.length + (last ? 1 : 0), bytes);
+    await o.group.set(sets, o.expireIn);
+    ctx.stats.commits++;
+    ctx.stats.mutations += sets.length;
+    ctx.stats.bytes += bytes;
   }
   state.nextSeq += parts.length;
   state.committed = batch.first + count;
