@@ -74,6 +74,12 @@ export function tracedModel(model: LanguageModel, modelId: string): LanguageMode
         }, async (span) => {
           try {
             const result = await doStream();
+            // A span nobody records (no OTEL_DENO, or sampled out) needs no extra stream layer,
+            // which would cost a read and an enqueue for every part of the answer.
+            if (!span.isRecording()) {
+              span.end();
+              return result;
+            }
             return { ...result, stream: endSpanWith(result.stream, span) };
           } catch (error) {
             failSpan(span, error);
