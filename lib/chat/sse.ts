@@ -9,6 +9,7 @@
  * small enough to queue whole for a slow reader.
  */
 import type { UIMessageChunk } from "ai";
+import { announcesEnd, bodyEnded } from "@/lib/http/body_end.ts";
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode("data: [DONE]\n\n");
@@ -72,6 +73,7 @@ export function sseWriter(options: SseOptions = {}): SseWriter {
     } catch {
       // The body was cancelled between our check and the write.
       stop();
+      bodyEnded(body, "cancelled");
     }
   };
   const body = new ReadableStream<Uint8Array>({
@@ -82,9 +84,11 @@ export function sseWriter(options: SseOptions = {}): SseWriter {
     cancel(reason) {
       if (!open) return;
       stop();
+      bodyEnded(body, "cancelled");
       options.onCancel?.(reason);
     },
   });
+  announcesEnd(body);
   return {
     body,
     get open() {
@@ -100,8 +104,10 @@ export function sseWriter(options: SseOptions = {}): SseWriter {
       stop();
       try {
         controller.close();
+        bodyEnded(body, "complete");
       } catch {
         // The response was dropped before it was sent (the request went away first).
+        bodyEnded(body, "cancelled");
       }
     },
   };

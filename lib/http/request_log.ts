@@ -9,6 +9,7 @@
  * {"level":"info","msg":"request","requestId":"…","method":"POST","route":"/api/chat",
  *  "status":200,"ms":41,"durationMs":1630,"end":"complete","chat":{"model":"local",…}}
  */
+import { onBodyEnd } from "./body_end.ts";
 import type { App } from "./app.ts";
 
 /** What a chat turn adds to its request's line. */
@@ -113,6 +114,8 @@ export function withRequestLog(app: App, options: RequestLogOptions = {}): App {
       finish(res.status, ms, "complete");
       return res;
     }
+    // A streamed answer (lib/chat/sse.ts) says itself when it ends: no stream layer on it.
+    if (onBodyEnd(res.body, (end) => finish(res.status, ms, end))) return res;
     return new Response(watchBody(res.body, (end) => finish(res.status, ms, end)), res);
   };
 }

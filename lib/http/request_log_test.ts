@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { errorName, noteRequest, withRequestLog } from "./request_log.ts";
 import type { ServerErrorEntry } from "./request_log.ts";
+import { sseWriter } from "@/lib/chat/sse.ts";
 
 function collect() {
   const lines: Record<string, unknown>[] = [];
@@ -47,6 +48,24 @@ Deno.test("request log: a cancelled body is logged once, as cancelled", async ()
   await reader.read();
   await reader.cancel();
   assert.deepEqual(log.lines.map((l) => l.end), ["cancelled"]);
+});
+
+Deno.test("request log: a streamed answer's body is passed on as is and logged when it ends", async () => {
+  for (const how of ["complete", "cancelled"] as const) {
+    const log = collect();
+    const sse = sseWriter();
+    const app = withRequestLog(() => Promise.resolve(new Response(sse.body)), log.options);
+    const res = await app(new Request("http://localhost/api/chat"));
+    assert.equal(res.body, sse.body, "no stream layer between the writer and the socket");
+    sse.send({ type: "start" });
+    const reader = res.body!.getReader();
+    await reader.read();
+    assert.equal(log.lines.length, 0);
+    if (how === "complete") sse.close();
+    else await reader.cancel();
+    sse.close();
+    assert.deepEqual(log.lines.map((l) => l.end), [how]);
+  }
 });
 
 Deno.test("request log: a thrown error is logged by name, never by message", async () => {
