@@ -14,7 +14,7 @@ function countCommits(kv: Deno.Kv) {
   return counts;
 }
 
-Deno.test("commit group: fifty writers' sets of one turn land in one commit", async () => {
+Deno.test("commit group: fifty writers' sets submitted together land in one commit", async () => {
   const kv = await Deno.openKv(":memory:");
   const counts = countCommits(kv);
   const group = createCommitGroup(kv);
@@ -29,7 +29,7 @@ Deno.test("commit group: fifty writers' sets of one turn land in one commit", as
   kv.close();
 });
 
-Deno.test("commit group: a turn's sets over KV's commit size go out in several commits", async () => {
+Deno.test("commit group: sets over KV's commit size go out in several commits", async () => {
   const kv = await Deno.openKv(":memory:");
   const counts = countCommits(kv);
   const group = createCommitGroup(kv);

@@ -310,3 +310,31 @@ Deno.test("stream log: a follower's touch is seen by the producer's handle", () 
     await follower.touchListener("s_listen");
     assert.equal(await producer.lastListenedAt("s_listen"), 2_500);
   }));
+
+Deno.test("stream log: writers flushing on the same tick share KV commits; every reader gets its own chunks", async () => {
+  const kv = await Deno.openKv(":memory:");
+  let commits = 0;
+  const atomic = kv.atomic.bind(kv);
+  kv.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = () => (commits++, commit());
+    return op;
+  };
+  const log = createStreamLog(kv, { flushMs: 20 });
+  const writers = Array.from({ length: 30 }, (_, i) => log.open(`chat${i}`, `s${i}`, "v"));
+  await new Promise((r) => setTimeout(r, 30)); // the writers' open records
+  const before = commits;
+  for (let round = 0; round < 3; round++) {
+    writers.forEach((w, i) => w.append(delta(`${i}.${round}`)));
+    await new Promise((r) => setTimeout(r, 7));
+  }
+  await new Promise((r) => setTimeout(r, 40));
+  const batches = writers.reduce((n, w) => n + w.stats().batches, 0);
+  assert.ok(batches >= 30, `${batches} batches`);
+  assert.ok(commits - before <= 4, `${commits - before} commits for ${batches} batches`);
+  await Promise.all(writers.map((w) => w.end("finished")));
+  const got = await collect(log.follow("s7"));
+  assert.deepEqual(got.map((c) => c.type === "text-delta" && c.delta), ["7.0", "7.1", "7.2"]);
+  kv.close();
+});
