@@ -37,6 +37,8 @@ export interface SseWriter {
   readonly body: ReadableStream<Uint8Array>;
   /** Sends one chunk; a no-op once the reader went away. */
   send(chunk: UIMessageChunk): void;
+  /** Sends one chunk given as its JSON (`JSON.stringify(chunk)`), for a caller that has it. */
+  sendJson(json: string): void;
   /** Sends `data: [DONE]` and ends the body. */
   close(): void;
   /** Whether the reader is still there. */
@@ -96,6 +98,9 @@ export function sseWriter(options: SseOptions = {}): SseWriter {
     },
     send(chunk) {
       write(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+    },
+    sendJson(json) {
+      write(encoder.encode(`data: ${json}\n\n`));
     },
     close() {
       if (!open) return;

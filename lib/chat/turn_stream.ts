@@ -225,8 +225,10 @@ function openStream(
   const held: UIMessageChunk[] = [];
   let log: TurnLog | null = null;
   turn.relay.flushTo((chunk) => {
-    body.send(chunk);
-    if (log) log.append(chunk);
+    // One JSON text per chunk, for the SSE line and the log alike.
+    const json = JSON.stringify(chunk);
+    body.sendJson(json);
+    if (log) log.append(chunk, json);
     else held.push(chunk);
   });
   // Opened once the held chunks (the first token) are on their way: the log never delays them.
@@ -234,7 +236,7 @@ function openStream(
   // new stream must not read the values its previous turn left in the log.
   const streamId = `${turn.answer.message.id}.${crypto.randomUUID().slice(0, 8)}`;
   log = openLog(app, plan, streamId, turn.abort, () => body.open);
-  held.forEach(log.append);
+  for (const chunk of held) log.append(chunk);
   const logged = log;
   turn.ended.then(async (end) => {
     const saved = settle(app, plan, turn.answer, end, turn.start, {
@@ -298,7 +300,7 @@ function openLog(
     }
   }, listenCheckMs(app.config.abandonAfterSeconds));
   return {
-    append: (chunk: UIMessageChunk) => writer.append(chunk),
+    append: (chunk: UIMessageChunk, json?: string) => writer.append(chunk, json),
     /** Ends the log with how the turn ended; a write failure is logged, never thrown. */
     async end(end: TurnEnd, aborted: boolean) {
       clearInterval(beat);

@@ -54,8 +54,11 @@ export interface StreamWriteStats {
 /** The producer's side of one stream. */
 export interface StreamWriter {
   readonly streamId: string;
-  /** Buffers a chunk; never waits and never throws (write failures are logged). */
-  append(chunk: UIMessageChunk): void;
+  /**
+   * Buffers a chunk; never waits and never throws (write failures are logged). `json`, when
+   * the caller has it, is `JSON.stringify(chunk)` (it is not made a second time).
+   */
+  append(chunk: UIMessageChunk, json?: string): void;
   /** Flushes, and records that the producer is alive (call it every few seconds). */
   heartbeat(): Promise<void>;
   /** Flushes, writes the end record and clears the chat's pointer if it still names this stream. */
@@ -281,8 +284,10 @@ function watchKey<T>(
   };
 }
 
+const utf8 = new TextEncoder();
+
 function encodeChunk(chunk: UIMessageChunk): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(chunk));
+  return utf8.encode(JSON.stringify(chunk));
 }
 
 /** Joins encoded chunks into the bytes of a JSON array. */
@@ -379,11 +384,11 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
 
   return {
     streamId: ids.streamId,
-    append(chunk) {
+    append(chunk, json) {
       if (ending) return;
       let bytes: Uint8Array;
       try {
-        bytes = encodeChunk(chunk);
+        bytes = typeof json === "string" ? utf8.encode(json) : encodeChunk(chunk);
       } catch (error) {
         return fail(error);
       }
