@@ -413,7 +413,34 @@ async function normalize(
 }
 
 /** Incremental usage parser over a response body (SSE or JSON). */
-const STREAMED_TEXT = /"(?:content|delta|text)":"((?:[^"\\]|\\.)*)"/g;
+const STREAMED_TEXT_KEYS = ['"content":"', '"delta":"', '"text":"'];
+
+/**
+ * The JSON-escaped length of the `content`, `delta` and `text` strings of `line`. Index
+ * scans, not a regex: this runs for every line of every streamed answer. A key cannot
+ * occur inside a JSON string (its quotes would be escaped there), so no match overlaps.
+ */
+function streamedTextLength(line: string): number {
+  let chars = 0;
+  for (const key of STREAMED_TEXT_KEYS) {
+    for (let at = line.indexOf(key); at >= 0; at = line.indexOf(key, at + 1)) {
+      const start = at + key.length;
+      let end = line.indexOf('"', start);
+      while (end > 0 && escaped(line, end)) end = line.indexOf('"', end + 1);
+      if (end < 0) break; // an unterminated string counts nothing
+      chars += end - start;
+      at = end;
+    }
+  }
+  return chars;
+}
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function escaped(line: string, at: number): boolean {
+  let n = 0;
+  while (line.charCodeAt(at - 1 - n) === 92) n++;
+  return n % 2 === 1;
+}
 
 class UsageScanner {
   inputTokens: number | null = null;
@@ -458,7 +485,7 @@ class UsageScanner {
     if (!line.startsWith("data:")) return;
     // The streamed text's length, for estimating the tokens of a stopped call: the
     // `content` (OpenAI Chat), `delta` (Responses) and `text` (Gemini) strings.
-    for (const m of line.matchAll(STREAMED_TEXT)) this.streamedChars += m[1].length;
+    this.streamedChars += streamedTextLength(line);
     // OpenAI Chat sends `"usage":null` on every chunk but the last: no tokens to read there,
     // and parsing each chunk a second time (the adapter parses it too) costs more than this.
     // Index scans, not regexes: this runs for every line of every streamed answer.
