@@ -8,15 +8,17 @@
  */
 import type { Ctx } from "@/lib/http/define.ts";
 import { errorResponse, HttpError } from "@/lib/http/errors.ts";
-import { corsHeaders, originAllowed, siteOrigins } from "@/lib/http/origin.ts";
+import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { StoreUnavailableError } from "@/lib/store/chats.ts";
 import { planTurn } from "./turn_plan.ts";
 import { streamTurn } from "./turn_stream.ts";
 
-/** Handles POST /api/chat. */
+/**
+ * Handles POST /api/chat. CORS headers for an allowed foreign origin are added to every
+ * /api/* answer, this one included, by the middleware (lib/http/api_cors.ts).
+ */
 export async function chatTurn(ctx: Ctx): Promise<Response> {
   const { req, url, app } = ctx;
-  const cors = corsHeaders(req, url, app.config.allowedOrigins);
   try {
     // The site's public origin counts as ours: behind a TLS proxy `req.url` says http.
     if (!originAllowed(req, url, [...app.config.allowedOrigins, ...siteOrigins(app.config)])) {
@@ -25,23 +27,18 @@ export async function chatTurn(ctx: Ctx): Promise<Response> {
         `Origin "${req.headers.get("origin")}" may not call this API.`,
       );
     }
-    return await streamTurn(ctx, await planTurn(ctx), cors);
+    return await streamTurn(ctx, await planTurn(ctx));
   } catch (error) {
     if (error instanceof HttpError) {
-      return withCors(errorResponse(error.code, error.message, error.headers), cors);
+      return errorResponse(error.code, error.message, error.headers);
     }
     if (error instanceof StoreUnavailableError) {
       console.error("KV unavailable before the stream:", error.cause ?? error);
-      return withCors(
-        errorResponse("unavailable", "Storage is unavailable right now. Please try again shortly."),
-        cors,
+      return errorResponse(
+        "unavailable",
+        "Storage is unavailable right now. Please try again shortly.",
       );
     }
     throw error;
   }
-}
-
-function withCors(res: Response, cors: Record<string, string>): Response {
-  for (const [k, v] of Object.entries(cors)) res.headers.set(k, v);
-  return res;
 }

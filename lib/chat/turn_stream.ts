@@ -47,7 +47,6 @@ const PREAMBLE = new Set(["start", "start-step", "finish-step", "message-metadat
 export async function streamTurn(
   ctx: Ctx,
   plan: TurnPlan,
-  cors: Record<string, string>,
 ): Promise<Response> {
   const { app } = ctx;
   const abort = visitorAbort(ctx.req);
@@ -114,7 +113,7 @@ export async function streamTurn(
     void ended.then((end) => settle(app, plan, answer, end, start, { opened: false }));
     return new Response(null, { status: 204 });
   }
-  return openStream(app, plan, { answer, relay, ended, start, abort, cors });
+  return openStream(app, plan, { answer, relay, ended, start, abort });
 }
 
 /**
@@ -215,7 +214,6 @@ function openStream(
     ended: Promise<TurnEnd>;
     start: Begun;
     abort: ReturnType<typeof visitorAbort>;
-    cors: Record<string, string>;
   },
 ): Response {
   // Once the answer streams, a dropped connection does not stop it (the visitor may resume):
@@ -255,7 +253,7 @@ function openStream(
     if (!ok) body.send({ type: "data-notice", data: { code: "save_failed" }, transient: true });
     body.close();
   });
-  const headers = new Headers({ ...SSE_HEADERS, ...turn.cors });
+  const headers = new Headers(SSE_HEADERS);
   if (plan.visitor.setCookie) headers.set("Set-Cookie", plan.visitor.setCookie);
   return new Response(body.body, { headers });
 }

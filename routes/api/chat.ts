@@ -1,5 +1,5 @@
 import { define } from "@/lib/http/define.ts";
-import { corsHeaders, preflight } from "@/lib/http/origin.ts";
+import { preflight } from "@/lib/http/origin.ts";
 import { chatStack, stackUnavailable } from "@/lib/chat/lazy.ts";
 
 /**
@@ -12,10 +12,8 @@ export const handler = define.handlers({
     try {
       stack = await chatStack(ctx.app);
     } catch (error) {
-      const res = stackUnavailable(error);
-      const cors = corsHeaders(ctx.req, ctx.url, ctx.app.config.allowedOrigins);
-      for (const [k, v] of Object.entries(cors)) res.headers.set(k, v);
-      return res;
+      // CORS headers are the middleware's (lib/http/api_cors.ts), on this answer too.
+      return stackUnavailable(error);
     }
     return stack.chatTurn(ctx);
   },
