@@ -221,8 +221,9 @@ export function buildExtractiveAnswer(
   );
   const pair = options.pairWords ?? PAIR_WORDS;
   // "Por que…?" restated by the best sentence: the reason is often the next one ("Isso porque…").
-  const kindNext = next && asksKind(question) && !answerKind(question, best.text) &&
-    answerKind(question, next.text) === 1 && best.words + next.words <= KIND_PAIR_WORDS;
+  const kind = askedKind(question);
+  const kindNext = next && kind !== null && !answerKind(kind, best.text) &&
+    answerKind(kind, next.text) === 1 && best.words + next.words <= KIND_PAIR_WORDS;
   if (next && (kindNext || best.words + next.words <= pair) && !redundant(next, best)) {
     chosen.push(next);
   } else {
@@ -261,19 +262,18 @@ const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
   [/^\s*(quem|who)\b/i, /\s\p{Lu}\p{Ll}/u],
 ];
 
-/** Whether the question asks for a kind of answer (a number, a reason…). */
-function asksKind(question: string): boolean {
-  return ANSWER_KINDS.some(([asks]) => asks.test(question));
+/**
+ * What kind of answer the question asks for (a number, a reason…): the pattern a sentence
+ * of that kind matches, or null. Read once per question: the question can be long, and a
+ * test per sentence made the answer quadratic in the passage's length.
+ */
+function askedKind(question: string): RegExp | null {
+  return ANSWER_KINDS.find(([asks]) => asks.test(question))?.[1] ?? null;
 }
 
 /** 1 when the sentence holds the kind of thing the question asks for, else 0. */
-function answerKind(question: string, text: string): number {
-  for (const [asks, holds] of ANSWER_KINDS) {
-    if (asks.test(question)) {
-      return holds.test(text) ? 1 : 0;
-    }
-  }
-  return 0;
+function answerKind(kind: RegExp | null, text: string): number {
+  return kind !== null && kind.test(text) ? 1 : 0;
 }
 
 /**
@@ -287,6 +287,7 @@ export function scoreSentences(
   quotable: Array<AnswerPassage & { n: number }>,
   maxPassages: number,
 ): Candidate[] {
+  const kind = askedKind(question);
   const ranked = [...quotable]
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
@@ -331,7 +332,7 @@ export function scoreSentences(
         coverage,
         words,
         // Question terms dominate; the kind of answer, the passage's title and rank break ties.
-        score: coverage + 0.1 * answerKind(question, text) + 0.3 * (titleWeight / totalWeight) +
+        score: coverage + 0.1 * answerKind(kind, text) + 0.3 * (titleWeight / totalWeight) +
           RANK_WEIGHT / (rank + 1) - 0.002 * position,
       });
     });
