@@ -5,6 +5,7 @@
 
 import { analyze, LANGS } from "@/lib/search/analyzer.ts";
 import { charClass, trimEndRun } from "@/lib/text/scan.ts";
+import { definitionHead, definitionSubject } from "./definition_cue.ts";
 
 /** Languages the offline model answers in. */
 export type AnswerLang = "pt" | "en";
@@ -139,17 +140,28 @@ export interface Candidate {
 const MIN_COVERAGE = 0.3;
 
 /**
- * Most words of the best sentence and the one after it together. 50 with no lead-in: on
- * FaQuAD 82.8% gold at 38.6 words, against 81.8% at 39.5 with "Segundo o site:" and 45.
+ * Most words of the best sentence and the one after it together. 40, with the runner-up
+ * rule below: the words a following sentence no longer takes go to the runner-up, which
+ * holds the gold more often (FaQuAD, BENCHMARKS.md).
  */
-const PAIR_WORDS = 50;
+const PAIR_WORDS = 40;
 
 /** Most words of a pair whose second sentence holds the kind of answer the first lacks. */
 const KIND_PAIR_WORDS = 100;
 
-/** Score gap under which the runner-up sentence is quoted too, and the pair's word limit. */
-const TIE_SCORE = 0.01;
-const TIE_WORDS = 80;
+/**
+ * Score gap under which the runner-up sentence is quoted too (when it also covers
+ * MIN_COVERAGE of the question on its own), and the pair's word limit. Chosen on FaQuAD's
+ * even-numbered questions and checked on the odd ones (BENCHMARKS.md).
+ */
+const RUNNER_UP_GAP = 0.2;
+const RUNNER_UP_WORDS = 80;
+
+/** Bonus of a sentence that defines what a "what is X?" question asks about. */
+const DEFINITION_WEIGHT = 0.2;
+
+/** How many top passages to quote from by default. */
+const MAX_PASSAGES = 4;
 
 /**
  * Weight of the passage's search rank in a sentence's score (0.2 / (rank + 1)): on FaQuAD,
@@ -169,10 +181,10 @@ export function notCoveredAnswer(lang: AnswerLang): string {
 
 /** Options of {@linkcode buildExtractiveAnswer}. */
 export interface ExtractiveOptions {
-  /** How many top passages to quote from (default 3). */
+  /** How many top passages to quote from (default 4). */
   maxPassages?: number;
   /**
-   * Most words of the best sentence and the one after it together (default 50): the
+   * Most words of the best sentence and the one after it together (default 40): the
    * following sentence is added only when both fit, so answers stay short on average.
    */
   pairWords?: number;
@@ -182,7 +194,8 @@ export interface ExtractiveOptions {
  * Builds the offline answer: the sentence of the numbered passages that answers the
  * question best, in quotation marks and followed by `[N]`, and the sentence after it when both are
  * short enough (the answer to a question that restates one sentence is often in the
- * next). Unnumbered (internal) passages are never quoted. Returns the "not covered"
+ * next), or else a runner-up that scores close to it. Unnumbered (internal) passages are
+ * never quoted. Returns the "not covered"
  * sentence when nothing overlaps the question meaningfully.
  *
  * @example
@@ -204,7 +217,12 @@ export function buildExtractiveAnswer(
     typeof p.n === "number" && p.url !== null
   );
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
-  const candidates = scoreSentences(question, queryTerms, quotable, options.maxPassages ?? 3);
+  const candidates = scoreSentences(
+    question,
+    queryTerms,
+    quotable,
+    options.maxPassages ?? MAX_PASSAGES,
+  );
   let best: Candidate | undefined;
   let coverage = 0;
   for (const c of candidates) {
@@ -227,11 +245,13 @@ export function buildExtractiveAnswer(
   if (next && (kindNext || best.words + next.words <= pair) && !redundant(next, best)) {
     chosen.push(next);
   } else {
-    // Two sentences that the question's words cannot tell apart: quote both when short enough.
+    // A runner-up close to the best, from any of the passages, that would answer on its own
+    // too: quote both when short enough (the best one often only restates the question).
     const second = runnerUp(candidates, best);
     if (
-      second && best.score - second.score <= TIE_SCORE &&
-      best.words + second.words <= TIE_WORDS && !redundant(second, best)
+      second && best.score - second.score <= RUNNER_UP_GAP &&
+      second.coverage >= MIN_COVERAGE && best.words + second.words <= RUNNER_UP_WORDS &&
+      !redundant(second, best)
     ) chosen.push(second);
   }
   // Quotation marks say "the site's words", as the old lead-in did, without its 3 words.
@@ -288,6 +308,8 @@ export function scoreSentences(
   maxPassages: number,
 ): Candidate[] {
   const kind = askedKind(question);
+  const subject = definitionSubject(question);
+  const subjectTerms = subject === null ? null : questionTerms(subject);
   const ranked = [...quotable]
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
@@ -331,13 +353,25 @@ export function scoreSentences(
         terms,
         coverage,
         words,
-        // Question terms dominate; the kind of answer, the passage's title and rank break ties.
-        score: coverage + 0.1 * answerKind(kind, text) + 0.3 * (titleWeight / totalWeight) +
+        // Question terms dominate; the kind of answer, a definition of what "what is X?" asks
+        // about, the passage's title and rank break ties.
+        score: coverage + 0.1 * answerKind(kind, text) +
+          DEFINITION_WEIGHT * defines(subjectTerms, text) + 0.3 * (titleWeight / totalWeight) +
           RANK_WEIGHT / (rank + 1) - 0.002 * position,
       });
     });
   });
   return candidates;
+}
+
+/** 1 when the sentence reads as a definition of all the subject's terms, else 0. */
+function defines(subjectTerms: Set<string> | null, text: string): number {
+  if (!subjectTerms?.size) return 0;
+  const head = definitionHead(text);
+  if (head === null) return 0;
+  const terms = contentTerms(head);
+  for (const t of subjectTerms) if (!terms.has(t)) return 0;
+  return 1;
 }
 
 /** The best-scored candidate other than `best`. */

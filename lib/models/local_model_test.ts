@@ -632,3 +632,65 @@ Deno.test("two sentences the question's words cannot tell apart are both quoted"
     /dias úteis vai das 8 às 22 horas\.” \[1\] “O horário da biblioteca aos sábados/,
   );
 });
+
+Deno.test("a 'what is' question leads with the sentence that defines its subject", () => {
+  const answer = buildExtractiveAnswer("O que é o modo offline?", [
+    {
+      n: 1,
+      title: "Conversa",
+      url: "/conversa",
+      text: "O modo offline aparece no seletor de modelos da conversa, ao lado dos outros.",
+      score: 3,
+    },
+    {
+      n: 2,
+      title: "Modelos",
+      url: "/modelos",
+      text: "O modo offline é um modelo que responde citando frases das páginas do site, " +
+        "sem chamar nenhum provedor.",
+      score: 2,
+    },
+  ]);
+  // The top passage only mentions the subject; the definition comes first even so.
+  assert.match(answer, /^“O modo offline é um modelo que responde citando frases.*” \[2\]/);
+});
+
+Deno.test("a close runner-up from another passage is quoted after a best one that restates", () => {
+  const filler = Array.from({ length: 40 }, (_, i) => `palavra${i}`).join(" ");
+  const answer = buildExtractiveAnswer("Quem pode apagar uma conversa salva?", [
+    {
+      n: 1,
+      title: "Conversas",
+      url: "/conversas",
+      text: `Muita gente pergunta se uma conversa salva pode ser apagada. Há ${filler}.`,
+      score: 3,
+    },
+    {
+      n: 2,
+      title: "Privacidade",
+      url: "/privacidade",
+      text: "Só o próprio visitante apaga uma conversa salva, pelo menu ao lado do título.",
+      score: 2,
+    },
+  ]);
+  assert.match(answer, /^“Muita gente pergunta.*” \[1\] “Só o próprio visitante apaga.*” \[2\]$/);
+});
+
+Deno.test("a runner-up that would not answer on its own is not quoted", () => {
+  // No digit in the filler: it would read as the year a "quando" question asks for.
+  const filler = "texto ".repeat(40).trim();
+  const answer = buildExtractiveAnswer(
+    "Quando abre a biblioteca do campus norte para visitantes?",
+    [{
+      n: 1,
+      title: "Serviços",
+      url: "/servicos",
+      text: `A biblioteca do campus fica no prédio principal. Há ${filler}. ` +
+        "Em 2020 o norte ganhou uma ciclovia.",
+      score: 3,
+    }],
+  );
+  // The year makes the last sentence score close to the best one, but it holds one of the
+  // question's five words: quoting it would add words and no answer.
+  assert.equal(answer, "“A biblioteca do campus fica no prédio principal.” [1]");
+});

@@ -19,6 +19,7 @@ import {
   detectLang,
   sentences,
 } from "@/lib/models/extractive.ts";
+import { definitionHead, definitionSubject } from "@/lib/models/definition_cue.ts";
 import { wordDeltas } from "@/lib/models/local_model.ts";
 import { readCookie } from "@/lib/http/visitor.ts";
 import { pickLocale } from "@/lib/i18n/mod.ts";
@@ -170,6 +171,16 @@ const CASES: [string, (text: string) => unknown, number?][] = [
         { ...PASSAGE, n: 1, text: `Harmony day is in March ${t}.` },
       ]),
     // It analyses both the 256 KiB question and the 256 KiB passage (31 s on the old code).
+    5000,
+  ],
+  ["definitionSubject", (t) => definitionSubject(`o que é ${t}`)],
+  ["definitionHead", definitionHead],
+  [
+    "buildExtractiveAnswer, a 'what is' question",
+    (t) =>
+      buildExtractiveAnswer(`o que é harmony day ${t}`, [
+        { ...PASSAGE, n: 1, text: `Harmony day é em março ${t}.` },
+      ]),
     5000,
   ],
   ["CHAT_ID", (t) => CHAT_ID.test(t)],
