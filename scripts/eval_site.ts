@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { mrrAt, ndcgAt, parseJsonl, parseQrels, recallAt } from "@/lib/search/beir.ts";
-import { corpusPassages } from "@/lib/search/corpus_index.ts";
+import { corpusPassages, corpusTranslations } from "@/lib/search/corpus_index.ts";
 import { type EngineOptions, SearchEngine } from "@/lib/search/engine.ts";
 import { buildIndexData, type IndexData } from "@/lib/search/index_data.ts";
 import { loadCorpus } from "@/lib/search/manifest.ts";
@@ -45,7 +45,9 @@ export async function loadSiteSet(
   corpusDir = fileURLToPath(new URL("corpus/", ROOT)),
   dir = SITE_QRELS,
 ): Promise<SiteSet> {
-  const passages = corpusPassages(await loadCorpus(corpusDir));
+  const docs = await loadCorpus(corpusDir);
+  const passages = corpusPassages(docs);
+  const translations = corpusTranslations(docs);
   const queries = parseJsonl<SiteQuery>(
     readFileSync(`${dir}queries.jsonl`, "utf8"),
     `${dir}queries.jsonl`,
@@ -58,7 +60,9 @@ export async function loadSiteSet(
     qrels,
     build(titleWeight?: number) {
       let data = cache.get(titleWeight);
-      if (!data) cache.set(titleWeight, data = buildIndexData(passages, { titleWeight }));
+      if (!data) {
+        cache.set(titleWeight, data = buildIndexData(passages, { titleWeight, translations }));
+      }
       return data;
     },
   };

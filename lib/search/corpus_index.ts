@@ -36,8 +36,19 @@ export function corpusPassages(docs: readonly CorpusDocument[]): PassageInput[] 
   return out;
 }
 
+/** Each document's translation, by id, as the manifest declares them (`translationOf`). */
+export function corpusTranslations(docs: readonly CorpusDocument[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const doc of docs) if (doc.translationOf) out[doc.id] = doc.translationOf;
+  return out;
+}
+
 async function contentHash(docs: readonly CorpusDocument[]): Promise<string> {
-  const text = docs.map((d) => `${d.id}\t${d.url ?? ""}\t${d.lang}\t${d.sha256}`).join("\n");
+  const text = docs.map((d) =>
+    `${d.id}\t${d.url ?? ""}\t${d.lang}\t${d.sha256}${
+      d.translationOf ? `\t${d.translationOf}` : ""
+    }`
+  ).join("\n");
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -63,6 +74,7 @@ export async function indexCorpus(
     vectors,
     embeddingModel: embedder?.model ?? null,
     contentHash: await contentHash(docs),
+    translations: corpusTranslations(docs),
   });
   const bytes = writeAsset(data);
   mkdirSync(dirname(options.outPath), { recursive: true });

@@ -113,6 +113,7 @@ export class SearchEngine {
   readonly #crossWeight: number;
   readonly #pageWeight: number;
   readonly #pages: { scorer: Bm25Scorer; prior: Prior } | null;
+  #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
@@ -269,10 +270,11 @@ export class SearchEngine {
     );
     if (!groups.length) return null;
     const analyzed = groups.map((g) => g.flatMap((phrase) => analyze(phrase, to)));
-    const other = this.#crossFusion === "rrf"
+    let other: { ids: ArrayLike<number>; scores: ArrayLike<number> } = this.#crossFusion === "rrf"
       ? this.#rankIn(groups.flat().join(" "), [to], limit)
       : this.#bm25.searchGroups(to, analyzed.filter((g) => g.length), limit);
     if (!other.ids.length) return null;
+    other = this.#withoutTwins(other);
     if (this.#crossFusion === "rrf") {
       const fused = rrf([own.ids, other.ids]).slice(0, limit);
       return { ids: fused.map((f) => f.id), scores: fused.map((f) => f.score) };
@@ -292,6 +294,43 @@ export class SearchEngine {
     put(other.ids, other.scores, otherWeight / this.#crossWeight);
     const merged = [...best].sort((a, b) => b[1] - a[1]).slice(0, limit);
     return { ids: merged.map((m) => m[0]), scores: merged.map((m) => m[1]) };
+  }
+
+  /**
+   * The translated ranking without the passages of documents that have a twin (a declared
+   * translation, IndexHeader.translations), which is in the question's language: the
+   * visitor's version is the one to read, and its translation would only push the
+   * question's other answers down. Pages that exist in one language only stay.
+   */
+  #withoutTwins(
+    other: { ids: ArrayLike<number>; scores: ArrayLike<number> },
+  ): { ids: ArrayLike<number>; scores: ArrayLike<number> } {
+    const twinned = this.#twinned();
+    if (!twinned) return other;
+    const ids: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < other.ids.length; i++) {
+      if (twinned[other.ids[i]]) continue;
+      ids.push(other.ids[i]);
+      scores.push(other.scores[i]);
+    }
+    return { ids, scores };
+  }
+
+  /** Per passage, 1 when its document has a translation in the index; built once. */
+  #twinned(): Uint8Array | null {
+    if (this.#twins !== undefined) return this.#twins;
+    const pairs = Object.entries(this.data.header.translations ?? {});
+    if (!pairs.length) return this.#twins = null;
+    const docs = new Set(pairs.flat());
+    const n = this.data.header.counts.passages;
+    const twinned = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const id = stringAt(this.data.strings, i * FIELDS_PER_PASSAGE);
+      const hash = id.indexOf("#");
+      if (docs.has(hash < 0 ? id : id.slice(0, hash))) twinned[i] = 1;
+    }
+    return this.#twins = twinned;
   }
 
   /**

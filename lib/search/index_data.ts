@@ -27,6 +27,12 @@ export interface IndexHeader {
   /** Hex SHA-256 of the corpus content the index was built from. */
   contentHash: string;
   titleWeight: number;
+  /**
+   * Documents that translate each other, by document id (each pair once, either way round):
+   * the cross-language search drops a translation when its twin in the question's language
+   * is ranked. Absent in indexes built before it, or from a corpus without translations.
+   */
+  translations?: Record<string, string>;
 }
 
 /** Everything the engine needs, as typed arrays. */
@@ -59,6 +65,8 @@ export interface BuildOptions {
   embeddingModel?: string | null;
   titleWeight?: number;
   contentHash?: string;
+  /** Document id → the id of its translation (see IndexHeader.translations). */
+  translations?: Record<string, string>;
 }
 
 /** Build the index from passages. */
@@ -98,6 +106,9 @@ export function buildIndexData(
       },
       contentHash: options.contentHash ?? "",
       titleWeight,
+      ...(options.translations && Object.keys(options.translations).length
+        ? { translations: options.translations }
+        : {}),
     },
     postings,
     strings,

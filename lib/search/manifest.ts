@@ -19,6 +19,12 @@ export interface ManifestEntry {
   license: string;
   /** Hex SHA-256 of the file's bytes. */
   sha256: string;
+  /**
+   * The id of the same document in the other language, when this one is its translation.
+   * Search prefers the visitor's language: a page found only through the bilingual
+   * lexicon gives way to its twin in the question's language.
+   */
+  translationOf?: string;
 }
 
 /** A validated document with its content. */
@@ -116,6 +122,10 @@ export async function loadCorpus(corpusDir: string): Promise<CorpusDocument[]> {
       problems.push(`${where} has a non-string url: use a path like "/sobre" or null`);
       continue;
     }
+    if (e.translationOf !== undefined && typeof e.translationOf !== "string") {
+      problems.push(`${where} has a non-string translationOf: use the other document's id`);
+      continue;
+    }
     docs.push({
       id: e.id,
       path: e.path,
@@ -125,9 +135,11 @@ export async function loadCorpus(corpusDir: string): Promise<CorpusDocument[]> {
       source: typeof e.source === "string" ? e.source : "",
       license: e.license ?? "",
       sha256: actual,
+      ...(typeof e.translationOf === "string" ? { translationOf: e.translationOf } : {}),
       markdown: new TextDecoder().decode(bytes),
     });
   }
+  problems.push(...translationProblems(docs, manifestPath));
   if (problems.length) {
     throw new ManifestError(
       `The corpus manifest has ${problems.length} problem(s); nothing was written:\n- ${
@@ -136,4 +148,22 @@ export async function loadCorpus(corpusDir: string): Promise<CorpusDocument[]> {
     );
   }
   return docs;
+}
+
+/** A `translationOf` must name another document of the manifest, in another language. */
+function translationProblems(docs: readonly CorpusDocument[], manifestPath: string): string[] {
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const problems: string[] = [];
+  for (const doc of docs) {
+    if (doc.translationOf === undefined) continue;
+    const twin = byId.get(doc.translationOf);
+    if (!twin || twin === doc || twin.lang === doc.lang) {
+      problems.push(
+        `"${doc.id}" in "${manifestPath}" has translationOf "${doc.translationOf}", which is ${
+          twin ? `in the same language ("${doc.lang}")` : "no document's id"
+        }: give the id of the same document in the other language, or remove the field`,
+      );
+    }
+  }
+  return problems;
 }
