@@ -171,31 +171,46 @@ export class Bm25Scorer {
   }
 
   /**
-   * Scores for query words given as groups of alternative terms in one language (a word's
-   * translations): per group a passage gets its best term's BM25 weight, not the sum, so a
-   * word with three senses counts once, like any other word.
+   * Scores for query words given as synonym sets in one language (a word's translations),
+   * as Pirkola's structured queries do: a set counts as one term whose frequency in a
+   * passage is the sum of its members' and whose document frequency is the number of
+   * passages in `lang` holding any member. A rare, wrong sense then adds little (the set's
+   * IDF is that of its common sense), and a word with three senses counts once.
+   * Returns the ranking and each set's IDF (0 for a set no passage holds).
    */
-  searchGroups(lang: Lang, groups: readonly string[][], limit: number): TopK {
+  searchSynonyms(
+    lang: Lang,
+    sets: readonly string[][],
+    limit: number,
+  ): { top: TopK; idfs: number[] } {
+    const { terms, postOffsets, postDocs, postTfs, docLangs } = this.#p;
+    const { k1 } = this.#params;
     const n = this.#p.docLens.length;
+    const li = LANGS.indexOf(lang);
     const total = new Float32Array(n);
-    const touchedAll = new Uint32Array(n);
+    const touched = new Uint32Array(n);
     const inAll = new Uint8Array(n);
     let count = 0;
-    for (const group of groups) {
-      const best = new Map<number, number>();
-      for (const t of new Set(group)) {
-        const one = this.searchWeighted({ [lang]: new Map([[t, 1]]) }, n);
-        for (let i = 0; i < one.ids.length; i++) {
-          const d = one.ids[i];
-          best.set(d, Math.max(best.get(d) ?? 0, one.scores[i]));
+    const idfs: number[] = [];
+    for (const set of sets) {
+      const tf = new Map<number, number>();
+      for (const t of new Set(set)) {
+        const id = termId(terms, t);
+        if (id < 0) continue;
+        for (let j = postOffsets[id]; j < postOffsets[id + 1]; j++) {
+          const d = postDocs[j];
+          if (docLangs[d] === li) tf.set(d, (tf.get(d) ?? 0) + postTfs[j]);
         }
       }
-      for (const [d, w] of best) {
-        if (!inAll[d]) (inAll[d] = 1, touchedAll[count++] = d);
-        total[d] += w;
+      const df = tf.size;
+      const idf = df ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0;
+      idfs.push(idf);
+      for (const [d, f] of tf) {
+        if (!inAll[d]) (inAll[d] = 1, touched[count++] = d);
+        total[d] += idf * (f * (k1 + 1)) / (f + this.#norm[d]);
       }
     }
-    return topK(touchedAll, count, total, limit);
+    return { top: topK(touched, count, total, limit), idfs };
   }
 
   /**

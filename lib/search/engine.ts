@@ -269,10 +269,22 @@ export class SearchEngine {
       (t) => isQuestionWord(t, from, this.#questionWords),
     );
     if (!groups.length) return null;
-    const analyzed = groups.map((g) => g.flatMap((phrase) => analyze(phrase, to)));
-    let other: { ids: ArrayLike<number>; scores: ArrayLike<number> } = this.#crossFusion === "rrf"
-      ? this.#rankIn(groups.flat().join(" "), [to], limit)
-      : this.#bm25.searchGroups(to, analyzed.filter((g) => g.length), limit);
+    // A sense that is a phrase in the target language ("dar um pulo") would match on its
+    // parts one by one; only senses that are one index term take part.
+    const sets = groups.map((g) =>
+      g.map((phrase) => analyze(phrase, to)).filter((a) => a.length === 1).map((a) => a[0])
+    );
+    let other: { ids: ArrayLike<number>; scores: ArrayLike<number> };
+    let otherWeight = 1;
+    if (this.#crossFusion === "rrf") other = this.#rankIn(groups.flat().join(" "), [to], limit);
+    else {
+      const syn = this.#bm25.searchSynonyms(to, sets, limit);
+      other = syn.top;
+      // A word none of whose senses the other language holds counts as the rarest term, as
+      // an unmatched word does on the question's own side.
+      const rarest = Math.log(1 + (this.#bm25.size + 0.5) / 1.5);
+      otherWeight = syn.idfs.reduce((sum, idf) => sum + (idf || rarest), 0) || 1;
+    }
     if (!other.ids.length) return null;
     other = this.#withoutTwins(other);
     if (this.#crossFusion === "rrf") {
@@ -282,7 +294,6 @@ export class SearchEngine {
     const ownWeight = this.#queryWeight(
       queryTerms(query, from, this.#questionWords).map((t) => [t]),
     );
-    const otherWeight = this.#queryWeight(analyzed);
     const best = new Map<number, number>();
     const put = (ids: ArrayLike<number>, scores: ArrayLike<number>, w: number) => {
       for (let i = 0; i < ids.length; i++) {

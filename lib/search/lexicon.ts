@@ -14,7 +14,11 @@ export interface Lexicon {
   en: Map<string, string[]>;
 }
 
-/** Most translations kept per word: the first ones a dictionary lists are the common ones. */
+/**
+ * Most translations kept per word, in the file's order. FreeDict lists a headword's senses
+ * alphabetically, so these are not the common ones; keeping all of them was measured and
+ * cost English questions (BENCHMARKS.md, issue 17 cross-language pass).
+ */
 const MAX_SENSES = 3;
 
 function add(map: Map<string, string[]>, from: string, to: string): void {
