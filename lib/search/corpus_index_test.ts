@@ -48,6 +48,16 @@ const failures: Array<[string, (dir: string) => void, RegExp]> = [
     (dir) => editManifest(dir, (m) => m[1].id = "sobre"),
     /Duplicate id "sobre".*make ids unique/,
   ],
+  [
+    "translationOf naming no document",
+    (dir) => editManifest(dir, (m) => m[1].translationOf = "sobre-antigo"),
+    /"about".*translationOf "sobre-antigo", which is no document's id/,
+  ],
+  [
+    "translationOf in the same language",
+    (dir) => editManifest(dir, (m) => m[2].translationOf = "sobre"),
+    /"notas".*translationOf "sobre", which is in the same language \("pt"\)/,
+  ],
 ];
 
 for (const [name, breakIt, message] of failures) {
@@ -103,6 +113,15 @@ Deno.test("the fixture corpus indexes; passages carry anchors, numbers only with
   const priv = r.passages.find((p) => p.id === "sobre#privacidade")!;
   assert.equal(priv.url, "/sobre#privacidade");
   assert.equal(priv.title, "Sobre o assistente › Privacidade");
+});
+
+Deno.test("the manifest's translationOf pairs reach the index header", async () => {
+  const { dir, out } = copyFixture();
+  editManifest(dir, (m) => m[1].translationOf = "sobre");
+  const { header } = await indexCorpus({ corpusDir: dir, outPath: out });
+  assert.deepEqual(header.translations, { about: "sobre" });
+  const s = loadSiteSearch({ assetPath: out });
+  assert.equal(s.status().status, "ok");
 });
 
 Deno.test("hybrid: vectors at index time, RRF at query time, lexical fallback on failure", async () => {

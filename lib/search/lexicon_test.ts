@@ -66,3 +66,47 @@ Deno.test("translationGroups keeps names and loanwords that the lexicon lacks", 
     ["mensalidade", "tuition"],
   ]);
 });
+
+Deno.test("with a lexicon a question's own-language page is not displaced by its translation", () => {
+  // Every English page translates a Portuguese one: a Portuguese question must rank exactly
+  // as without the lexicon. Before translations were declared, the English twin of the
+  // answer came in through the translated query and pushed the other answers down.
+  const pages = [
+    passage("mensalidade", "pt", "A mensalidade tem preço fixo durante o ano."),
+    passage("biblioteca", "pt", "A biblioteca abre cedo; o preço da cópia é baixo."),
+    passage("tuition", "en", "The tuition price is fixed for the year."),
+    passage("library", "en", "The library opens early; the price of a copy is low."),
+  ];
+  const translations = { tuition: "mensalidade", library: "biblioteca" };
+  const data = buildIndexData(pages, { translations });
+  const q = "Qual é o preço da mensalidade?";
+  const plain = new SearchEngine(data).rankLexical(q, 4).ids;
+  assert.deepEqual(plain, [0, 1]);
+  assert.deepEqual(new SearchEngine(data, { lexicon }).rankLexical(q, 4).ids, plain);
+  // A page with no translation is still found from the other language.
+  const partial = buildIndexData(pages, { translations: { library: "biblioteca" } });
+  const ids = new SearchEngine(partial, { lexicon }).rankLexical(q, 4).ids;
+  assert.deepEqual([...ids].sort(), [0, 1, 2]);
+});
+
+Deno.test("a word's senses count as one synonym set: a rare wrong sense does not win", () => {
+  // "model" has two senses: "modelo" (common in the corpus, the right one) and "esquema"
+  // (rare, a database schema). Scored by its best sense, the rare one's IDF put the schema
+  // passage first; as one set (summed frequency, union document frequency) the passage
+  // that is about models comes first.
+  const lex = parseLexicon("modelo\tmodel\nesquema\tmodel\n");
+  const data = buildIndexData([
+    passage(
+      "catalogo",
+      "pt",
+      "Cada modelo do catálogo tem um preço; o modelo local é um modelo grátis.",
+    ),
+    passage("resposta", "pt", "O modelo escreve a resposta com as fontes."),
+    passage("demora", "pt", "Um modelo maior demora mais para responder."),
+    passage("banco", "pt", "O esquema do banco de dados guarda conversas, votos e registros."),
+    passage("campus", "en", "The campus has a library and a gym."),
+  ]);
+  const ids = new SearchEngine(data, { lexicon: lex }).rankLexical("Which is the model?", 5).ids;
+  assert.equal(ids[0], 0);
+  assert.ok(ids.indexOf(3) > 0);
+});

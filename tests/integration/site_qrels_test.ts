@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { loadCorpus } from "@/lib/search/manifest.ts";
+import { TRANSLATIONS } from "@/lib/corpus/pages.ts";
 import { loadSiteSet, runSiteQueries } from "@/scripts/eval_site.ts";
 
 Deno.test("the site retrieval set judges passages the index really has", async () => {
@@ -25,6 +26,11 @@ Deno.test("cross-language questions are English and judge pages that exist only 
     "seus-dados",
   ]);
   assert.equal(docs.filter((d) => d.lang === "en").length, englishTopics.size);
+  // The manifest declares the same pairs as the pages' language links (lib/corpus/pages.ts).
+  const declared = Object.fromEntries(
+    docs.filter((d) => d.translationOf).map((d) => [d.translationOf!, d.id]),
+  );
+  assert.deepEqual(declared, TRANSLATIONS);
   const cross = set.queries.filter((q) => q.metadata.set === "cross");
   assert.ok(cross.length >= 15);
   for (const q of cross) {
