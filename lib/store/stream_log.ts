@@ -102,7 +102,7 @@ export interface StreamLogOptions {
   expireInMs?: number;
   /** Longest a chunk waits in the buffer. Default 50 ms. */
   flushMs?: number;
-  /** Buffered bytes that trigger a flush at once. Default 4096. */
+  /** Buffered size (UTF-16 units of the chunks' JSON, about bytes) that triggers a flush at once. Default 4096. */
   flushBytes?: number;
   /** Poll interval backing `kv.watch` (stop requests, new batches). Default 100 ms. */
   pollMs?: number;
@@ -286,26 +286,18 @@ function watchKey<T>(
 
 const utf8 = new TextEncoder();
 
-function encodeChunk(chunk: UIMessageChunk): Uint8Array {
-  return utf8.encode(JSON.stringify(chunk));
+/**
+ * The UTF-8 bytes of the JSON array of `items` (each a chunk's JSON text), encoded once for
+ * the batch: a typed array per chunk cost an ArrayBuffer per chunk, hundreds a turn, which
+ * is allocation V8's collector pays for.
+ */
+function encodeArray(items: string[]): Uint8Array {
+  return utf8.encode(`[${items.join(",")}]`);
 }
 
-/** Joins encoded chunks into the bytes of a JSON array. */
-function joinArray(items: Uint8Array[]): Uint8Array {
-  const size = items.reduce((n, item) => n + item.length, 0) + items.length + 1;
-  const out = new Uint8Array(Math.max(size, 2));
-  out[0] = 0x5b; // [
-  let at = 1;
-  for (const item of items) {
-    if (at > 1) out[at++] = 0x2c; // ,
-    out.set(item, at);
-    at += item.length;
-  }
-  out[at] = 0x5d; // ]
-  return out;
-}
-
+/** `data` cut into parts of at most `size` bytes; `data` itself when it fits in one. */
 function splitBytes(data: Uint8Array, size: number): Uint8Array[] {
+  if (data.length <= size) return [data];
   const parts: Uint8Array[] = [];
   // slice, not subarray: KV serialises a view's whole backing buffer.
   for (let at = 0; at < data.length; at += size) parts.push(data.slice(at, at + size));
@@ -314,7 +306,8 @@ function splitBytes(data: Uint8Array, size: number): Uint8Array[] {
 
 interface Batch {
   first: number;
-  items: Uint8Array[];
+  /** The chunks' JSON texts. */
+  items: string[];
 }
 
 interface WriterIds {
@@ -342,7 +335,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     state: { nextSeq: 0, committed: 0 },
     stats: { commits: 0, mutations: 0, bytes: 0, batches: 0 },
   };
-  let buffer: Uint8Array[] = [];
+  let buffer: string[] = [];
   let bufferBytes = 0;
   let appended = 0;
   let batchQueued = false;
@@ -386,14 +379,15 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     streamId: ids.streamId,
     append(chunk, json) {
       if (ending) return;
-      let bytes: Uint8Array;
+      let text: string;
       try {
-        bytes = typeof json === "string" ? utf8.encode(json) : encodeChunk(chunk);
+        text = typeof json === "string" ? json : JSON.stringify(chunk);
       } catch (error) {
         return fail(error);
       }
-      buffer.push(bytes);
-      bufferBytes += bytes.length + 1;
+      buffer.push(text);
+      // UTF-16 units: the flush threshold needs the size only roughly.
+      bufferBytes += text.length + 1;
       appended++;
       if (bufferBytes >= o.flushBytes) flushNow();
       else o.flushes.due(flushNow);
@@ -451,7 +445,7 @@ async function writeOpen(ctx: WriteContext) {
  */
 async function writeBatch(ctx: WriteContext, batch: Batch) {
   const { o, ids, state } = ctx;
-  const parts = splitBytes(joinArray(batch.items), PART_BYTES);
+  const parts = splitBytes(encodeArray(batch.items), PART_BYTES);
   const count = batch.items.length;
   for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
     const group = parts.slice(from, from + PARTS_PER_COMMIT);

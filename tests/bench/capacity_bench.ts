@@ -21,7 +21,8 @@
  *   server holds N when that is ≤ 10 ms and no stream failed or was truncated, in one of two
  *   tries.
  *   N grows by steps (app and floor taking turns at each N) until a server fails twice in a
- *   row at one N, then one bisection step between its last pass and that N; capacity = the
+ *   row at one N, then two bisection steps between its last pass and that N (a quarter of the
+ *   gap: 50→100 resolves to 12.5 streams); capacity = the
  *   largest N that held.
  * - CPU per 1,000 streamed tokens: the replay answers 1,000 text chunks (the fixture's,
  *   repeated); 50 steady clients per server; the server process's CPU time (/proc) over the
@@ -41,6 +42,8 @@ const WINDOW_S = 8;
 const TARGET_P95_MS = 10;
 const STEPS = [25, 50, 100, 200, 300, 400, 600, 800];
 const CPU_CLIENTS = 50;
+/** Bisection steps after the first failing step (each halves the gap). */
+const BISECTION_STEPS = 2;
 /** Deno Deploy's CPU time per request on the lower tier (averaged). */
 const DEPLOY_CPU_MS = 50;
 
@@ -317,9 +320,14 @@ export async function run(): Promise<string> {
         else state[name].fail = n;
       }
     }
-    for (const name of ["app", "floor"] as const) {
-      const { pass, fail } = state[name];
-      if (fail && fail - pass > 1) await holds(name, Math.round((pass + fail) / 2));
+    for (let step = 0; step < BISECTION_STEPS; step++) {
+      for (const name of ["app", "floor"] as const) {
+        const s = state[name];
+        if (!s.fail || s.fail - s.pass <= 1) continue;
+        const mid = Math.round((s.pass + s.fail) / 2);
+        if (await holds(name, mid)) s.pass = mid;
+        else s.fail = mid;
+      }
     }
 
     await pace(10, 1000);
