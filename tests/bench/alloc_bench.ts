@@ -17,10 +17,9 @@
  * stores (external memory) are not in it.
  */
 import { Session } from "node:inspector";
-import { createOpenAI } from "@ai-sdk/openai";
 import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
-import type { StreamLog } from "@/lib/store/stream_log.ts";
+import { floorHandler, silentStreamLog } from "./floor_server.ts";
 import { listeningPort } from "../support/listening.ts";
 
 const CHILD = new URL("./chat_bench_child.ts", import.meta.url).pathname;
@@ -29,26 +28,6 @@ const TURNS = 60;
 const WARM = 20;
 
 type Handler = (request: Request) => Promise<Response>;
-
-/** A stream log that writes nothing (as chat_bench_child.ts `app-nolog`). */
-function silentLog(): StreamLog {
-  return {
-    open: (_chatId, streamId) => ({
-      streamId,
-      append() {},
-      heartbeat: async () => {},
-      end: async () => {},
-      stopped: () => false,
-      onStop: () => () => {},
-      stats: () => ({ commits: 0, mutations: 0, bytes: 0, batches: 0 }),
-    }),
-    active: () => Promise.resolve(null),
-    follow: () => new ReadableStream(),
-    requestStop: async () => {},
-    touchListener: async () => {},
-    lastListenedAt: () => Promise.resolve(null),
-  };
-}
 
 async function appHandler(replay: string, withLog: boolean): Promise<Handler> {
   const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };
@@ -61,51 +40,9 @@ async function appHandler(replay: string, withLog: boolean): Promise<Handler> {
     },
     config: { ...defaultConfig, limits: { visitor: big, ip: big } },
     kv: await Deno.openKv(":memory:"),
-    ...(withLog ? {} : { services: { streamLog: silentLog() } }),
+    ...(withLog ? {} : { services: { streamLog: silentStreamLog() } }),
   });
   return (request) => Promise.resolve(app(request));
-}
-
-/** The floor: as chat_bench_child.ts `peer`. */
-function floorHandler(replay: string): Handler {
-  const model = createOpenAI({ apiKey: "x", baseURL: `${replay}/v1` }).chat("gpt-4.1-mini");
-  const encoder = new TextEncoder();
-  const event = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
-  return async (request) => {
-    const body = await request.json() as { message: { parts: { text: string }[] } };
-    const { stream } = await model.doStream({
-      prompt: [{ role: "user", content: [{ type: "text", text: body.message.parts[0].text }] }],
-      abortSignal: request.signal,
-    });
-    const reader = stream.getReader();
-    let out = event({ type: "start" }) + event({ type: "start-step" });
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          while (true) {
-            const { done, value: part } = await reader.read();
-            if (done) {
-              out += event({ type: "finish-step" }) + event({ type: "finish" }) +
-                "data: [DONE]\n\n";
-              controller.enqueue(encoder.encode(out));
-              return controller.close();
-            }
-            if (part.type === "text-delta") {
-              out += event({ type: "text-delta", id: part.id, delta: part.delta });
-            } else if (part.type === "text-start" || part.type === "text-end") {
-              out += event({ type: part.type, id: part.id });
-            }
-            if (out) {
-              controller.enqueue(encoder.encode(out));
-              out = "";
-              return;
-            }
-          }
-        },
-      }),
-      { headers: { "content-type": "text/event-stream" } },
-    );
-  };
 }
 
 /** One turn through `handler`, read to its end; the visitor cookie of the first is kept. */

@@ -35,28 +35,7 @@ import { streamText } from "ai";
 import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";
-import type { StreamLog } from "@/lib/store/stream_log.ts";
-
-/** A stream log that writes nothing: the app as it was before answers were logged to KV. */
-function silentStreamLog(): StreamLog {
-  const stats = { commits: 0, mutations: 0, bytes: 0, batches: 0 };
-  return {
-    open: (_chatId, streamId) => ({
-      streamId,
-      append() {},
-      heartbeat: () => Promise.resolve(),
-      end: () => Promise.resolve(),
-      stopped: () => false,
-      onStop: () => () => {},
-      stats: () => stats,
-    }),
-    active: () => Promise.resolve(null),
-    follow: () => new ReadableStream({ start: (c) => c.close() }),
-    requestStop: () => Promise.resolve(),
-    touchListener: () => Promise.resolve(),
-    lastListenedAt: () => Promise.resolve(null),
-  };
-}
+import { floorHandler, silentStreamLog } from "./floor_server.ts";
 
 const [mode, arg] = Deno.args;
 
@@ -112,49 +91,11 @@ if (mode === "replay") {
     onListen: ({ port }) => console.log(`listening ${port}`),
   }, app);
 } else if (mode === "peer") {
-  const model = createOpenAI({ apiKey: "x", baseURL: `${arg}/v1` }).chat("gpt-4.1-mini");
-  const encoder = new TextEncoder();
-  const event = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
   Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
     onListen: ({ port }) => console.log(`listening ${port}`),
-  }, async (req) => {
-    const body = await req.json() as { message: { parts: { text: string }[] } };
-    const { stream } = await model.doStream({
-      prompt: [{ role: "user", content: [{ type: "text", text: body.message.parts[0].text }] }],
-      abortSignal: req.signal,
-    });
-    const reader = stream.getReader();
-    let started = false;
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          while (true) {
-            const { done, value: part } = await reader.read();
-            let out = "";
-            if (!started) {
-              started = true;
-              out += event({ type: "start" }) + event({ type: "start-step" });
-            }
-            if (done) {
-              out += event({ type: "finish-step" }) + event({ type: "finish" }) +
-                "data: [DONE]\n\n";
-              controller.enqueue(encoder.encode(out));
-              return controller.close();
-            }
-            if (part.type === "text-delta") {
-              out += event({ type: "text-delta", id: part.id, delta: part.delta });
-            } else if (part.type === "text-start" || part.type === "text-end") {
-              out += event({ type: part.type, id: part.id });
-            }
-            if (out) return controller.enqueue(encoder.encode(out));
-          }
-        },
-      }),
-      { headers: { "content-type": "text/event-stream" } },
-    );
-  });
+  }, floorHandler(arg));
 } else if (mode === "stamped") {
   let paceMs = 0, tokens = 0;
   const lines = Deno.readTextFileSync(new URL(`../fixtures/providers/${arg}`, import.meta.url))
