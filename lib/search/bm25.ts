@@ -106,6 +106,11 @@ export function termId(terms: string[], term: string): number {
 }
 
 /** Query-time BM25 scorer; reuses its scratch buffers between queries. */
+/** BM25's inverse document frequency of a term in `df` of `n` passages (always positive). */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 export class Bm25Scorer {
   readonly #p: Postings;
   readonly #params: Bm25Params;
@@ -142,7 +147,7 @@ export class Bm25Scorer {
     if (id < 0) return 0;
     const n = this.#p.docLens.length;
     const df = this.#p.postOffsets[id + 1] - this.#p.postOffsets[id];
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(n, df);
   }
 
   /** Number of passages scored. */
@@ -203,7 +208,7 @@ export class Bm25Scorer {
         }
       }
       const df = tf.size;
-      const idf = df ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0;
+      const idf = df ? bm25Idf(n, df) : 0;
       idfs.push(idf);
       for (const [d, f] of tf) {
         if (!inAll[d]) (inAll[d] = 1, touched[count++] = d);
@@ -240,7 +245,7 @@ export class Bm25Scorer {
         const start = postOffsets[id];
         const end = postOffsets[id + 1];
         const df = end - start;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * q;
+        const idf = bm25Idf(n, df) * q;
         for (let j = start; j < end; j++) {
           const d = postDocs[j];
           if (mixed && docLangs[d] !== li) continue;

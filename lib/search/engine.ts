@@ -151,9 +151,7 @@ export class SearchEngine {
     const group = new Uint32Array(n);
     const pages = new Map<string, number>();
     for (let i = 0; i < n; i++) {
-      const id = stringAt(this.data.strings, i * FIELDS_PER_PASSAGE);
-      const hash = id.indexOf("#");
-      const doc = hash < 0 ? id : id.slice(0, hash);
+      const doc = documentOf(stringAt(this.data.strings, i * FIELDS_PER_PASSAGE));
       let g = pages.get(doc);
       if (g === undefined) pages.set(doc, g = pages.size);
       group[i] = g;
@@ -282,7 +280,7 @@ export class SearchEngine {
       other = syn.top;
       // A word none of whose senses the other language holds counts as the rarest term, as
       // an unmatched word does on the question's own side.
-      const rarest = Math.log(1 + (this.#bm25.size + 0.5) / 1.5);
+      const rarest = this.#rarestIdf();
       otherWeight = syn.idfs.reduce((sum, idf) => sum + (idf || rarest), 0) || 1;
     }
     if (!other.ids.length) return null;
@@ -337,11 +335,16 @@ export class SearchEngine {
     const n = this.data.header.counts.passages;
     const twinned = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      const id = stringAt(this.data.strings, i * FIELDS_PER_PASSAGE);
-      const hash = id.indexOf("#");
-      if (docs.has(hash < 0 ? id : id.slice(0, hash))) twinned[i] = 1;
+      if (docs.has(documentOf(stringAt(this.data.strings, i * FIELDS_PER_PASSAGE)))) {
+        twinned[i] = 1;
+      }
     }
     return this.#twins = twinned;
+  }
+
+  /** What a word the index lacks counts for, a little over the rarest term's IDF. */
+  #rarestIdf(): number {
+    return Math.log(1 + (this.#bm25.size + 0.5) / 1.5);
   }
 
   /**
@@ -349,7 +352,7 @@ export class SearchEngine {
    * the index lacks counts as the rarest), summed.
    */
   #queryWeight(words: string[][]): number {
-    const rarest = this.#bm25.idf("") || Math.log(1 + (this.#bm25.size + 0.5) / 1.5);
+    const rarest = this.#rarestIdf();
     let sum = 0;
     for (const terms of words) {
       let w = 0;
@@ -479,4 +482,10 @@ export class SearchEngine {
       text: stringAt(s, base + 3),
     };
   }
+}
+
+/** The document a passage belongs to: its id's part before "#". */
+function documentOf(passageId: string): string {
+  const hash = passageId.indexOf("#");
+  return hash < 0 ? passageId : passageId.slice(0, hash);
 }
