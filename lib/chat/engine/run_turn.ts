@@ -2,9 +2,9 @@
  * The chat engine: one assistant turn as a loop of model calls and tool
  * executions, written straight out as UI message stream chunks.
  *
- * Each model call goes through the AI SDK's `streamLanguageModelCall` (prompt
- * conversion, tool preparation, tool-call parsing and validation, then the real
- * provider adapter); the loop around it is ours. `streamText` +
+ * Each model call is prepared with the AI SDK's own functions (prompt conversion, tool
+ * preparation, tool-call parsing and validation) and streamed from the real provider
+ * adapter (lib/chat/engine/model_call.ts); the loop around it is ours. `streamText` +
  * `toUIMessageStream` + `createUIMessageStream` do the same with about ten
  * more web-stream hops per chunk, and a turn has hundreds of chunks: over the
  * adapter's own CPU per turn, the SDK's loop adds about three times what this
@@ -24,7 +24,6 @@
  * then calls the model again.
  */
 import {
-  experimental_streamLanguageModelCall as streamLanguageModelCall,
   type FinishReason,
   type JSONValue,
   type LanguageModel,
@@ -37,6 +36,7 @@ import {
 } from "ai";
 import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/config.ts";
 import { toUiChunk } from "./ui_chunks.ts";
+import { startModelCall } from "./model_call.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";
 import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
 import { answerApprovals, collectApprovals } from "./approval_responses.ts";
@@ -241,92 +241,81 @@ async function runStep(
   meter.promptChars = options.instructions.length + JSON.stringify(messages).length;
   meter.streamedChars = 0;
   meter.reported = false;
-  const { stream } = await streamLanguageModelCall({
+  const call = await startModelCall({
     model: options.model,
     instructions: last ? withStepLimitInstruction(options.instructions) : options.instructions,
     messages,
     tools,
-    // With "none" the SDK also withholds any tool call a model makes regardless, and fails
-    // the step with an error instead.
+    // With "none" a tool call the model makes regardless is withheld and fails the step.
     ...(last ? { toolChoice: "none" as const } : {}),
     maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     abortSignal: options.abortSignal,
-    // Content is collected here; the SDK need not keep its own copy.
-    _internal: { collectContent: false },
   });
-  const content: StepContent = { parts: [], calls: [] };
-  const running: Promise<void>[] = [];
-  // Visitor-facing error text of calls whose input was invalid, by call id.
-  const invalid = new Map<string, string>();
-  let usage = emptyUsage();
-  let finishReason: FinishReason = "other";
-  let failed = false;
-  let awaitingApproval = false;
-  const reader = stream.getReader();
+  const step = new StepState(options, messages, tools, emit, meter);
   while (true) {
-    const { done, value: part } = await reader.read();
+    const { done, value } = await call.reader.read();
     if (done) break;
-    collect(content, part);
-    if (part.type === "text-delta" || part.type === "reasoning-delta") {
-      meter.streamedChars += part.text.length;
-    } else if (part.type === "tool-input-delta") meter.streamedChars += part.delta.length;
+    // Most parts translate to one part at once; a tool call (its input checked) takes a promise.
+    let parts = call.translate(value);
+    if (parts === undefined) continue;
+    if (parts instanceof Promise) parts = await parts;
+    if (!Array.isArray(parts)) {
+      const pending = step.handle(parts as LanguageModelStreamPart<ToolSet>);
+      if (pending) await pending;
+      continue;
+    }
+    for (const part of parts as readonly LanguageModelStreamPart<ToolSet>[]) {
+      const pending = step.handle(part);
+      if (pending) await pending;
+    }
+  }
+  await Promise.all(step.running);
+  return step.result();
+}
+
+/** What one step has seen so far, and what each part of its model call does. */
+class StepState {
+  readonly content: StepContent = { parts: [], calls: [] };
+  readonly running: Promise<void>[] = [];
+  /** Visitor-facing error text of calls whose input was invalid, by call id. */
+  readonly #invalid = new Map<string, string>();
+  #usage = emptyUsage();
+  #finishReason: FinishReason = "other";
+  #failed = false;
+  #awaitingApproval = false;
+
+  constructor(
+    readonly options: RunTurnOptions,
+    readonly messages: ModelMessage[],
+    readonly tools: ToolSet,
+    readonly emit: ChunkSink,
+    readonly meter: CallMeter,
+  ) {}
+
+  result(): StepResult {
+    return {
+      content: this.content,
+      usage: this.#usage,
+      finishReason: this.#finishReason,
+      failed: this.#failed,
+      awaitingApproval: this.#awaitingApproval,
+    };
+  }
+
+  /** Handles one part; a promise only when it must be waited for (a tool call's approval). */
+  handle(part: LanguageModelStreamPart<ToolSet>): Promise<void> | undefined {
+    const { emit, options } = this;
+    collect(this.content, part);
     switch (part.type) {
-      case "tool-call": {
-        const call = {
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
-          providerMetadata: part.providerMetadata,
-          outcome: undefined as ToolOutcome | undefined,
-        };
-        content.calls.push(call);
-        const dynamic = part.dynamic ? { dynamic: true as const } : {};
-        if (part.invalid) {
-          // The model sees why its call failed (lib/chat/engine/step_messages.ts) and may
-          // correct it in the next step; the visitor sees the generic text.
-          const errorText = options.errorText(part.error, "tool");
-          call.outcome = { ok: false, error: part.error };
-          invalid.set(part.toolCallId, errorText);
-          emit({
-            type: "tool-input-error",
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input,
-            errorText,
-            ...dynamic,
-          });
-          // Its `tool-error` part follows, from the SDK's call.
-          break;
-        }
-        emit({
-          type: "tool-input-available",
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
-          ...(part.providerExecuted ? { providerExecuted: true } : {}),
-          ...(part.providerMetadata != null ? { providerMetadata: part.providerMetadata } : {}),
-          ...dynamic,
-        });
-        if (part.providerExecuted) break;
-        const tool = Object.hasOwn(tools, part.toolName) ? tools[part.toolName] : undefined;
-        if (!tool) break;
-        const approval = await approvalFor(options, tool, part, messages);
-        if (approval) {
-          // Never executed in this turn: the visitor answers first.
-          awaitingApproval = true;
-          emit({
-            type: "tool-approval-request",
-            toolCallId: part.toolCallId,
-            approvalId: approval.approvalId,
-            ...(approval.descriptor !== undefined
-              ? { approvalDescriptor: approval.descriptor }
-              : {}),
-          });
-          break;
-        }
-        if (tool.execute) running.push(execute(options, tool, call, messages, emit, dynamic));
+      case "text-delta":
+      case "reasoning-delta":
+        this.meter.streamedChars += part.text.length;
         break;
-      }
+      case "tool-input-delta":
+        this.meter.streamedChars += part.delta.length;
+        break;
+      case "tool-call":
+        return this.#toolCall(part);
       case "tool-result":
         // The result of a tool the provider ran itself.
         emit({
@@ -335,35 +324,101 @@ async function runStep(
           output: part.output ?? null,
           providerExecuted: true,
         });
-        break;
+        return;
       case "tool-error":
         // A provider-run tool that failed, or a call of ours whose input was invalid.
         emit({
           type: "tool-output-error",
           toolCallId: part.toolCallId,
-          errorText: invalid.get(part.toolCallId) ?? options.errorText(part.error, "tool"),
+          errorText: this.#invalid.get(part.toolCallId) ?? options.errorText(part.error, "tool"),
           ...(part.providerExecuted ? { providerExecuted: true } : {}),
           ...(part.dynamic ? { dynamic: true } : {}),
         });
-        break;
+        return;
       case "model-call-end":
-        meter.reported = true;
-        usage = part.usage;
-        finishReason = part.finishReason;
-        break;
+        this.meter.reported = true;
+        this.#usage = part.usage;
+        this.#finishReason = part.finishReason;
+        return;
       case "error":
-        failed = true;
+        this.#failed = true;
         if (options.abortSignal.aborted) throw part.error;
         emit({ type: "error", errorText: options.errorText(part.error, "model") });
-        break;
-      default: {
-        const chunk = toUiChunk(part);
-        if (chunk) emit(chunk);
-      }
+        return;
     }
+    const chunk = toUiChunk(part);
+    if (chunk) emit(chunk);
   }
-  await Promise.all(running);
-  return { content, usage, finishReason, failed, awaitingApproval };
+
+  /** A tool call: announced, then executed at once, or held for the visitor's approval. */
+  #toolCall(part: Extract<LanguageModelStreamPart<ToolSet>, { type: "tool-call" }>) {
+    const { emit, options, tools } = this;
+    if (part.providerExecuted) {
+      // The provider ran it and sends its result in this same response: nothing to answer.
+      emit({
+        type: "tool-input-available",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        providerExecuted: true,
+        ...(part.providerMetadata != null ? { providerMetadata: part.providerMetadata } : {}),
+        ...(part.dynamic ? { dynamic: true as const } : {}),
+      });
+      return;
+    }
+    const call = {
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      input: part.input,
+      providerMetadata: part.providerMetadata,
+      outcome: undefined as ToolOutcome | undefined,
+    };
+    this.content.calls.push(call);
+    const dynamic = part.dynamic ? { dynamic: true as const } : {};
+    if (part.invalid) {
+      // The model sees why its call failed (lib/chat/engine/step_messages.ts) and may
+      // correct it in the next step; the visitor sees the generic text.
+      const errorText = options.errorText(part.error, "tool");
+      call.outcome = { ok: false, error: part.error };
+      this.#invalid.set(part.toolCallId, errorText);
+      emit({
+        type: "tool-input-error",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        errorText,
+        ...dynamic,
+      });
+      // Its `tool-error` part follows, from the call's translation.
+      return;
+    }
+    emit({
+      type: "tool-input-available",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      input: part.input,
+      ...(part.providerMetadata != null ? { providerMetadata: part.providerMetadata } : {}),
+      ...dynamic,
+    });
+    const tool = Object.hasOwn(tools, part.toolName) ? tools[part.toolName] : undefined;
+    if (!tool) return;
+    return approvalFor(options, tool, part, this.messages).then((approval) => {
+      if (approval) {
+        // Never executed in this turn: the visitor answers first.
+        this.#awaitingApproval = true;
+        emit({
+          type: "tool-approval-request",
+          toolCallId: part.toolCallId,
+          approvalId: approval.approvalId,
+          ...(approval.descriptor !== undefined ? { approvalDescriptor: approval.descriptor } : {}),
+        });
+        return;
+      }
+      if (tool.execute) {
+        this.running.push(execute(options, tool, call, this.messages, emit, dynamic));
+      }
+    });
+  }
 }
 
 /** Runs `call` with `tool`, streaming its output or error; records its outcome on `call`. */
@@ -441,7 +496,10 @@ function collect(content: StepContent, part: LanguageModelStreamPart<ToolSet>): 
       }
       return;
     case "tool-call":
-      content.parts.push({ type: "tool-call", toolCallId: part.toolCallId });
+      // A call the provider ran itself is no call of the step's to answer.
+      if (!part.providerExecuted) {
+        content.parts.push({ type: "tool-call", toolCallId: part.toolCallId });
+      }
       return;
   }
 }

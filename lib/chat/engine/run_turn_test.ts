@@ -72,7 +72,10 @@ const TOOLLESS_ANSWER = "From what I have: enough.";
  * Like a real provider, a call without tools (or with toolChoice "none") gets no tool
  * call: a step that would call one answers TOOLLESS_ANSWER instead, with the same usage.
  */
-function scriptedModel(script: LanguageModelV4StreamPart[][], opts: { paceMs?: number } = {}) {
+function scriptedModel(
+  script: LanguageModelV4StreamPart[][],
+  opts: { paceMs?: number; disobedient?: boolean } = {},
+) {
   const calls: LanguageModelV4CallOptions[] = [];
   const model: LanguageModelV4 = {
     specificationVersion: "v4",
@@ -86,7 +89,8 @@ function scriptedModel(script: LanguageModelV4StreamPart[][], opts: { paceMs?: n
     async doStream(options) {
       calls.push(options);
       const scripted = script[Math.min(calls.length - 1, script.length - 1)];
-      const toolless = !options.tools?.length || options.toolChoice?.type === "none";
+      const toolless = !opts.disobedient &&
+        (!options.tools?.length || options.toolChoice?.type === "none");
       const finishPart = scripted.find((p) => p.type === "finish");
       const parts = toolless && scripted.some((p) => p.type === "tool-call")
         ? [
@@ -153,8 +157,9 @@ function chunksStream(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> 
 async function ours(
   script: LanguageModelV4StreamPart[][],
   extra: Partial<RunTurnOptions> = {},
+  modelOptions: { disobedient?: boolean } = {},
 ) {
-  const { model, calls } = scriptedModel(script);
+  const { model, calls } = scriptedModel(script, modelOptions);
   const chunks: UIMessageChunk[] = [];
   const end = await runTurn({
     model,
@@ -171,8 +176,13 @@ async function ours(
   return { chunks, calls, end, message: await lastMessage(chunksStream(chunks)) };
 }
 
-async function sdk(script: LanguageModelV4StreamPart[][], maxSteps = 5, toolSet: ToolSet = tools) {
-  const { model, calls } = scriptedModel(script);
+async function sdk(
+  script: LanguageModelV4StreamPart[][],
+  maxSteps = 5,
+  toolSet: ToolSet = tools,
+  modelOptions: { disobedient?: boolean } = {},
+) {
+  const { model, calls } = scriptedModel(script, modelOptions);
   const result = streamText({
     model,
     instructions: "Be brief.",
@@ -272,6 +282,45 @@ for (const [name, script] of SCENARIOS) {
     assertSameRun(await ours(script), await sdk(script));
   });
 }
+
+Deno.test("engine = SDK loop: a model calling a tool when it may not fails the step; the tool never runs", async () => {
+  // One step allowed: it is the last, so it has no tools and toolChoice "none".
+  const script = [[
+    ...text("t", "Let me look."),
+    ...call("c1", "lookup", { word: "boom" }),
+    finish("tool-calls"),
+  ]];
+  const engine = await ours(script, { maxSteps: 1 }, { disobedient: true });
+  assertSameRun(engine, await sdk(script, 1, tools, { disobedient: true }));
+  assert.ok(engine.chunks.some((c) => c.type === "error"), "the step failed");
+  assert.ok(!engine.chunks.some((c) => c.type.startsWith("tool-")), "no tool part was sent");
+  assert.equal(engine.end.kind, "finish");
+  assert.equal(engine.end.kind === "finish" && engine.end.totals.failed, true);
+});
+
+Deno.test("engine = SDK loop: a tool the provider ran itself, and a generated file", async () => {
+  const script: LanguageModelV4StreamPart[][] = [[
+    {
+      type: "tool-call",
+      toolCallId: "p1",
+      toolName: "web_search",
+      input: JSON.stringify({ query: "harmony" }),
+      providerExecuted: true,
+    },
+    {
+      type: "tool-result",
+      toolCallId: "p1",
+      toolName: "web_search",
+      result: { hits: 2 },
+    },
+    { type: "file", mediaType: "image/png", data: { type: "data", data: "iVBORw0KGgo=" } },
+    ...text("t", "Found two."),
+    finish("stop"),
+  ]];
+  const engine = await ours(script);
+  assertSameRun(engine, await sdk(script));
+  assert.ok(engine.message.parts.some((p) => p.type === "file"), "the file reached the message");
+});
 
 const INTERNAL_TEXT = "Only the team reads this sentence.";
 
