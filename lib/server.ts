@@ -26,7 +26,7 @@ import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
 import { createContactStore } from "@/lib/store/contact.ts";
-import { openKv } from "@/lib/store/kv.ts";
+import { kvWatchSeesEveryWriter, openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
@@ -49,6 +49,12 @@ export interface ServerOptions {
   config?: AppConfig;
   /** An open KV; default opens DENO_KV_PATH. */
   kv?: Deno.Kv;
+  /**
+   * Whether `kv.watch` on `kv` sees every process's writes (an in-memory KV, Deno Deploy's):
+   * then the stream log does not poll. Default: false for a given `kv`, and for the one
+   * opened here what `kvWatchSeesEveryWriter(DENO_KV_PATH)` says.
+   */
+  kvWatchSeesEveryWriter?: boolean;
   /** The fetch providers use (tests point it at a replay server). */
   fetch?: typeof fetch;
   search?: SiteSearch;
@@ -125,6 +131,8 @@ export async function createServerApp(
     console.warn("static/_islands/manifest.json is missing: run `deno task build` first.");
   }
   const kv = options.kv ?? await openKv(env.DENO_KV_PATH);
+  const watchSeesAll = options.kvWatchSeesEveryWriter ??
+    (!options.kv && kvWatchSeesEveryWriter(env.DENO_KV_PATH));
   const clock = Date.now;
   const usage = createKvUsageRecorder(kv);
   // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
@@ -166,7 +174,7 @@ export async function createServerApp(
     adminToken: env.ADMIN_TOKEN || null,
     clock,
     heartbeatMs: 15_000,
-    streamLog: createStreamLog(kv),
+    streamLog: createStreamLog(kv, { pollMs: watchSeesAll ? null : undefined }),
     agentConfigs,
     agents: [],
     loadAgents,

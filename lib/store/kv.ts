@@ -69,6 +69,17 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   return await openKvFile(new URL("kv.sqlite", dir).pathname, dir);
 }
 
+/**
+ * Whether `kv.watch` on the KV that {@linkcode openKv} opens for `path` reports the writes of
+ * every process: true on Deno Deploy, over KV Connect and for `:memory:` (no other process
+ * can write it); false for a local SQLite file, which another process on the machine (a
+ * second `deno task start`) may write unseen, so its watchers must also poll.
+ */
+export function kvWatchSeesEveryWriter(path?: string): boolean {
+  if (path) return isKvConnectUrl(path) || path === ":memory:";
+  return Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
+}
+
 /** Deno KV's documented limits, which every write here respects. */
 export const KV_LIMITS = {
   /** Largest value; we split larger payloads below this with room for the wrapper. */

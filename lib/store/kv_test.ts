@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isKvConnectUrl, kvConnectProblem, openKv } from "./kv.ts";
+import { isKvConnectUrl, kvConnectProblem, kvWatchSeesEveryWriter, openKv } from "./kv.ts";
 
 Deno.test("kv: DENO_KV_PATH names a KV Connect server when it is an http(s) URL", () => {
   assert.equal(isKvConnectUrl("https://api.deno.com/v2/databases/abc/connect"), true);
@@ -7,6 +7,23 @@ Deno.test("kv: DENO_KV_PATH names a KV Connect server when it is an http(s) URL"
   assert.equal(isKvConnectUrl(":memory:"), false);
   assert.equal(isKvConnectUrl("/var/lib/app/kv.sqlite"), false);
   assert.equal(isKvConnectUrl("https.sqlite"), false);
+});
+
+Deno.test("kv: kv.watch sees every writer of an in-memory or remote KV, not of a local file", () => {
+  assert.equal(kvWatchSeesEveryWriter(":memory:"), true);
+  assert.equal(kvWatchSeesEveryWriter("https://kv.example.com/db"), true);
+  assert.equal(kvWatchSeesEveryWriter("/var/data/kv.sqlite"), false);
+  // No path: Deno Deploy's own KV there, a local file everywhere else.
+  const deployed = Deno.env.get("DENO_DEPLOYMENT_ID");
+  try {
+    Deno.env.delete("DENO_DEPLOYMENT_ID");
+    assert.equal(kvWatchSeesEveryWriter(), false);
+    Deno.env.set("DENO_DEPLOYMENT_ID", "abc123");
+    assert.equal(kvWatchSeesEveryWriter(), true);
+  } finally {
+    if (deployed === undefined) Deno.env.delete("DENO_DEPLOYMENT_ID");
+    else Deno.env.set("DENO_DEPLOYMENT_ID", deployed);
+  }
 });
 
 Deno.test("kv: a KV Connect URL needs its token, and https unless on loopback", () => {

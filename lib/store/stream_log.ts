@@ -19,8 +19,10 @@
  *   ["chat_stream", chatId]     → StreamPointer: the chat's running stream; cleared by the
  *                                 stream's end only while it still names that stream
  *
- * `kv.watch` is the fast path; because a local SQLite KV does not tell one
- * process about another's writes, watchers also poll every `pollMs`.
+ * `kv.watch` is the fast path; because a local SQLite file does not tell one
+ * process about another's writes, watchers of such a KV also poll every `pollMs`. Where
+ * `kv.watch` sees every writer (Deno Deploy, KV Connect, `:memory:`) nothing polls: on Deno
+ * Deploy a poll is a billed read, ten a second for every running stream.
  */
 import type { UIMessageChunk } from "ai";
 import { commitWithRetry, KV_LIMITS } from "./kv.ts";
@@ -104,8 +106,11 @@ export interface StreamLogOptions {
   flushMs?: number;
   /** Buffered size (UTF-16 units of the chunks' JSON, about bytes) that triggers a flush at once. Default 4096. */
   flushBytes?: number;
-  /** Poll interval backing `kv.watch` (stop requests, new batches). Default 100 ms. */
-  pollMs?: number;
+  /**
+   * Poll interval backing `kv.watch` (stop requests, new batches). Default 100 ms; `null`
+   * when `kv.watch` sees every writer of this KV (see {@linkcode kvWatchSeesEveryWriter}).
+   */
+  pollMs?: number | null;
 }
 
 /**
@@ -177,8 +182,8 @@ interface Resolved {
   expireIn: number;
   flushMs: number;
   flushBytes: number;
-  /** One poll loop for the keys every writer and follower of this log watches. */
-  poller: KeyPoller;
+  /** One poll loop for the keys every writer and follower of this log watches; null: no polling. */
+  poller: KeyPoller | null;
   /** The writers' batches, committed together. */
   group: CommitGroup;
   /** One flush clock for every writer, so their batches meet in the same commits. */
@@ -224,7 +229,7 @@ export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): St
     expireIn: options.expireInMs ?? 10 * 60_000,
     flushMs,
     flushBytes: options.flushBytes ?? 4096,
-    poller: createKeyPoller(kv, options.pollMs ?? 100),
+    poller: options.pollMs === null ? null : createKeyPoller(kv, options.pollMs ?? 100),
     group: createCommitGroup(kv),
     flushes: createFlushClock(flushMs),
   };
@@ -256,8 +261,8 @@ async function readActive(kv: Deno.Kv, chatId: string): Promise<StreamPointer | 
 }
 
 /**
- * Calls `onValue` with `key`'s value on every KV watch event and every poll of `o.poller`
- * (starting at once). The returned function stops both and resolves when they have.
+ * Calls `onValue` with `key`'s value on every KV watch event and every poll of `o.poller`, if
+ * any (starting at once). The returned function stops both and resolves when they have.
  */
 function watchKey<T>(
   kv: Deno.Kv,
@@ -276,7 +281,8 @@ function watchKey<T>(
       }
     } catch { /* the handle closed: polling reports what it can */ }
   })();
-  const unpoll = o.poller.watch<T>(key, (value) => stopped || onValue(value));
+  const unpoll = o.poller?.watch<T>(key, (value) => stopped || onValue(value)) ??
+    (() => Promise.resolve());
   return async () => {
     stopped = true;
     await reader.cancel().catch(() => {});

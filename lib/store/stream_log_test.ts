@@ -298,6 +298,42 @@ Deno.test("stream log: figure — KV writes and bytes per 1,000 text deltas of 4
   for (const line of figures) console.log(`  ${line}`);
 });
 
+Deno.test("stream log: where kv.watch sees every writer nothing polls; a stop and a follower still arrive", async () => {
+  const kv = await Deno.openKv(":memory:");
+  let polls = 0;
+  // Counts the poller's reads: it is the only caller of getMany here.
+  const counted = new Proxy(kv, {
+    get(target, name) {
+      if (name === "getMany") {
+        return (...args: Parameters<Deno.Kv["getMany"]>) => (polls++, target.getMany(...args));
+      }
+      const value = Reflect.get(target, name);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  try {
+    const log = createStreamLog(counted, { pollMs: null, flushMs: 5 });
+    const writer = log.open("chat-1", "s1", "v1");
+    const following = collect(log.follow("s1"));
+    const chunks = Array.from({ length: 20 }, (_, i) => delta(`n${i} `));
+    for (const chunk of chunks) {
+      writer.append(chunk);
+      await sleep(2);
+    }
+    const seen = new Promise<number>((resolve) => writer.onStop(() => resolve(performance.now())));
+    const asked = performance.now();
+    await log.requestStop("s1");
+    const at = await within(2_000, "onStop", seen);
+    assert.ok(at - asked < 250, `The stop took ${Math.round(at - asked)} ms to arrive.`);
+    await writer.end("stopped");
+    assert.deepEqual(await within(2_000, "follower", following), chunks);
+    await sleep(250);
+    assert.equal(polls, 0, "no poll read");
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("stream log: a follower's touch is seen by the producer's handle", () =>
   withTwoHandles(async (a, b) => {
     let now = 1_000;

@@ -40,6 +40,8 @@ async function appHandler(replay: string, withLog: boolean): Promise<Handler> {
     },
     config: { ...defaultConfig, limits: { visitor: big, ip: big } },
     kv: await Deno.openKv(":memory:"),
+    // In memory: no other process can write it, so kv.watch sees every write (as on Deploy).
+    kvWatchSeesEveryWriter: true,
     ...(withLog ? {} : { services: { streamLog: silentStreamLog() } }),
   });
   return (request) => Promise.resolve(app(request));

@@ -83,6 +83,8 @@ if (mode === "replay") {
     },
     config,
     kv,
+    // In memory: no other process can write it, so kv.watch sees every write (as on Deploy).
+    kvWatchSeesEveryWriter: true,
     ...(mode === "app-nolog" ? { services: { streamLog: silentStreamLog() } } : {}),
   });
   Deno.serve({
