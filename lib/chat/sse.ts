@@ -39,6 +39,8 @@ export interface SseWriter {
   send(chunk: UIMessageChunk): void;
   /** Sends one chunk given as its JSON (`JSON.stringify(chunk)`), for a caller that has it. */
   sendJson(json: string): void;
+  /** Sends chunks given as their JSON in one write: one read for the client, one syscall. */
+  sendJsonAll(jsons: readonly string[]): void;
   /** Sends `data: [DONE]` and ends the body. */
   close(): void;
   /** Whether the reader is still there. */
@@ -101,6 +103,9 @@ export function sseWriter(options: SseOptions = {}): SseWriter {
     },
     sendJson(json) {
       write(encoder.encode(`data: ${json}\n\n`));
+    },
+    sendJsonAll(jsons) {
+      if (jsons.length) write(encoder.encode(`data: ${jsons.join("\n\ndata: ")}\n\n`));
     },
     close() {
       if (!open) return;

@@ -220,21 +220,25 @@ function openStream(
   // an explicit stop does, or nobody reading it for `abandonAfterSeconds`.
   turn.abort.delivered();
   const body = sseWriter({ heartbeatMs: app.heartbeatMs });
-  const held: UIMessageChunk[] = [];
+  // The chunks held until the first token (the start, a prefetched search, the first
+  // delta): sent in one write, so the first token arrives with them, not several writes later.
+  const held: [UIMessageChunk, string][] = [];
   let log: TurnLog | null = null;
   turn.relay.flushTo((chunk) => {
     // One JSON text per chunk, for the SSE line and the log alike.
     const json = JSON.stringify(chunk);
-    body.sendJson(json);
-    if (log) log.append(chunk, json);
-    else held.push(chunk);
+    if (log) {
+      body.sendJson(json);
+      log.append(chunk, json);
+    } else held.push([chunk, json]);
   });
+  body.sendJsonAll(held.map(([, json]) => json));
   // Opened once the held chunks (the first token) are on their way: the log never delays them.
   // One stream per turn: an answer continued after approvals keeps its message id, and a
   // new stream must not read the values its previous turn left in the log.
   const streamId = `${turn.answer.message.id}.${crypto.randomUUID().slice(0, 8)}`;
   log = openLog(app, plan, streamId, turn.abort, () => body.open);
-  for (const chunk of held) log.append(chunk);
+  for (const [chunk, json] of held) log.append(chunk, json);
   const logged = log;
   turn.ended.then(async (end) => {
     const saved = settle(app, plan, turn.answer, end, turn.start, {

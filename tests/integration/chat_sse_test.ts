@@ -11,7 +11,10 @@ import {
   uiMessageChunkSchema,
 } from "ai";
 import type { ChatMessage } from "@/lib/chat/types.ts";
+import { createServerApp } from "@/lib/server.ts";
 import { startReplayedApp, startTestServer } from "../support/server.ts";
+import { startReplayServer } from "../support/replay_server.ts";
+import { openaiReplayEnv } from "../support/ui.ts";
 import {
   CookieJar,
   messageText,
@@ -21,6 +24,8 @@ import {
   testConfig,
   userMessage,
 } from "../support/chat_client.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends a raw HTTP/1.1 request and returns the status, headers and the whole body text. */
 async function rawRequest(
@@ -139,5 +144,47 @@ Deno.test("sse: no heartbeat while chunks keep flowing", async () => {
     assert.ok(sse.done);
   } finally {
     await close();
+  }
+});
+
+Deno.test("sse: the first token goes out in one write with the chunks held before it", async () => {
+  // The handler's body read in process: its first read is exactly its first write. Over a
+  // socket the writes of a busy server reach the client apart, the first token last.
+  const replay = startReplayServer([{ fixture: "azure-model-router.1.chunks.txt", delayMs: 20 }]);
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const id = newChatId();
+    const { app, services } = await createServerApp({
+      env: openaiReplayEnv(replay.url),
+      config: testConfig(),
+      requestLog: null,
+      kv,
+    });
+    const res = await app(
+      new Request("http://127.0.0.1/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1" },
+        body: JSON.stringify({
+          id,
+          model: "openai/gpt-4.1-mini",
+          message: userMessage("Qual é a capital da Dinamarca?"),
+        }),
+      }),
+    );
+    assert.equal(res.status, 200);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const types = parseSseText(first).chunks.map((chunk) => chunk.type);
+    assert.equal(types[0], "start");
+    // The prefetched search, then the first text.
+    assert.ok(types.includes("tool-output-available"), types.join(" "));
+    assert.match(types.at(-1)!, /^text-/, types.join(" "));
+    while (!(await reader.read()).done) { /* the rest of the answer */ }
+    // Saved, and the stream log ended: nothing writes to KV after the test.
+    while ((await services.store.loadMessages(id)).length < 2) await sleep(10);
+    while (await services.streamLog.active(id)) await sleep(10);
+  } finally {
+    kv.close();
+    await replay.close();
   }
 });
