@@ -327,8 +327,12 @@ interface WriteContext {
   kv: Deno.Kv;
   o: Resolved;
   ids: WriterIds;
-  /** `nextSeq`: the next value's seq; `committed`: chunks written. */
-  state: { nextSeq: number; committed: number };
+  /**
+   * `nextSeq`: the next value's seq; `committed`: chunks written; `pointerVs`: the versionstamp
+   * of this writer's last write of the chat's pointer (the end clears the pointer with it as its
+   * check, without reading it first), null when unknown.
+   */
+  state: { nextSeq: number; committed: number; pointerVs: string | null };
   stats: StreamWriteStats;
 }
 
@@ -338,7 +342,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
     kv,
     o,
     ids,
-    state: { nextSeq: 0, committed: 0 },
+    state: { nextSeq: 0, committed: 0, pointerVs: null },
     stats: { commits: 0, mutations: 0, bytes: 0, batches: 0 },
   };
   let buffer: string[] = [];
@@ -407,8 +411,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
       if (ending) return ending;
       o.flushes.cancel(flushNow);
       const rest = buffer.length ? take() : null;
-      if (rest) enqueue(() => writeBatch(ctx, rest));
-      ending = enqueue(() => writeEnd(ctx, outcome, appended)).then(stop.close);
+      ending = enqueue(() => writeEnd(ctx, outcome, appended, rest)).then(stop.close);
       return ending;
     },
     stopped: () => stop.stopped(),
@@ -417,15 +420,19 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
   };
 }
 
-/** Commits `op`, counting it in the stats when it lands. */
-async function commit(ctx: WriteContext, op: Deno.AtomicOperation, writes: number, bytes: number) {
-  const { ok } = await commitWithRetry(op);
-  if (ok) {
-    ctx.stats.commits++;
-    ctx.stats.mutations += writes;
-    ctx.stats.bytes += bytes;
-  }
-  return ok;
+/** Commits `op`, counting it in the stats when it lands; the versionstamp, or null when a check lost. */
+async function commit(
+  ctx: WriteContext,
+  op: Deno.AtomicOperation,
+  writes: number,
+  bytes: number,
+): Promise<string | null> {
+  const result = await commitWithRetry(op);
+  if (!result.ok) return null;
+  ctx.stats.commits++;
+  ctx.stats.mutations += writes;
+  ctx.stats.bytes += bytes;
+  return result.versionstamp;
 }
 
 function jsonBytes(value: unknown): number {
@@ -442,7 +449,23 @@ async function writeOpen(ctx: WriteContext) {
   const op = kv.atomic()
     .set(keys.pointer(ids.chatId), pointer, { expireIn: o.expireIn })
     .set(keys.head(streamId), head, { expireIn: o.expireIn });
-  await commit(ctx, op, 2, jsonBytes(pointer) + jsonBytes(head));
+  ctx.state.pointerVs = await commit(ctx, op, 2, jsonBytes(pointer) + jsonBytes(head));
+}
+
+/** The values of `batch`, as consecutive parts from seq `seq` on. */
+function batchSets(streamId: string, batch: Batch, seq: number): GroupedSet[] {
+  const parts = splitBytes(encodeArray(batch.items), PART_BYTES);
+  return parts.map((data, part) => {
+    const value: StreamBatchPart = {
+      k: "b",
+      first: batch.first,
+      count: batch.items.length,
+      part,
+      parts: parts.length,
+      data,
+    };
+    return { key: keys.value(streamId, seq + part), value, bytes: data.length };
+  });
 }
 
 /**
@@ -451,27 +474,14 @@ async function writeOpen(ctx: WriteContext) {
  */
 async function writeBatch(ctx: WriteContext, batch: Batch) {
   const { o, ids, state } = ctx;
-  const parts = splitBytes(encodeArray(batch.items), PART_BYTES);
+  const parts = batchSets(ids.streamId, batch, state.nextSeq);
   const count = batch.items.length;
   for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
-    const group = parts.slice(from, from + PARTS_PER_COMMIT);
-    const sets: GroupedSet[] = group.map((data, i) => {
-      const part = from + i;
-      const value: StreamBatchPart = {
-        k: "b",
-        first: batch.first,
-        count,
-        part,
-        parts: parts.length,
-        data,
-      };
-      return { key: keys.value(ids.streamId, state.nextSeq + part), value, bytes: data.length };
-    });
-    let bytes = group.reduce((n, p) => n + p.length, 0);
-    if (from + group.length === parts.length) {
-      const seq = state.nextSeq + parts.length;
+    const sets = parts.slice(from, from + PARTS_PER_COMMIT);
+    let bytes = sets.reduce((n, p) => n + p.bytes, 0);
+    if (from + sets.length === parts.length) {
       const head: StreamHead = {
-        seq,
+        seq: state.nextSeq + parts.length,
         chunks: batch.first + count,
         heartbeatAt: o.clock(),
         done: false,
@@ -501,37 +511,68 @@ async function writeHeartbeat(ctx: WriteContext) {
     const op = kv.atomic().set(keys.head(ids.streamId), head, set);
     const pointer = await kv.get<StreamPointer>(keys.pointer(ids.chatId));
     if (pointer.value?.streamId !== ids.streamId) {
+      state.pointerVs = null;
       return void await commit(ctx, op, 1, jsonBytes(head));
     }
     const next = { ...pointer.value, heartbeatAt: now };
     op.check(pointer).set(keys.pointer(ids.chatId), next, set);
-    if (await commit(ctx, op, 2, jsonBytes(head) + jsonBytes(next))) return;
+    const versionstamp = await commit(ctx, op, 2, jsonBytes(head) + jsonBytes(next));
+    if (versionstamp) return void (state.pointerVs = versionstamp);
   }
 }
 
 /**
- * Writes the end record (with the count of chunks appended, so a reader of a
- * log that lost a batch sees the shortfall) and the final head, and clears the
- * pointer if it still names this stream.
+ * Writes the chunks still buffered (`rest`), the end record (with the count of chunks
+ * appended, so a reader of a log that lost a batch sees the shortfall) and the final head,
+ * and clears the pointer if it still names this stream, in one commit when `rest` fits in it.
+ * The pointer is not read first while its versionstamp is this writer's own last write: a
+ * check on that versionstamp fails only if another stream took the pointer since.
  */
-async function writeEnd(ctx: WriteContext, outcome: StreamOutcome, total: number) {
+async function writeEnd(
+  ctx: WriteContext,
+  outcome: StreamOutcome,
+  total: number,
+  rest: Batch | null,
+) {
   const { kv, o, ids, state } = ctx;
+  if (rest && batchSets(ids.streamId, rest, state.nextSeq).length > 1) {
+    await writeBatch(ctx, rest);
+    rest = null;
+  }
   const set = { expireIn: o.expireIn };
+  // This writer's own last pointer write, as the entry to check against (not read).
+  const own = state.pointerVs;
+  let pointer: Deno.AtomicCheck | null = own
+    ? { key: keys.pointer(ids.chatId), versionstamp: own }
+    : null;
   for (;;) {
     const now = o.clock();
+    const op = kv.atomic();
+    let seq = state.nextSeq, writes = 2, bytes = 0;
+    for (const part of rest ? batchSets(ids.streamId, rest, seq) : []) {
+      op.set(part.key, part.value, set);
+      seq++, writes++, bytes += part.bytes;
+    }
+    const chunks = rest ? rest.first + rest.items.length : state.committed;
     const record: StreamEndRecord = { k: "e", total, outcome, at: now };
-    const seq = state.nextSeq + 1;
-    const head: StreamHead = { seq, chunks: state.committed, heartbeatAt: now, done: true };
-    const op = kv.atomic()
-      .set(keys.value(ids.streamId, state.nextSeq), record, set)
-      .set(keys.head(ids.streamId), head, set);
-    const pointer = await kv.get<StreamPointer>(keys.pointer(ids.chatId));
-    const ours = pointer.value?.streamId === ids.streamId;
-    if (ours) op.check(pointer).delete(keys.pointer(ids.chatId));
+    const head: StreamHead = { seq: seq + 1, chunks, heartbeatAt: now, done: true };
+    op.set(keys.value(ids.streamId, seq), record, set).set(keys.head(ids.streamId), head, set);
+    let ours = pointer !== null;
+    if (!pointer) {
+      const read = await kv.get<StreamPointer>(keys.pointer(ids.chatId));
+      ours = read.value?.streamId === ids.streamId;
+      pointer = read;
+    }
+    if (ours) op.check(pointer).delete(keys.pointer(ids.chatId)), writes++;
     // A lost check means the pointer changed: read it again (it may now name a newer stream).
-    if (await commit(ctx, op, ours ? 3 : 2, jsonBytes(record) + jsonBytes(head))) break;
+    if (await commit(ctx, op, writes, bytes + jsonBytes(record) + jsonBytes(head))) {
+      state.nextSeq = seq + 1;
+      state.committed = chunks;
+      if (rest) ctx.stats.batches++;
+      return;
+    }
+    pointer = null;
   }
-  state.nextSeq++;
 }
 
 /** Watches `["stream_stop", streamId]` until a stop arrives or the writer ends. */

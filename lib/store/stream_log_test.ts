@@ -249,6 +249,52 @@ Deno.test("stream log: an older stream's end never clears a newer stream's point
   }
 });
 
+Deno.test("stream log: an older stream ending right after a newer one opened leaves the newer pointer", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const log = createStreamLog(kv);
+    const older = log.open("chat-1", "s1", "v1");
+    older.append(delta("a"));
+    await older.heartbeat();
+    const newer = log.open("chat-1", "s2", "v1");
+    await newer.heartbeat();
+    // The older writer's own pointer write is no longer there: its end must not clear s2.
+    await older.end("finished");
+    assert.equal((await log.active("chat-1"))?.streamId, "s2");
+    assert.deepEqual(await collect(log.follow("s1")), [delta("a")]);
+    await newer.end("finished");
+    assert.equal(await log.active("chat-1"), null);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("stream log: a short answer costs two commits and no read: the open, then its chunks with the end", async () => {
+  const base = await Deno.openKv(":memory:");
+  let reads = 0;
+  const kv = new Proxy(base, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "get" || key === "getMany" || key === "list") reads++;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  try {
+    const log = createStreamLog(kv, { pollMs: null });
+    const writer = log.open("chat-1", "s1", "v1");
+    writer.append({ type: "start" });
+    writer.append(delta("Hello"));
+    await writer.end("finished");
+    assert.equal(reads, 0);
+    assert.equal(writer.stats().commits, 2);
+    assert.equal(writer.stats().batches, 1);
+    assert.equal(await log.active("chat-1"), null);
+    assert.deepEqual(await collect(log.follow("s1")), [{ type: "start" }, delta("Hello")]);
+  } finally {
+    base.close();
+  }
+});
+
 Deno.test("stream log: a follower stops when its signal aborts", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
