@@ -170,6 +170,18 @@ const COMMIT_MUTATIONS = KV_LIMITS.maxMutations - 10;
 /** How long blobs outlive their chat's expiry, so a reader never finds a reference without one. */
 const BLOB_GRACE_MS = 60_000;
 const ATTEMPTS = 8;
+/** Most messages whose place a store remembers (see `placed` in {@linkcode createKvChatStore}). */
+const PLACED_MAX = 10_000;
+
+/** Where a message was last written by this store: its seq, part count and the versionstamps to check. */
+interface Placed {
+  seq: number;
+  parts: number;
+  /** Versionstamp of the chat record, and of the slot's first part, as written or read. */
+  chatVs: string;
+  slotVs: string;
+  expiresAt: number;
+}
 
 type Slot = Deno.KvEntry<Uint8Array | BlobRef>[];
 
@@ -255,6 +267,47 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
   const backoff = (attempt: number) =>
     new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
 
+  /**
+   * Where this store last wrote a chat's newest message (the placeholder answer a turn
+   * appends, then its saves): `replaceMessage` checks these versionstamps instead of reading
+   * the chat, the id index and the slot again. The checks fail, and the full rewrite runs, if
+   * anything changed the chat or the slot since. Per isolate; the oldest are dropped past
+   * `PLACED_MAX` (a turn that never saved).
+   */
+  const placed = new Map<string, Placed>();
+  const placedKey = (chatId: string, messageId: string) => `${chatId}\u0000${messageId}`;
+  function place(chatId: string, messageId: string, where: Placed) {
+    const key = placedKey(chatId, messageId);
+    placed.delete(key);
+    placed.set(key, where);
+    if (placed.size > PLACED_MAX) placed.delete(placed.keys().next().value!);
+  }
+
+  /**
+   * Replaces the message where this store last wrote it, checking that neither the chat
+   * record nor the slot changed since; false (nothing written) when they did or it does not
+   * fit inline, and the caller reads the chat.
+   */
+  async function rewritePlaced(chatId: string, message: UIMessage): Promise<boolean> {
+    const key = placedKey(chatId, message.id);
+    const where = placed.get(key);
+    if (!where) return false;
+    placed.delete(key);
+    if (where.expiresAt <= now()) return false;
+    const parts = encodeMessage(message);
+    if (parts.reduce((n, p) => n + p.length, 0) > INLINE_MAX_BYTES) return false;
+    const expireIn = expireInOf(where);
+    const op = kv.atomic()
+      .check({ key: ["chat", chatId], versionstamp: where.chatVs })
+      .check({ key: ["msg", chatId, where.seq, 0], versionstamp: where.slotVs });
+    parts.forEach((v, p) => op.set(["msg", chatId, where.seq, p], v, { expireIn }));
+    for (let p = parts.length; p < where.parts; p++) op.delete(["msg", chatId, where.seq, p]);
+    const result = await commitWithRetry(op);
+    if (!result.ok) return false;
+    place(chatId, message.id, { ...where, slotVs: result.versionstamp, parts: parts.length });
+    return true;
+  }
+
   /** The message slots of seqs `[from, to)`, grouped by seq, in order. */
   async function listSlots(
     chatId: string,
@@ -317,7 +370,7 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
   async function prepareSlots(
     chatId: string,
     messages: UIMessage[],
-    expiresAt: number,
+    expiresAt: () => Promise<number>,
   ): Promise<{ slots: SlotValues[]; blobs: string[] }> {
     const slots: SlotValues[] = [];
     const blobs: string[] = [];
@@ -335,7 +388,7 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
         mutations += parts.length + 1;
         continue;
       }
-      const expireIn = Math.max(1000, expiresAt - now()) + BLOB_GRACE_MS;
+      const expireIn = Math.max(1000, (await expiresAt()) - now()) + BLOB_GRACE_MS;
       const ref = await writeBlob(kv, chatId, parts, expireIn);
       blobs.push(ref.blob);
       slots.push([ref]);
@@ -440,7 +493,18 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
       op.delete(["visitor_chat", head.value.visitorId, head.value.updatedAt, chatId]);
     }
     op.set(["visitor_chat", visitorId, record.updatedAt, chatId], null, { expireIn });
-    if (!(await commitWithRetry(op)).ok) return null;
+    const result = await commitWithRetry(op);
+    if (!result.ok) return null;
+    const last = slots.length - 1;
+    if (last >= 0 && !isBlobRef(slots[last][0])) {
+      place(chatId, write.append[last].id, {
+        seq: start + last,
+        parts: slots[last].length,
+        chatVs: result.versionstamp,
+        slotVs: result.versionstamp,
+        expiresAt,
+      });
+    }
     if (cut) await sweep(record, cut);
     return record;
   }
@@ -483,8 +547,19 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
         const op = kv.atomic().check(head).check(slot[0]);
         values.forEach((v, p) => op.set(["msg", chatId, seq, p], v, { expireIn }));
         for (const entry of slot.slice(values.length)) op.delete(entry.key);
-        if ((await commitWithRetry(op)).ok) {
+        const result = await commitWithRetry(op);
+        if (result.ok) {
           kept = values[0] === written?.ref;
+          placed.delete(placedKey(chatId, messageId));
+          if (!kept && head.versionstamp) {
+            place(chatId, messageId, {
+              seq,
+              parts: values.length,
+              chatVs: head.versionstamp,
+              slotVs: result.versionstamp,
+              expiresAt: chat.expiresAt,
+            });
+          }
           const old = slot[0].value;
           if (isBlobRef(old)) await deleteBlob(kv, chatId, old.blob).catch(() => {});
           return message;
@@ -555,12 +630,11 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
 
     beginTurn(write) {
       return wrap("start a turn", async () => {
-        const pre = live((await kv.get<ChatRecord>(["chat", write.chatId])).value);
-        const { slots, blobs } = await prepareSlots(
-          write.chatId,
-          write.append,
-          pre?.expiresAt ?? now() + retentionMs,
-        );
+        // The chat's expiry is read only for a message large enough to go to a blob.
+        const expiresAt = async () =>
+          live((await kv.get<ChatRecord>(["chat", write.chatId])).value)?.expiresAt ??
+            now() + retentionMs;
+        const { slots, blobs } = await prepareSlots(write.chatId, write.append, expiresAt);
         try {
           for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
             const record = await tryBeginTurn(write, slots);
@@ -578,10 +652,10 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
     },
 
     replaceMessage(chatId, messageId, message) {
-      return wrap(
-        "save a message",
-        async () => (await rewrite(chatId, messageId, () => message)) !== null,
-      );
+      return wrap("save a message", async () => {
+        if (message.id === messageId && await rewritePlaced(chatId, message)) return true;
+        return (await rewrite(chatId, messageId, () => message)) !== null;
+      });
     },
 
     listChats(visitorId, { cursor, limit = 20 } = {}) {

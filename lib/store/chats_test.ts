@@ -473,3 +473,66 @@ Deno.test("store: a chat saved before the id index is upgraded on its first writ
     assert.equal(await store.replaceMessage("chat-old01", "q1", msg("q1", "user", "z")), true);
     assert.equal((await store.getChat("chat-old01"))?.count, 2);
   }));
+
+/** `kv` with its reads (get, getMany, list) counted in `reads.n`. */
+function countReads(kv: Deno.Kv): { kv: Deno.Kv; reads: { n: number } } {
+  const reads = { n: 0 };
+  const counted = new Proxy(kv, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "get" || key === "getMany" || key === "list") reads.n++;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { kv: counted, reads };
+}
+
+Deno.test("store: a new chat's turn and the saves of its answer read nothing but the start's checks", () =>
+  withKv(async (base) => {
+    const { kv, reads } = countReads(base);
+    const store = createKvChatStore(kv, { retentionDays: 30 });
+    await ask(store, "chat-fast1", "q1", "a1");
+    // The start reads the chat, its tombstone and the visitor's erasure once, for its checks.
+    assert.equal(reads.n, 1);
+    assert.equal(await store.replaceMessage("chat-fast1", "a1", msg("a1", "assistant", "A")), true);
+    assert.equal(
+      await store.replaceMessage("chat-fast1", "a1", msg("a1", "assistant", "AB")),
+      true,
+    );
+    assert.equal(reads.n, 1);
+    // Feedback rewrites the slot: the next save sees the change and still needs no read.
+    await store.updateMessage("chat-fast1", "a1", (m) => ({ ...m, metadata: { liked: true } }));
+    const afterUpdate = reads.n;
+    assert.equal(
+      await store.replaceMessage("chat-fast1", "a1", { ...msg("a1", "assistant", "ABC") }),
+      true,
+    );
+    assert.equal(reads.n, afterUpdate);
+    assert.deepEqual((await store.loadMessages("chat-fast1"))[1], msg("a1", "assistant", "ABC"));
+  }));
+
+Deno.test("store: a save after another turn, a rename or an edit of its chat goes through the full rewrite", () =>
+  withKv(async (kv) => {
+    const store = createKvChatStore(kv, { retentionDays: 30 });
+    await ask(store, "chat-fast2", "q1", "a1");
+    await store.renameChat("chat-fast2", "Renamed");
+    assert.equal(await store.replaceMessage("chat-fast2", "a1", msg("a1", "assistant", "A")), true);
+    await ask(store, "chat-fast2", "q2", "a2");
+    // An edit of q2 removes a2: its late save writes nothing.
+    await store.beginTurn({
+      chatId: "chat-fast2",
+      visitorId: "v",
+      replaceFrom: "q2",
+      append: [msg("q2", "user", "edited"), msg("a2b", "assistant", "")],
+    });
+    assert.equal(
+      await store.replaceMessage("chat-fast2", "a2", msg("a2", "assistant", "B")),
+      false,
+    );
+    assert.deepEqual(
+      (await store.loadMessages("chat-fast2")).map((m) => m.id),
+      ["q1", "a1", "q2", "a2b"],
+    );
+    assert.equal((await store.loadMessages("chat-fast2"))[1].parts[0].type, "text");
+    assert.equal((await store.getChat("chat-fast2"))?.title, "Renamed");
+  }));
