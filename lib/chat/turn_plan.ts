@@ -264,11 +264,10 @@ async function loadOwnHistory(
   chatId: string,
   visitorId: string,
 ): Promise<{ messages: ChatMessage[]; exists: boolean }> {
-  const chat = await app.store.getChat(chatId);
+  const { chat, messages } = await app.store.loadChat(chatId, { visitorId });
   if (chat && chat.visitorId !== visitorId) {
     throw new HttpError("not_found", `Chat "${chatId}" not found.`);
   }
   if (!chat) return { messages: [], exists: false };
-  const messages = scrubInternal(await app.store.loadMessages(chatId) as ChatMessage[]);
-  return { messages, exists: true };
+  return { messages: scrubInternal(messages as ChatMessage[]), exists: true };
 }

@@ -132,6 +132,15 @@ export interface ChatStore {
     chatId: string,
     options?: { consistency?: Deno.KvConsistencyLevel },
   ): Promise<UIMessage[]>;
+  /**
+   * The chat's record and its messages, read together (the record once, not once more to
+   * check ownership). With `visitorId`, another visitor's chat comes back with no messages
+   * read: the caller answers as for a missing chat.
+   */
+  loadChat(
+    chatId: string,
+    options?: { consistency?: Deno.KvConsistencyLevel; visitorId?: string },
+  ): Promise<{ chat: ChatRecord | null; messages: UIMessage[] }>;
   /** Starts a turn in one atomic commit: creates the chat for `visitorId` when it does not exist yet (the first writer owns the id; a later writer from another visitor gets ChatNotFoundError), removes what `replaceFrom` replaces, appends `append`. Returns the updated record. */
   beginTurn(write: BeginTurn): Promise<ChatRecord>;
   /** Replaces a saved message, found by its id, with `message` (same id), e.g. the answer's placeholder with the finished answer. Returns false and writes nothing when the chat or the message is gone (deleted, or removed by an edit meanwhile): a save never recreates a deleted chat or visitor. Works for messages larger than one KV commit. */
@@ -610,12 +619,18 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
       );
     },
 
-    loadMessages(chatId, { consistency = "strong" } = {}) {
+    async loadMessages(chatId, options) {
+      return (await store.loadChat(chatId, options)).messages;
+    },
+
+    loadChat(chatId, { consistency = "strong", visitorId } = {}) {
       return wrap("read a chat's messages", async () => {
         for (let attempt = 0;; attempt++) {
           const head = await kv.get<ChatRecord>(["chat", chatId], { consistency });
           const chat = live(head.value);
-          if (!chat) return [];
+          if (!chat || (visitorId !== undefined && chat.visitorId !== visitorId)) {
+            return { chat, messages: [] };
+          }
           const slots = [...(await listSlots(chatId, 0, undefined, consistency))]
             .filter(([seq]) => !dead(chat, seq));
           const messages = await Promise.all(
@@ -623,7 +638,7 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
           );
           // An edit's clean-up between the two reads could have removed listed messages.
           const again = await kv.get<ChatRecord>(["chat", chatId], { consistency });
-          if (again.versionstamp === head.versionstamp || attempt >= 2) return messages;
+          if (again.versionstamp === head.versionstamp || attempt >= 2) return { chat, messages };
         }
       });
     },

@@ -536,3 +536,22 @@ Deno.test("store: a save after another turn, a rename or an edit of its chat goe
     assert.equal((await store.loadMessages("chat-fast2"))[1].parts[0].type, "text");
     assert.equal((await store.getChat("chat-fast2"))?.title, "Renamed");
   }));
+
+Deno.test("store: loadChat reads the record once with the messages; another visitor's chat, no messages", () =>
+  withKv(async (base) => {
+    const { kv, reads } = countReads(base);
+    const store = createKvChatStore(kv, { retentionDays: 30 });
+    await ask(store, "chat-load1", "q1", "a1", "owner");
+    reads.n = 0;
+    const own = await store.loadChat("chat-load1", { visitorId: "owner" });
+    assert.equal(own.chat?.visitorId, "owner");
+    assert.deepEqual(own.messages.map((m) => m.id), ["q1", "a1"]);
+    // The record, the messages, the record again (an edit between them would show).
+    assert.equal(reads.n, 3);
+    reads.n = 0;
+    const other = await store.loadChat("chat-load1", { visitorId: "someone-else" });
+    assert.equal(other.chat?.visitorId, "owner");
+    assert.deepEqual(other.messages, []);
+    assert.equal(reads.n, 1);
+    assert.deepEqual(await store.loadChat("chat-none"), { chat: null, messages: [] });
+  }));

@@ -55,7 +55,7 @@ async function serverWith(make: (store: ChatStore) => ChatStore) {
 }
 
 Deno.test("KV unavailable before the stream: 503 unavailable, no stream", async () => {
-  const t = await serverWith((s) => flakyStore(s, "getChat", Infinity));
+  const t = await serverWith((s) => flakyStore(s, "loadChat", Infinity));
   try {
     const res = await postChat(t.server.url, { id: newChatId(), message: userMessage("Oi") });
     assert.equal(res.status, 503);
