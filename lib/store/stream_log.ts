@@ -10,8 +10,10 @@
  *                                 UTF-8 JSON array of its chunks, split into ≤ 60 KiB parts
  *                                 (consecutive seqs); `first` is the chunk index of its first
  *                                 chunk. The last value is the end record.
- *   ["stream_head", streamId]   → StreamHead { seq, chunks, heartbeatAt, done }: bumped with
- *                                 every batch (and by heartbeats), watched by followers
+ *   ["stream_head", streamId]   → StreamHead { seq, chunks, heartbeatAt, done }: written at the
+ *                                 open, by heartbeats and at the end, not with every batch (a
+ *                                 batch is one mutation, not two); followers watch it and the
+ *                                 key of the next value they expect
  *   ["stream_stop", streamId]   → { at }: a stop request, watched by the producer
  *   ["stream_listen", streamId] → { at }: the last time a follower (another isolate's
  *                                 GET /stream) said it still reads; the producer aborts a
@@ -469,34 +471,21 @@ function batchSets(streamId: string, batch: Batch, seq: number): GroupedSet[] {
 }
 
 /**
- * Writes one batch as consecutive parts; the head moves in the commit of the last part.
- * Commits are shared with other writers' batches of the same flush tick (`o.group`).
+ * Writes one batch as consecutive parts. Commits are shared with other writers' batches of
+ * the same flush tick (`o.group`). The head is not moved: followers watch the next value's key.
  */
 async function writeBatch(ctx: WriteContext, batch: Batch) {
   const { o, ids, state } = ctx;
   const parts = batchSets(ids.streamId, batch, state.nextSeq);
-  const count = batch.items.length;
   for (let from = 0; from < parts.length; from += PARTS_PER_COMMIT) {
     const sets = parts.slice(from, from + PARTS_PER_COMMIT);
-    let bytes = sets.reduce((n, p) => n + p.bytes, 0);
-    if (from + sets.length === parts.length) {
-      const head: StreamHead = {
-        seq: state.nextSeq + parts.length,
-        chunks: batch.first + count,
-        heartbeatAt: o.clock(),
-        done: false,
-      };
-      const headBytes = jsonBytes(head);
-      sets.push({ key: keys.head(ids.streamId), value: head, bytes: headBytes });
-      bytes += headBytes;
-    }
     await o.group.set(sets, o.expireIn);
     ctx.stats.commits++;
     ctx.stats.mutations += sets.length;
-    ctx.stats.bytes += bytes;
+    ctx.stats.bytes += sets.reduce((n, p) => n + p.bytes, 0);
   }
   state.nextSeq += parts.length;
-  state.committed = batch.first + count;
+  state.committed = batch.first + batch.items.length;
   ctx.stats.batches++;
 }
 
@@ -603,7 +592,10 @@ function createStopWatch(kv: Deno.Kv, o: Resolved, streamId: string) {
   };
 }
 
-/** Replays and follows one stream: reads new values whenever the head moves past them. */
+/**
+ * Replays and follows one stream: reads new values when the next one it expects appears, or
+ * the head (heartbeats, the end) moves past it. Values read count as a sign of life too.
+ */
 function followStream(
   kv: Deno.Kv,
   o: Resolved,
@@ -611,27 +603,42 @@ function followStream(
   options: FollowOptions,
 ): ReadableStream<UIMessageChunk> {
   const staleAfterMs = options.staleAfterMs ?? 15_000;
-  const since = o.clock();
+  let lifeAt = o.clock();
   const reader = createLogReader(kv, streamId, options.fromIndex ?? 0);
   let head: StreamHead | null | undefined; // undefined: not read yet
+  /** Whether the value at `reader.nextSeq()` was seen written. */
+  let nextWritten = false;
   let wake: (() => void) | null = null;
-  let unwatch: (() => Promise<void>) | null = null;
+  let unwatchHead: (() => Promise<void>) | null = null;
+  let unwatchNext: (() => Promise<void>) | null = null;
   let closed = false;
   const onAbort = () => wake?.();
+  // The value after the last one read: a new batch or the end record lands there.
+  const watchNext = () => {
+    const seq = reader.nextSeq();
+    nextWritten = false;
+    void unwatchNext?.();
+    unwatchNext = watchKey<StreamValue>(kv, o, keys.value(streamId, seq), (value) => {
+      if (!value || closed || reader.nextSeq() !== seq) return;
+      nextWritten = true;
+      wake?.();
+    });
+  };
   const cleanup = async () => {
     closed = true;
     options.signal?.removeEventListener("abort", onAbort);
     wake?.();
-    await unwatch?.();
+    await Promise.all([unwatchHead?.(), unwatchNext?.()]);
   };
 
   return new ReadableStream<UIMessageChunk>({
     start() {
       options.signal?.addEventListener("abort", onAbort);
-      unwatch = watchKey<StreamHead>(kv, o, keys.head(streamId), (value) => {
+      unwatchHead = watchKey<StreamHead>(kv, o, keys.head(streamId), (value) => {
         head = newerHead(head, value);
         wake?.();
       });
+      watchNext();
     },
     async pull(controller) {
       const finish = async (interrupted: boolean) => {
@@ -642,17 +649,20 @@ function followStream(
       for (;;) {
         if (closed) return;
         if (options.signal?.aborted) return await finish(false);
-        if (head && head.seq > reader.nextSeq()) {
+        const headAhead = head ? head.seq > reader.nextSeq() : false;
+        if (nextWritten || headAhead) {
           const before = reader.nextSeq();
           const { chunks, end } = await reader.readNew();
           if (closed) return;
           for (const chunk of chunks) controller.enqueue(chunk);
           // The head promises values the list did not show: they expired.
           if (end || reader.nextSeq() === before) return await finish(end !== "finished");
+          lifeAt = o.clock();
+          watchNext();
           if (chunks.length) return;
           continue;
         }
-        const quietFor = o.clock() - (head?.heartbeatAt ?? since);
+        const quietFor = o.clock() - Math.max(head?.heartbeatAt ?? 0, lifeAt);
         if (quietFor > staleAfterMs) return await finish(true);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, staleAfterMs - quietFor + 1);

@@ -295,6 +295,30 @@ Deno.test("stream log: a short answer costs two commits and no read: the open, t
   }
 });
 
+Deno.test("stream log: a batch is one KV write; a follower gets each batch as it lands, before the end", async () => {
+  for (const pollMs of [null, 20]) {
+    const kv = await Deno.openKv(":memory:");
+    try {
+      const log = createStreamLog(kv, { flushMs: 5, pollMs });
+      const writer = log.open("chat-1", "s1", "v1");
+      await writer.heartbeat();
+      const reader = log.follow("s1").getReader();
+      const opened = writer.stats().mutations;
+      for (const text of ["a", "b", "c"]) {
+        writer.append(delta(text));
+        const { value } = await within(2_000, `batch ${text}`, reader.read());
+        assert.deepEqual(value, delta(text), `pollMs ${pollMs}`);
+      }
+      assert.equal(writer.stats().batches, 3);
+      assert.equal(writer.stats().mutations - opened, 3);
+      await writer.end("finished");
+      assert.equal((await within(2_000, "end", reader.read())).done, true);
+    } finally {
+      kv.close();
+    }
+  }
+});
+
 Deno.test("stream log: a follower stops when its signal aborts", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
