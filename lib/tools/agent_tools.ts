@@ -81,8 +81,24 @@ export function readyAgent(
   return { ...loaded, headers: resolveAgentHeaders(loaded.agent, env) };
 }
 
+/** Hashes of the visitors seen lately: a visitor's every turn needs theirs. */
+const visitorHashes = new Map<string, Promise<string>>();
+const VISITOR_HASHES_MAX = 1_000;
+
 /** The visitor id as agents see it: SHA-256 under its own domain, base64url, 22 chars. */
-export async function hashVisitorId(visitorId: string): Promise<string> {
+export function hashVisitorId(visitorId: string): Promise<string> {
+  let hash = visitorHashes.get(visitorId);
+  if (!hash) {
+    hash = hashOf(visitorId);
+    if (visitorHashes.size >= VISITOR_HASHES_MAX) {
+      visitorHashes.delete(visitorHashes.keys().next().value!);
+    }
+    visitorHashes.set(visitorId, hash);
+  }
+  return hash;
+}
+
+async function hashOf(visitorId: string): Promise<string> {
   const bytes = new TextEncoder().encode(`agent-visitor:${visitorId}`);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_")

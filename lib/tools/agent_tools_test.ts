@@ -271,6 +271,9 @@ Deno.test("hashVisitorId is stable, short and not the id", async () => {
   assert.equal(a, await hashVisitorId("visitor-1"));
   assert.notEqual(a, await hashVisitorId("visitor-2"));
   assert.match(a, /^[A-Za-z0-9_-]{22}$/);
+  // Remembered for the visitors seen lately, and the same after being forgotten.
+  await Promise.all(Array.from({ length: 1_500 }, (_, i) => hashVisitorId(`other-${i}`)));
+  assert.equal(await hashVisitorId("visitor-1"), a);
 });
 
 const search: SiteSearch = {
