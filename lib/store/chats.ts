@@ -645,10 +645,12 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
 
     beginTurn(write) {
       return wrap("start a turn", async () => {
-        // The chat's expiry is read only for a message large enough to go to a blob.
-        const expiresAt = async () =>
-          live((await kv.get<ChatRecord>(["chat", write.chatId])).value)?.expiresAt ??
-            now() + retentionMs;
+        // The chat's expiry is read only for a message large enough to go to a blob, once.
+        let expiry: Promise<number> | undefined;
+        const expiresAt = () =>
+          expiry ??= kv.get<ChatRecord>(["chat", write.chatId]).then((head) =>
+            live(head.value)?.expiresAt ?? now() + retentionMs
+          );
         const { slots, blobs } = await prepareSlots(write.chatId, write.append, expiresAt);
         try {
           for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -524,8 +524,11 @@ async function writeEnd(
   rest: Batch | null,
 ) {
   const { kv, o, ids, state } = ctx;
-  if (rest && batchSets(ids.streamId, rest, state.nextSeq).length > 1) {
-    await writeBatch(ctx, rest);
+  // The seqs are stable across attempts: `nextSeq` moves only when this commit lands.
+  let restSets = rest ? batchSets(ids.streamId, rest, state.nextSeq) : [];
+  if (restSets.length > 1) {
+    await writeBatch(ctx, rest!);
+    restSets = [];
     rest = null;
   }
   const set = { expireIn: o.expireIn };
@@ -538,7 +541,7 @@ async function writeEnd(
     const now = o.clock();
     const op = kv.atomic();
     let seq = state.nextSeq, writes = 2, bytes = 0;
-    for (const part of rest ? batchSets(ids.streamId, rest, seq) : []) {
+    for (const part of restSets) {
       op.set(part.key, part.value, set);
       seq++, writes++, bytes += part.bytes;
     }
