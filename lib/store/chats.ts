@@ -179,6 +179,14 @@ const COMMIT_MUTATIONS = KV_LIMITS.maxMutations - 10;
 /** How long blobs outlive their chat's expiry, so a reader never finds a reference without one. */
 const BLOB_GRACE_MS = 60_000;
 const ATTEMPTS = 8;
+/** The entries a turn's start checks: the chat, its tombstone, the visitor's erasure. */
+type TurnChecks = [
+  Deno.KvEntryMaybe<ChatRecord>,
+  Deno.KvEntryMaybe<unknown>,
+  Deno.KvEntryMaybe<unknown>,
+];
+/** How long a turn's start may use what its plan read (see `seen` in {@linkcode createKvChatStore}). */
+const SEEN_MS = 10_000;
 /** Most messages whose place a store remembers (see `placed` in {@linkcode createKvChatStore}). */
 const PLACED_MAX = 10_000;
 
@@ -291,6 +299,15 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
     placed.set(key, where);
     if (placed.size > PLACED_MAX) placed.delete(placed.keys().next().value!);
   }
+
+  /**
+   * What `loadChat` for a visitor last read of a chat (its record and the two tombstones a
+   * turn's start checks), kept a few seconds for that turn's `beginTurn`: its first attempt
+   * commits against these entries instead of reading them again. Stale entries only make
+   * that commit lose its checks, and the next attempt reads.
+   */
+  const seen = new Map<string, { entries: TurnChecks; at: number }>();
+  const seenKey = (chatId: string, visitorId: string) => `${chatId}\u0000${visitorId}`;
 
   /**
    * Replaces the message where this store last wrote it, checking that neither the chat
@@ -446,18 +463,42 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
     return n;
   }
 
-  /** One attempt of `beginTurn`'s commit; null when it lost a race. */
-  async function tryBeginTurn(write: BeginTurn, slots: SlotValues[]) {
-    const { chatId, visitorId } = write;
-    const [head, gone, erased] = await kv.getMany<[ChatRecord, unknown, unknown]>([
+  /** The entries a turn's start checks, as read now. */
+  function readTurnChecks(chatId: string, visitorId: string): Promise<TurnChecks> {
+    return kv.getMany<[ChatRecord, unknown, unknown]>([
       ["chat", chatId],
       ["chat_deleted", chatId],
       ["visitor_erased", visitorId],
     ]);
+  }
+
+  /** What the turn's plan read of the chat (once, and only if recent), else null. */
+  function takeSeen(chatId: string, visitorId: string): TurnChecks | null {
+    const key = seenKey(chatId, visitorId);
+    const entry = seen.get(key);
+    seen.delete(key);
+    return entry && now() - entry.at < SEEN_MS ? entry.entries : null;
+  }
+
+  /** Whether the start of a turn must be refused: the chat deleted, the visitor erased, or not theirs. */
+  function refused([head, gone, erased]: TurnChecks, visitorId: string): boolean {
     const prev = live(head.value);
-    if (gone.versionstamp || erased.versionstamp || (prev && prev.visitorId !== visitorId)) {
-      throw new ChatNotFoundError(`Chat "${chatId}" not found.`);
-    }
+    return Boolean(
+      gone.versionstamp || erased.versionstamp || (prev && prev.visitorId !== visitorId),
+    );
+  }
+
+  /**
+   * One attempt of `beginTurn`'s commit; null when it lost a race. `known`: the entries the
+   * turn's plan read, checked instead of read again (a refusal is confirmed by a fresh read).
+   */
+  async function tryBeginTurn(write: BeginTurn, slots: SlotValues[], known: TurnChecks | null) {
+    const { chatId, visitorId } = write;
+    let checks = known && !refused(known, visitorId) ? known : null;
+    checks ??= await readTurnChecks(chatId, visitorId);
+    const [head, gone, erased] = checks;
+    const prev = live(head.value);
+    if (refused(checks, visitorId)) throw new ChatNotFoundError(`Chat "${chatId}" not found.`);
     if (prev && prev.nextSeq === undefined) {
       await upgrade(head as Deno.KvEntry<ChatRecord>);
       return null;
@@ -626,7 +667,15 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
     loadChat(chatId, { consistency = "strong", visitorId } = {}) {
       return wrap("read a chat's messages", async () => {
         for (let attempt = 0;; attempt++) {
-          const head = await kv.get<ChatRecord>(["chat", chatId], { consistency });
+          // For a visitor's turn, the tombstones its start checks come in the same read.
+          const checks = visitorId === undefined || consistency !== "strong"
+            ? null
+            : await readTurnChecks(chatId, visitorId);
+          const head = checks?.[0] ?? await kv.get<ChatRecord>(["chat", chatId], { consistency });
+          if (checks) {
+            seen.set(seenKey(chatId, visitorId!), { entries: checks, at: now() });
+            if (seen.size > PLACED_MAX) seen.delete(seen.keys().next().value!);
+          }
           const chat = live(head.value);
           if (!chat || (visitorId !== undefined && chat.visitorId !== visitorId)) {
             return { chat, messages: [] };
@@ -654,7 +703,8 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
         const { slots, blobs } = await prepareSlots(write.chatId, write.append, expiresAt);
         try {
           for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-            const record = await tryBeginTurn(write, slots);
+            const known = attempt === 0 ? takeSeen(write.chatId, write.visitorId) : null;
+            const record = await tryBeginTurn(write, slots, known);
             if (record) return record;
             await backoff(attempt);
           }

@@ -555,3 +555,35 @@ Deno.test("store: loadChat reads the record once with the messages; another visi
     assert.equal(reads.n, 1);
     assert.deepEqual(await store.loadChat("chat-none"), { chat: null, messages: [] });
   }));
+
+Deno.test("store: a turn's start commits against what its plan's loadChat read: one read for plan, start and save", () =>
+  withKv(async (base) => {
+    const { kv, reads } = countReads(base);
+    const store = createKvChatStore(kv, { retentionDays: 30 });
+    assert.deepEqual(await store.loadChat("chat-seen1", { visitorId: "v" }), {
+      chat: null,
+      messages: [],
+    });
+    await ask(store, "chat-seen1", "q1", "a1");
+    assert.equal(await store.replaceMessage("chat-seen1", "a1", msg("a1", "assistant", "A")), true);
+    assert.equal(reads.n, 1);
+    assert.deepEqual((await store.loadMessages("chat-seen1")).map((m) => m.id), ["q1", "a1"]);
+  }));
+
+Deno.test("store: a plan's read gone stale (another isolate's turn, a delete) costs a retry, never a lost message", () =>
+  withKv(async (kv) => {
+    const store = createKvChatStore(kv, { retentionDays: 30 });
+    const other = createKvChatStore(kv, { retentionDays: 30 });
+    await ask(store, "chat-seen2", "q1", "a1");
+    await store.loadChat("chat-seen2", { visitorId: "v" });
+    await ask(other, "chat-seen2", "q2", "a2");
+    await ask(store, "chat-seen2", "q3", "a3");
+    assert.deepEqual(
+      (await store.loadMessages("chat-seen2")).map((m) => m.id),
+      ["q1", "a1", "q2", "a2", "q3", "a3"],
+    );
+    await store.loadChat("chat-seen2", { visitorId: "v" });
+    assert.equal(await other.deleteChat("chat-seen2"), true);
+    await assert.rejects(ask(store, "chat-seen2", "q4", "a4"), ChatNotFoundError);
+    assert.equal(await store.getChat("chat-seen2"), null);
+  }));
