@@ -8,6 +8,7 @@ import {
   InvalidCursorError,
   ReplaceTargetMissingError,
 } from "./chats.ts";
+import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
 
 function msg(id: string, role: "user" | "assistant", text: string): UIMessage {
   return { id, role, parts: [{ type: "text", text }] };
@@ -474,40 +475,28 @@ Deno.test("store: a chat saved before the id index is upgraded on its first writ
     assert.equal((await store.getChat("chat-old01"))?.count, 2);
   }));
 
-/** `kv` with its reads (get, getMany, list) counted in `reads.n`. */
-function countReads(kv: Deno.Kv): { kv: Deno.Kv; reads: { n: number } } {
-  const reads = { n: 0 };
-  const counted = new Proxy(kv, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key === "get" || key === "getMany" || key === "list") reads.n++;
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { kv: counted, reads };
-}
-
 Deno.test("store: a new chat's turn and the saves of its answer read nothing but the start's checks", () =>
   withKv(async (base) => {
-    const { kv, reads } = countReads(base);
-    const store = createKvChatStore(kv, { retentionDays: 30 });
+    const counting = countingKv(base);
+    const reads = () => readCalls(counting.counts);
+    const store = createKvChatStore(counting.kv, { retentionDays: 30 });
     await ask(store, "chat-fast1", "q1", "a1");
     // The start reads the chat, its tombstone and the visitor's erasure once, for its checks.
-    assert.equal(reads.n, 1);
+    assert.equal(reads(), 1);
     assert.equal(await store.replaceMessage("chat-fast1", "a1", msg("a1", "assistant", "A")), true);
     assert.equal(
       await store.replaceMessage("chat-fast1", "a1", msg("a1", "assistant", "AB")),
       true,
     );
-    assert.equal(reads.n, 1);
+    assert.equal(reads(), 1);
     // Feedback rewrites the slot: the next save sees the change and still needs no read.
     await store.updateMessage("chat-fast1", "a1", (m) => ({ ...m, metadata: { liked: true } }));
-    const afterUpdate = reads.n;
+    const afterUpdate = reads();
     assert.equal(
       await store.replaceMessage("chat-fast1", "a1", { ...msg("a1", "assistant", "ABC") }),
       true,
     );
-    assert.equal(reads.n, afterUpdate);
+    assert.equal(reads(), afterUpdate);
     assert.deepEqual((await store.loadMessages("chat-fast1"))[1], msg("a1", "assistant", "ABC"));
   }));
 
@@ -539,34 +528,35 @@ Deno.test("store: a save after another turn, a rename or an edit of its chat goe
 
 Deno.test("store: loadChat reads the record once with the messages; another visitor's chat, no messages", () =>
   withKv(async (base) => {
-    const { kv, reads } = countReads(base);
-    const store = createKvChatStore(kv, { retentionDays: 30 });
+    const counting = countingKv(base);
+    const reads = () => readCalls(counting.counts);
+    const store = createKvChatStore(counting.kv, { retentionDays: 30 });
     await ask(store, "chat-load1", "q1", "a1", "owner");
-    reads.n = 0;
+    counting.reset();
     const own = await store.loadChat("chat-load1", { visitorId: "owner" });
     assert.equal(own.chat?.visitorId, "owner");
     assert.deepEqual(own.messages.map((m) => m.id), ["q1", "a1"]);
     // The record, the messages, the record again (an edit between them would show).
-    assert.equal(reads.n, 3);
-    reads.n = 0;
+    assert.equal(reads(), 3);
+    counting.reset();
     const other = await store.loadChat("chat-load1", { visitorId: "someone-else" });
     assert.equal(other.chat?.visitorId, "owner");
     assert.deepEqual(other.messages, []);
-    assert.equal(reads.n, 1);
+    assert.equal(reads(), 1);
     assert.deepEqual(await store.loadChat("chat-none"), { chat: null, messages: [] });
   }));
 
 Deno.test("store: a turn's start commits against what its plan's loadChat read: one read for plan, start and save", () =>
   withKv(async (base) => {
-    const { kv, reads } = countReads(base);
-    const store = createKvChatStore(kv, { retentionDays: 30 });
+    const counting = countingKv(base);
+    const store = createKvChatStore(counting.kv, { retentionDays: 30 });
     assert.deepEqual(await store.loadChat("chat-seen1", { visitorId: "v" }), {
       chat: null,
       messages: [],
     });
     await ask(store, "chat-seen1", "q1", "a1");
     assert.equal(await store.replaceMessage("chat-seen1", "a1", msg("a1", "assistant", "A")), true);
-    assert.equal(reads.n, 1);
+    assert.equal(readCalls(counting.counts), 1);
     assert.deepEqual((await store.loadMessages("chat-seen1")).map((m) => m.id), ["q1", "a1"]);
   }));
 

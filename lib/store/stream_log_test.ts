@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { UIMessageChunk } from "ai";
 import { createStreamLog, INTERRUPTED_CHUNK, isInterruptedChunk } from "./stream_log.ts";
+import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -271,21 +272,14 @@ Deno.test("stream log: an older stream ending right after a newer one opened lea
 
 Deno.test("stream log: a short answer costs two commits and no read: the open, then its chunks with the end", async () => {
   const base = await Deno.openKv(":memory:");
-  let reads = 0;
-  const kv = new Proxy(base, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key === "get" || key === "getMany" || key === "list") reads++;
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const counting = countingKv(base);
   try {
-    const log = createStreamLog(kv, { pollMs: null });
+    const log = createStreamLog(counting.kv, { pollMs: null });
     const writer = log.open("chat-1", "s1", "v1");
     writer.append({ type: "start" });
     writer.append(delta("Hello"));
     await writer.end("finished");
-    assert.equal(reads, 0);
+    assert.equal(readCalls(counting.counts), 0);
     assert.equal(writer.stats().commits, 2);
     assert.equal(writer.stats().batches, 1);
     assert.equal(await log.active("chat-1"), null);

@@ -15,7 +15,7 @@ import type { ChatMessage } from "@/lib/chat/types.ts";
 import { encodeMessage } from "@/lib/store/chats.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { newChatId, testConfig, userMessage } from "../support/chat_client.ts";
-import { countingKv, type KvCounts, type PrefixCounts } from "./counting_kv.ts";
+import { countingKv, type KvCounts, type PrefixCounts, readCalls } from "../support/counting_kv.ts";
 
 const QUESTION = "How does the assistant find its answers?";
 const HISTORY = 200;
@@ -75,7 +75,7 @@ function sum(counts: KvCounts) {
 
 function countsRow(label: string, counts: KvCounts): string {
   const s = sum(counts);
-  const reads = s.get + s.getManyCalls + s.listCalls;
+  const reads = readCalls(counts);
   const writes = counts.commits + s.direct;
   return `| ${label} | **${reads}** | ${s.get} | ${s.getManyCalls} (${s.getManyKeys} keys) | ${s.listCalls} (${s.listEntries} entries) | **${writes}** | ${counts.commits} (${counts.commitsFailed} lost a check) | ${s.mutations} | ${s.checks} | ${s.direct} |`;
 }

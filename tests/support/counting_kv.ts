@@ -2,7 +2,7 @@
  * A Deno.Kv wrapped in a Proxy that counts what the app asks of it: keys read
  * by get / getMany, entries read by list, atomic commits with their checks and
  * mutations, and direct set / delete, each by the key's first element. Used by
- * tests/bench/kv_bench.ts.
+ * tests/bench/kv_bench.ts and the store tests that count reads.
  */
 
 /** Counters of one key prefix (the key's first element). */
@@ -188,4 +188,11 @@ export function countingKv(kv: Deno.Kv): CountingKv {
     },
   });
   return self;
+}
+
+/** KV round trips that read (`get`, `getMany`, `list` calls) in `counts`, all prefixes. */
+export function readCalls(counts: KvCounts): number {
+  let n = 0;
+  for (const c of counts.byPrefix.values()) n += c.get + c.getManyCalls + c.listCalls;
+  return n;
 }
