@@ -17,7 +17,7 @@ import {
 import { DEFAULT_SHORTLIST, DenseScorer } from "./dense.ts";
 import type { Embedder } from "./embedder.ts";
 import { FIELDS_PER_PASSAGE, type IndexData } from "./index_data.ts";
-import { Lru } from "./lru.ts";
+import { Lru } from "@/lib/lru.ts";
 import { rrf } from "./rrf.ts";
 import { proximityBonus } from "./proximity.ts";
 import type { TopK } from "./top_k.ts";

@@ -29,6 +29,7 @@
  * Records saved before `nextSeq` existed are upgraded (ids indexed) on their
  * first write.
  */
+import { Lru } from "@/lib/lru.ts";
 import type { UIMessage } from "ai";
 import { ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { commitWithRetry, isTransientKvError, KV_LIMITS } from "./kv.ts";
@@ -187,7 +188,7 @@ type TurnChecks = [
 ];
 /** How long a turn's start may use what its plan read (see `seen` in {@linkcode createKvChatStore}). */
 const SEEN_MS = 10_000;
-/** Most messages whose place a store remembers (see `placed` in {@linkcode createKvChatStore}). */
+/** Most entries a store remembers in `placed` and `seen` (see {@linkcode createKvChatStore}). */
 const PLACED_MAX = 10_000;
 
 /** Where a message was last written by this store: its seq, part count and the versionstamps to check. */
@@ -291,14 +292,10 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
    * anything changed the chat or the slot since. Per isolate; the oldest are dropped past
    * `PLACED_MAX` (a turn that never saved).
    */
-  const placed = new Map<string, Placed>();
+  const placed = new Lru<string, Placed>(PLACED_MAX);
   const placedKey = (chatId: string, messageId: string) => `${chatId}\u0000${messageId}`;
-  function place(chatId: string, messageId: string, where: Placed) {
-    const key = placedKey(chatId, messageId);
-    placed.delete(key);
-    placed.set(key, where);
-    if (placed.size > PLACED_MAX) placed.delete(placed.keys().next().value!);
-  }
+  const place = (chatId: string, messageId: string, where: Placed) =>
+    placed.set(placedKey(chatId, messageId), where);
 
   /**
    * What `loadChat` for a visitor last read of a chat (its record and the two tombstones a
@@ -306,7 +303,7 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
    * commits against these entries instead of reading them again. Stale entries only make
    * that commit lose its checks, and the next attempt reads.
    */
-  const seen = new Map<string, { entries: TurnChecks; at: number }>();
+  const seen = new Lru<string, { entries: TurnChecks; at: number }>(PLACED_MAX);
   const seenKey = (chatId: string, visitorId: string) => `${chatId}\u0000${visitorId}`;
 
   /**
@@ -672,10 +669,7 @@ export function createKvChatStore(kv: Deno.Kv, options: KvChatStoreOptions): Cha
             ? null
             : await readTurnChecks(chatId, visitorId);
           const head = checks?.[0] ?? await kv.get<ChatRecord>(["chat", chatId], { consistency });
-          if (checks) {
-            seen.set(seenKey(chatId, visitorId!), { entries: checks, at: now() });
-            if (seen.size > PLACED_MAX) seen.delete(seen.keys().next().value!);
-          }
+          if (checks) seen.set(seenKey(chatId, visitorId!), { entries: checks, at: now() });
           const chat = live(head.value);
           if (!chat || (visitorId !== undefined && chat.visitorId !== visitorId)) {
             return { chat, messages: [] };

@@ -18,6 +18,7 @@
  *
  * Server-only (the tools send requests from the server).
  */
+import { Lru } from "@/lib/lru.ts";
 import { jsonSchema, type JSONSchema7, tool, type ToolSet } from "ai";
 import { resolveAgentHeaders, secretHeaderNames } from "@/lib/agents/agent_config.ts";
 import { type AgentCallResult, executeAgentRequest } from "@/lib/agents/fetch_policy.ts";
@@ -82,19 +83,12 @@ export function readyAgent(
 }
 
 /** Hashes of the visitors seen lately: a visitor's every turn needs theirs. */
-const visitorHashes = new Map<string, Promise<string>>();
-const VISITOR_HASHES_MAX = 1_000;
+const visitorHashes = new Lru<string, Promise<string>>(1_000);
 
 /** The visitor id as agents see it: SHA-256 under its own domain, base64url, 22 chars. */
 export function hashVisitorId(visitorId: string): Promise<string> {
   let hash = visitorHashes.get(visitorId);
-  if (!hash) {
-    hash = hashOf(visitorId);
-    if (visitorHashes.size >= VISITOR_HASHES_MAX) {
-      visitorHashes.delete(visitorHashes.keys().next().value!);
-    }
-    visitorHashes.set(visitorId, hash);
-  }
+  if (!hash) visitorHashes.set(visitorId, hash = hashOf(visitorId));
   return hash;
 }
 

@@ -24,6 +24,11 @@ export class Lru<K, V> {
     if (this.#map.size > this.#max) this.#map.delete(this.#map.keys().next().value!);
   }
 
+  /** Removes `key`; whether it was there. */
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
   get size(): number {
     return this.#map.size;
   }
