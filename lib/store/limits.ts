@@ -16,8 +16,16 @@
  * across processes re-reads and retries, so the count stays exact. In one
  * isolate, increments of the same counters queue behind each other, so a
  * burst costs no lost races.
+ *
+ * The read is skipped when this limiter already holds every counter it needs
+ * from its own last read or commit (the turn's token count at its end, a
+ * visitor's next request in the same minute): the commit then checks all of
+ * them, the ones it only reads included, so a counter another process moved
+ * loses the commit and the next attempt reads it fresh. A refusal is always
+ * confirmed by a fresh read.
  */
 import type { RateLimit } from "@/lib/config.ts";
+import { Lru } from "@/lib/lru.ts";
 import { commitWithRetry } from "./kv.ts";
 
 /** A refusal: how long to wait. */
@@ -40,6 +48,15 @@ const DAY = 86_400_000;
 export const COUNTER_GRACE_MS = 60_000;
 /** Commits tried before giving up on a counter that other processes keep moving. */
 const ATTEMPTS = 30;
+/** Counters remembered per limiter (a few per visitor and IP seen lately). */
+const KNOWN_COUNTERS = 10_000;
+
+/** A counter as this limiter last read or wrote it. */
+interface Counter {
+  value: bigint;
+  /** null: the key did not exist. */
+  versionstamp: string | null;
+}
 
 /** Runs `fn` after every earlier call that named one of `names` has finished. */
 function createQueues() {
@@ -78,10 +95,29 @@ export function createRateLimiter(
     return ++entry.count;
   }
 
+  const known = new Lru<string, Counter>(KNOWN_COUNTERS);
+  const recall = (names: string[]): Counter[] | null => {
+    const counters: Counter[] = [];
+    for (const name of names) {
+      const counter = known.get(name);
+      if (!counter) return null;
+      counters.push(counter);
+    }
+    return counters;
+  };
+  const read = async (all: Deno.KvKey[], names: string[]): Promise<Counter[]> => {
+    const entries = await kv.getMany<Deno.KvU64[]>(all);
+    return entries.map((e, i) => {
+      const counter = { value: e.value?.value ?? 0n, versionstamp: e.versionstamp };
+      known.set(names[i], counter);
+      return counter;
+    });
+  };
+
   /**
-   * Reads the counters `keys` (and `alsoRead`), lets `decide` refuse, else adds
-   * `n` to each counter in one commit checked against what was read; retries a
-   * lost race. `expireIn` is relative to now, so a fake clock gives real expiries.
+   * Reads the counters `keys` (and `alsoRead`), or recalls them, lets `decide` refuse, else
+   * adds `n` to each counter in one commit checked against what was read; retries a lost
+   * race. `expireIn` is relative to now, so a fake clock gives real expiries.
    */
   function increment<R>(
     keys: Deno.KvKey[],
@@ -90,17 +126,41 @@ export function createRateLimiter(
     expireIn: number,
     decide: (values: number[]) => R | null,
   ): Promise<R | null> {
-    return serial(keys.map((k) => JSON.stringify(k)), async () => {
+    const all = [...keys, ...alsoRead];
+    const names = all.map((k) => JSON.stringify(k));
+    return serial(names.slice(0, keys.length), async () => {
+      let trustMemory = true;
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const entries = await kv.getMany<Deno.KvU64[]>([...keys, ...alsoRead]);
-        const values = entries.map((e) => e.value?.value ?? 0n);
-        const refusal = decide(values.map(Number));
+        const recalled = trustMemory ? recall(names) : null;
+        trustMemory = false;
+        const counters = recalled ?? await read(all, names);
+        const refusal = decide(counters.map((c) => Number(c.value)));
+        if (refusal && recalled) continue; // confirmed by a fresh read first
         if (refusal) return refusal;
         const op = kv.atomic();
         keys.forEach((key, i) => {
-          op.check(entries[i]).set(key, new Deno.KvU64(values[i] + n), { expireIn });
+          op.check({ key, versionstamp: counters[i].versionstamp })
+            .set(key, new Deno.KvU64(counters[i].value + n), { expireIn });
         });
-        if ((await commitWithRetry(op)).ok) return null;
+        // What was only read was read from memory: it must still be what KV holds.
+        if (recalled) {
+          alsoRead.forEach((key, i) =>
+            op.check({ key, versionstamp: counters[keys.length + i].versionstamp })
+          );
+        }
+        const result = await commitWithRetry(op);
+        if (result.ok) {
+          keys.forEach((_, i) =>
+            known.set(names[i], {
+              value: counters[i].value + n,
+              versionstamp: result.versionstamp,
+            })
+          );
+          return null;
+        }
+        names.forEach((name) => known.delete(name));
+        // A stale memory is no contention: read again at once.
+        if (recalled) continue;
         await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(attempt + 1, 8)));
       }
       throw new Error(

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createRateLimiter } from "./limits.ts";
+import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
 
 const limits = {
   visitor: { requestsPerMinute: 3, tokensPerDay: 1000 },
@@ -129,6 +130,57 @@ Deno.test("limits: concurrent increments from two KV handles on one file stay ex
   const minute = await kvA.get<Deno.KvU64>(["rate", "req", "ip", "7.7.7.7", 0]);
   assert.equal(day.value?.value, 200n);
   assert.equal(minute.value?.value, 40n);
+  kvA.close();
+  kvB.close();
+  await Deno.remove(path);
+});
+
+Deno.test("limits: counters this limiter wrote are not read again (a turn's tokens, the next request in the minute)", async () => {
+  const counting = countingKv(await Deno.openKv(":memory:"));
+  const limiter = createRateLimiter(counting.kv, limits, () => 3_000);
+  assert.equal(await limiter.check("v1", "8.8.8.8"), null);
+  assert.equal(readCalls(counting.counts), 1, "the first request reads its counters");
+  counting.reset();
+  await limiter.addTokens("v1", "8.8.8.8", 100);
+  assert.equal(await limiter.check("v1", "8.8.8.8"), null);
+  await limiter.addTokens("v1", "8.8.8.8", 100);
+  assert.equal(readCalls(counting.counts), 0, "counted from memory, checked by the commits");
+  assert.equal(counting.counts.commits, 3);
+  assert.equal(
+    (await counting.kv.get<Deno.KvU64>(["rate", "tok", "visitor", "v1", 0])).value?.value,
+    200n,
+  );
+  assert.equal(
+    (await counting.kv.get<Deno.KvU64>(["rate", "req", "visitor", "v1", 0])).value?.value,
+    2n,
+  );
+  counting.kv.close();
+});
+
+Deno.test("limits: what another process counted since this limiter's last look still refuses", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const kvA = await Deno.openKv(path);
+  const kvB = await Deno.openKv(path);
+  const a = createRateLimiter(kvA, limits, () => 1_000);
+  const b = createRateLimiter(kvB, limits, () => 1_000);
+  // A remembers one request and 900 tokens; B then spends the rest of both budgets.
+  assert.equal(await a.check("v", "1.2.3.4"), null);
+  await a.addTokens("v", "1.2.3.4", 900);
+  await b.addTokens("v", "1.2.3.4", 200);
+  assert.equal((await a.check("v", "1.2.3.4"))?.reason, "tokens", "B's tokens count in A");
+  const c = createRateLimiter(
+    kvA,
+    { ...limits, visitor: { ...limits.visitor, tokensPerDay: 1e9 } },
+    () => 1_000,
+  );
+  assert.equal(await c.check("w", "1.2.3.5"), null);
+  assert.equal(await b.check("w", "1.2.3.5"), null);
+  assert.equal(await b.check("w", "1.2.3.5"), null);
+  assert.equal((await c.check("w", "1.2.3.5"))?.reason, "requests", "B's requests count in C");
+  const tokens = await kvA.get<Deno.KvU64>(["rate", "tok", "visitor", "v", 0]);
+  const requests = await kvA.get<Deno.KvU64>(["rate", "req", "visitor", "w", 0]);
+  assert.equal(tokens.value?.value, 1100n);
+  assert.equal(requests.value?.value, 3n);
   kvA.close();
   kvB.close();
   await Deno.remove(path);
