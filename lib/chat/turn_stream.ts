@@ -65,27 +65,10 @@ export async function streamTurn(
         : beginSave(app, plan, placeholderAnswer(plan, answer.message.id)),
     { "chat.save": "start" },
   );
+  const log = logAfterStart(app, plan, begun, answer.message.id, abort);
   const relay = createRelay(app, plan, answer);
   const routes: UpstreamRoute[] = [];
-  const ended = collectRoutes(routes, () =>
-    runTurn({
-      model: tracedModel(plan.model, plan.modelId),
-      instructions: plan.instructions,
-      messages: plan.modelMessages,
-      tools: plan.tools,
-      maxSteps: app.config.maxSteps,
-      maxOutputTokens: app.config.maxOutputTokens,
-      abortSignal: abort.signal,
-      messageId: answer.message.id,
-      toolApproval: approvalHook(app, plan.turnTools, plan.context),
-      ...(plan.prefetch ? { prefetch: plan.prefetch } : {}),
-      startMetadata: { agentId: plan.agentId, model: plan.modelId, createdAt: plan.startedAt },
-      finishMetadata: (totals) => finishMetadata(app, plan, totals, relay.ttftMs(), routes),
-      errorText: (error, where) => {
-        console.error(`Chat ${plan.chatId}: ${where} error:`, error);
-        return GENERIC_STREAM_ERROR;
-      },
-    }, relay.emit));
+  const ended = collectRoutes(routes, () => runEngine(app, plan, answer, relay, abort, routes));
   noteTurn(ctx.req, plan.modelId, ended, routes);
 
   const first = await Promise.race([relay.opened, ended.then(() => "end" as const)]);
@@ -94,12 +77,14 @@ export async function streamTurn(
     abort.stop();
     throw start.refused;
   }
+  const turnLog = (await log.opened)!; // null only for a refused start
   if (first === "error") {
     abort.stop();
-    // Failed, whatever the engine reports after the stop above.
-    void ended.then((end) =>
-      settle(app, plan, answer, end, start, { opened: false, failed: true })
-    );
+    // Failed, whatever the engine reports after the stop above; followers end with it too.
+    void ended.then((end) => {
+      void turnLog.end(end, { failed: true });
+      return settle(app, plan, answer, end, start, { opened: false, failed: true });
+    });
     // The question is saved: the cookie lets a brand-new visitor retry in the same chat.
     const cookie = plan.visitor.setCookie;
     throw new HttpError(
@@ -110,10 +95,75 @@ export async function streamTurn(
   }
   if (first === "end" && abort.signal.aborted) {
     // Gone before the first token: nobody reads this stream.
-    void ended.then((end) => settle(app, plan, answer, end, start, { opened: false }));
+    void ended.then((end) => {
+      void turnLog.end(end, { aborted: true });
+      return settle(app, plan, answer, end, start, { opened: false });
+    });
     return new Response(null, { status: 204 });
   }
-  return openStream(app, plan, { answer, relay, ended, start, abort });
+  return openStream(app, plan, {
+    answer,
+    relay,
+    ended,
+    start,
+    abort,
+    log: turnLog,
+    reading: log.readBy,
+  });
+}
+
+/** Runs the chat engine over the plan, its chunks into `relay`. */
+function runEngine(
+  app: AppServices,
+  plan: TurnPlan,
+  answer: MessageBuilder<ChatMessage>,
+  relay: Relay,
+  abort: ReturnType<typeof visitorAbort>,
+  routes: UpstreamRoute[],
+): Promise<TurnEnd> {
+  return runTurn({
+    model: tracedModel(plan.model, plan.modelId),
+    instructions: plan.instructions,
+    messages: plan.modelMessages,
+    tools: plan.tools,
+    maxSteps: app.config.maxSteps,
+    maxOutputTokens: app.config.maxOutputTokens,
+    abortSignal: abort.signal,
+    messageId: answer.message.id,
+    toolApproval: approvalHook(app, plan.turnTools, plan.context),
+    ...(plan.prefetch ? { prefetch: plan.prefetch } : {}),
+    startMetadata: { agentId: plan.agentId, model: plan.modelId, createdAt: plan.startedAt },
+    finishMetadata: (totals) => finishMetadata(app, plan, totals, relay.ttftMs(), routes),
+    errorText: (error, where) => {
+      console.error(`Chat ${plan.chatId}: ${where} error:`, error);
+      return GENERIC_STREAM_ERROR;
+    },
+  }, relay.emit);
+}
+
+/**
+ * The turn's stream log, opened once the start is saved (none for a refused start), before
+ * the first token: a second tab or a reload follows the answer from its start, and the first
+ * token never waits on the log's first write.
+ */
+function logAfterStart(
+  app: AppServices,
+  plan: TurnPlan,
+  begun: Promise<Begun>,
+  messageId: string,
+  abort: ReturnType<typeof visitorAbort>,
+) {
+  // One stream per turn: an answer continued after approvals keeps its message id, and a
+  // new stream must not read the values its previous turn left in the log.
+  const streamId = `${messageId}.${crypto.randomUUID().slice(0, 8)}`;
+  let reading = () => true; // until the response exists, the visitor waits on this request
+  return {
+    opened: begun.then((start) =>
+      !start.ok && start.refused ? null : openLog(app, plan, streamId, abort, () => reading())
+    ),
+    /** From the response on: whether its reader is still there. */
+    readBy: (open: () => boolean) => void (reading = open),
+  };
 }
 
 /**
@@ -214,38 +264,35 @@ function openStream(
     ended: Promise<TurnEnd>;
     start: Begun;
     abort: ReturnType<typeof visitorAbort>;
+    log: TurnLog;
+    /** Tells the log whether this request's reader is still there. */
+    reading: (open: () => boolean) => void;
   },
 ): Response {
   // Once the answer streams, a dropped connection does not stop it (the visitor may resume):
   // an explicit stop does, or nobody reading it for `abandonAfterSeconds`.
   turn.abort.delivered();
   const body = sseWriter({ heartbeatMs: app.heartbeatMs });
+  const log = turn.log;
+  turn.reading(() => body.open);
   // The chunks held until the first token (the start, a prefetched search, the first
   // delta): sent in one write, so the first token arrives with them, not several writes later.
-  const held: [UIMessageChunk, string][] = [];
-  let log: TurnLog | null = null;
+  let held: string[] | null = [];
   turn.relay.flushTo((chunk) => {
     // One JSON text per chunk, for the SSE line and the log alike.
     const json = JSON.stringify(chunk);
-    if (log) {
-      body.sendJson(json);
-      log.append(chunk, json);
-    } else held.push([chunk, json]);
+    if (held) held.push(json);
+    else body.sendJson(json);
+    log.append(chunk, json);
   });
-  body.sendJsonAll(held.map(([, json]) => json));
-  // Opened once the held chunks (the first token) are on their way: the log never delays them.
-  // One stream per turn: an answer continued after approvals keeps its message id, and a
-  // new stream must not read the values its previous turn left in the log.
-  const streamId = `${turn.answer.message.id}.${crypto.randomUUID().slice(0, 8)}`;
-  log = openLog(app, plan, streamId, turn.abort, () => body.open);
-  for (const [chunk, json] of held) log.append(chunk, json);
-  const logged = log;
+  body.sendJsonAll(held);
+  held = null;
   turn.ended.then(async (end) => {
     const saved = settle(app, plan, turn.answer, end, turn.start, {
       opened: true,
       aborted: turn.abort.signal.aborted,
     });
-    void logged.end(end, turn.abort.signal.aborted);
+    void log.end(end, { aborted: turn.abort.signal.aborted });
     if (!body.open) return;
     // The timeout only guards a hang of the store.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -303,12 +350,20 @@ function openLog(
   }, listenCheckMs(app.config.abandonAfterSeconds));
   return {
     append: (chunk: UIMessageChunk, json?: string) => writer.append(chunk, json),
-    /** Ends the log with how the turn ended; a write failure is logged, never thrown. */
-    async end(end: TurnEnd, aborted: boolean) {
+    /**
+     * Ends the log with how the turn ended (`failed`: an error before any content, whatever
+     * the engine reports after the stop); a write failure is logged, never thrown.
+     */
+    async end(
+      end: TurnEnd,
+      { aborted = false, failed = false }: { aborted?: boolean; failed?: boolean },
+    ) {
       clearInterval(beat);
       clearInterval(watch);
       unsubscribe();
-      const outcome = end.kind === "abort" || aborted
+      const outcome = failed
+        ? "error"
+        : end.kind === "abort" || aborted
         ? "stopped"
         : end.kind === "error" || end.totals.failed
         ? "error"

@@ -138,3 +138,134 @@ Deno.test("resume: an answer nobody reads for abandonAfterSeconds is aborted; a 
     await close();
   }
 });
+
+/** GETs the chat's stream every 20 ms until it is a 200, or `until()` turns true first. */
+async function followOnceRunning(
+  url: string,
+  jar: CookieJar,
+  id: string,
+  until: () => boolean,
+): Promise<Response | null> {
+  while (!until()) {
+    const res = await jar.fetch(`${url}/api/chat/${id}/stream`);
+    if (res.status === 200) return res;
+    await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return null;
+}
+
+Deno.test("resume: a tab opened before the first token follows the answer from its start", async () => {
+  const { server, close } = await startReplayedApp([
+    { fixture: "openai-text.chunks.txt" },
+    // The provider takes 1.5 s to answer: the question is saved, nothing streamed yet.
+    { fixture: "openai-text.chunks.txt", headersDelayMs: 1_500, delayMs: 2 },
+  ]);
+  try {
+    const jar = new CookieJar();
+    const model = "openai/gpt-4.1-mini";
+    await readSse(
+      await postChat(server.url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
+    );
+    const id = newChatId();
+    let answered = false;
+    const posted = postChat(
+      server.url,
+      { id, model, message: userMessage("Conte uma história.") },
+      {
+        jar,
+      },
+    ).then((res) => (answered = true, res));
+    const tab = await followOnceRunning(server.url, jar, id, () => answered);
+    assert.ok(tab, "the second tab found the answer running before its first token");
+    assert.equal(answered, false);
+    const [followed, first] = await Promise.all([readSse(tab), posted.then(readSse)]);
+    assert.ok(followed.done, "the follower read to [DONE]");
+    assert.deepEqual(followed.chunks, first.chunks, "both tabs saw the same answer");
+    assert.ok(streamedText(followed.chunks).length > 200);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("resume: a tab following before the first token ends when the provider fails", async () => {
+  const { server, close } = await startReplayedApp([
+    { fixture: "openai-text.chunks.txt" },
+    { body: '{"error":{"message":"overloaded"}}', status: 400, headersDelayMs: 800 },
+  ]);
+  try {
+    const jar = new CookieJar();
+    const model = "openai/gpt-4.1-mini";
+    await readSse(
+      await postChat(server.url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
+    );
+    const id = newChatId();
+    let answered = false;
+    const posted = postChat(
+      server.url,
+      { id, model, message: userMessage("Conte uma história.") },
+      {
+        jar,
+      },
+    ).then((res) => (answered = true, res));
+    const tab = await followOnceRunning(server.url, jar, id, () => answered);
+    assert.ok(tab, "the second tab found the answer running");
+    const failed = await posted;
+    assert.equal(failed.status, 502);
+    await failed.body?.cancel();
+    // The follower ends with the turn, not when the log goes stale.
+    const followed = await readSse(tab);
+    assert.ok(followed.done, "the follower read to [DONE]");
+    assert.equal(streamedText(followed.chunks), "");
+    assert.equal((await jar.fetch(`${server.url}/api/chat/${id}/stream`)).status, 204);
+    const saved = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m[1]?.metadata?.outcome === "failed",
+    );
+    assert.equal(saved.length, 2);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("resume: a stop from another tab before the first token stops the model call", async () => {
+  const { server, close } = await startReplayedApp([
+    { fixture: "openai-text.chunks.txt" },
+    { fixture: "openai-text.chunks.txt", headersDelayMs: 5_000 },
+  ]);
+  try {
+    const jar = new CookieJar();
+    const model = "openai/gpt-4.1-mini";
+    await readSse(
+      await postChat(server.url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
+    );
+    const id = newChatId();
+    let answered = false;
+    const posted = postChat(
+      server.url,
+      { id, model, message: userMessage("Conte uma história.") },
+      {
+        jar,
+      },
+    ).then((res) => (answered = true, res));
+    const tab = await followOnceRunning(server.url, jar, id, () => answered);
+    assert.ok(tab, "the answer runs before its first token");
+    const stop = await jar.fetch(`${server.url}/api/chat/${id}/stop`, { method: "POST" });
+    assert.equal(stop.status, 202);
+    await stop.body?.cancel();
+    const res = await posted;
+    // The model call was aborted (the replay server cannot see that close: the request body
+    // is over the 1 KB it notices closes for, see tests/support/replay_server.ts).
+    assert.equal(res.status, 204, "stopped before any content");
+    assert.ok((await readSse(tab)).done, "the follower ends too");
+    const saved = await waitForMessages(
+      server.services.store,
+      id,
+      (m) => m[1]?.metadata?.outcome === "stopped",
+    );
+    assert.equal(saved.length, 2);
+  } finally {
+    await close();
+  }
+});
