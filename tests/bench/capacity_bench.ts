@@ -21,9 +21,9 @@
  *   server holds N when that is ≤ 10 ms and no stream failed or was truncated, in one of two
  *   tries.
  *   N grows by steps (app and floor taking turns at each N) until a server fails twice in a
- *   row at one N, then two bisection steps between its last pass and that N (a quarter of the
- *   gap: 50→100 resolves to 12.5 streams); capacity = the
- *   largest N that held.
+ *   row at one N, then four bisection steps between its last pass and that N (a sixteenth of
+ *   the gap: 25→50 resolves to 2 streams); capacity = the largest N that held, reported with
+ *   the smallest N that did not.
  * - CPU per 1,000 streamed tokens: the replay answers 1,000 text chunks (the fixture's,
  *   repeated); 50 steady clients per server; the server process's CPU time (/proc) over the
  *   window divided by the text-delta events the clients received, × 1,000. One answer is
@@ -42,8 +42,11 @@ const WINDOW_S = 8;
 const TARGET_P95_MS = 10;
 const STEPS = [25, 50, 100, 200, 300, 400, 600, 800];
 const CPU_CLIENTS = 50;
-/** Bisection steps after the first failing step (each halves the gap). */
-const BISECTION_STEPS = 2;
+/**
+ * Bisection steps after the first failing step (each halves the gap): four resolve 25→50 to
+ * 2 streams, so two servers' capacities of 30–40 streams differ by a step of about 5%, not 20%.
+ */
+const BISECTION_STEPS = 4;
 /** Deno Deploy's CPU time per request on the lower tier (averaged). */
 const DEPLOY_CPU_MS = 50;
 
@@ -349,6 +352,15 @@ function held(probes: Probe[]): number {
   return Math.max(0, ...probes.filter((p) => p.holds).map((p) => p.n));
 }
 
+/** The smallest N above the capacity that failed both tries; null when none did. */
+function failedAt(probes: Probe[]): number | null {
+  const capacity = held(probes);
+  const failed = [...new Set(probes.map((p) => p.n))].filter((n) =>
+    n > capacity && probes.filter((p) => p.n === n).every((p) => !p.holds)
+  );
+  return failed.length ? Math.min(...failed) : null;
+}
+
 function section(r: {
   pinned: boolean;
   cores: number;
@@ -358,6 +370,13 @@ function section(r: {
 }): string {
   const app = held(r.capacity.app), floor = held(r.capacity.floor);
   const share = floor ? app / floor : NaN;
+  const appFail = failedAt(r.capacity.app), floorFail = failedAt(r.capacity.floor);
+  // Each capacity lies between the largest N that held and the smallest that did not.
+  const bracket = appFail !== null && floorFail !== null && floor
+    ? ` With each capacity anywhere below the N that failed, the share lies between ${
+      ((app / (floorFail - 1)) * 100).toFixed(0)
+    }% and ${(((appFail - 1) / floor) * 100).toFixed(0)}%.`
+    : "";
   const ns = [...new Set([...r.capacity.app, ...r.capacity.floor].map((p) => p.n))].sort((a, b) =>
     a - b
   );
@@ -403,7 +422,7 @@ function section(r: {
       Number.isFinite(share) ? `${(share * 100).toFixed(0)}%` : "–"
     } of the floor** (goal ≥ 80%${
       Number.isFinite(share) ? (share >= 0.8 ? ": pass" : ": **FAIL**") : ""
-    }).`,
+    }). The app failed at ${appFail ?? "–"} streams, the floor at ${floorFail ?? "–"}.${bracket}`,
     "",
     `CPU per 1,000 streamed tokens (the replay answers 1,000 text chunks; ${CPU_CLIENTS} steady`,
     "clients per server; the server process's user + system time from /proc over the window,",
