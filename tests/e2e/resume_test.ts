@@ -7,10 +7,16 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
-import { DESKTOP, launchBrowser, screenshotDir, viewContext } from "../support/browser.ts";
+import {
+  DESKTOP,
+  launchBrowser,
+  screenshotDir,
+  viewContext,
+  watchPage,
+} from "../support/browser.ts";
 import { type AppProcess, spawnAppProcess } from "../support/app_process.ts";
-import { startTestServer } from "../support/server.ts";
-import { ask, openChat, waitForAnswer } from "../support/ui.ts";
+import { startReplayedApp, startTestServer } from "../support/server.ts";
+import { ask, chatScript, openaiChatStream, openChat, waitForAnswer } from "../support/ui.ts";
 
 const QUESTION = "Como faço para publicar o assistente no meu site?";
 
@@ -171,6 +177,49 @@ Deno.test({
       await browser.close();
       for (const app of children) await app.kill();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "e2e resume: a tab opened before the first token shows the answer coming, then the answer",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const LATE = "Esta resposta chegou depois de o provedor pensar por alguns segundos.";
+    // The second question's provider takes 3 s to answer at all.
+    const { server, close } = await startReplayedApp(chatScript([
+      { body: openaiChatStream("Primeira resposta.") },
+      { body: openaiChatStream(LATE), headersDelayMs: 3_000 },
+    ]));
+    const browser = await launchBrowser();
+    const dir = await screenshotDir();
+    try {
+      const context = await viewContext(browser, DESKTOP);
+      const tabA = await context.newPage();
+      const seen = watchPage(tabA);
+      await openChat(tabA, server.url + "/");
+      await ask(tabA, "Oi");
+      await waitForAnswer(tabA);
+      await openChat(tabA, server.url + "/");
+      const id = await nextChatId(tabA, () => ask(tabA, "Como funciona?"));
+      // Tab B opens the chat while the provider has not answered yet.
+      const tabB = await context.newPage();
+      await openChat(tabB, `${server.url}/c/${id}`);
+      await tabB.locator(".thread[aria-busy=true]").waitFor({ timeout: 2_000 });
+      // The question is saved; the answer is a placeholder, shown as coming, not as cut off.
+      assert.equal((await server.services.store.loadMessages(id)).length, 2);
+      assert.equal(await tabB.locator(".msg-assistant .outcome-failed").count(), 0);
+      await tabB.screenshot({ path: `${dir}/resume-before-first-token-1440-light.png` });
+      for (const tab of [tabA, tabB]) {
+        await waitForAnswer(tab, 15_000);
+        assert.equal((await tab.locator(".msg-assistant .md").last().innerText()).trim(), LATE);
+        assert.equal(await tab.locator(".msg-assistant .interrupted").count(), 0);
+      }
+      assert.deepEqual(seen.errors, []);
+    } finally {
+      await browser.close();
+      await close();
     }
   },
 });
