@@ -12,6 +12,7 @@ import {
   userMessage,
   waitForMessages,
 } from "../support/chat_client.ts";
+import type { ReplayStep } from "../support/replay_server.ts";
 import { startReplayedApp, startTestServer } from "../support/server.ts";
 
 Deno.test("resume: a second tab opened mid-answer follows the same stream to its end; 204 otherwise", async () => {
@@ -155,30 +156,46 @@ async function followOnceRunning(
   return null;
 }
 
-Deno.test("resume: a tab opened before the first token follows the answer from its start", async () => {
-  const { server, close } = await startReplayedApp([
-    { fixture: "openai-text.chunks.txt" },
-    // The provider takes 1.5 s to answer: the question is saved, nothing streamed yet.
-    { fixture: "openai-text.chunks.txt", headersDelayMs: 1_500, delayMs: 2 },
-  ]);
+/**
+ * A visitor's second question, whose provider answers as `second` says (slowly), and a
+ * second tab of the same visitor following it as soon as it runs. `answeredFirst`: whether
+ * the question's own response came before the follower found the answer running.
+ */
+async function followSecondQuestion(second: ReplayStep) {
+  const app = await startReplayedApp([{ fixture: "openai-text.chunks.txt" }, second]);
   try {
-    const jar = new CookieJar();
-    const model = "openai/gpt-4.1-mini";
-    await readSse(
-      await postChat(server.url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
-    );
-    const id = newChatId();
-    let answered = false;
-    const posted = postChat(
-      server.url,
-      { id, model, message: userMessage("Conte uma história.") },
-      {
-        jar,
-      },
-    ).then((res) => (answered = true, res));
-    const tab = await followOnceRunning(server.url, jar, id, () => answered);
+    return { ...app, ...await startFollowing(app.server.url) };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+async function startFollowing(url: string) {
+  const jar = new CookieJar();
+  const model = "openai/gpt-4.1-mini";
+  // The first question gives the visitor its cookie, so the second tab can follow.
+  await readSse(
+    await postChat(url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
+  );
+  const id = newChatId();
+  let answered = false;
+  const posted = postChat(url, { id, model, message: userMessage("Conte uma história.") }, { jar })
+    .then((res) => (answered = true, res));
+  const tab = await followOnceRunning(url, jar, id, () => answered);
+  return { jar, id, posted, tab, answeredFirst: answered };
+}
+
+Deno.test("resume: a tab opened before the first token follows the answer from its start", async () => {
+  // The provider takes 1.5 s to answer: the question is saved, nothing streamed yet.
+  const { tab, answeredFirst, posted, close } = await followSecondQuestion({
+    fixture: "openai-text.chunks.txt",
+    headersDelayMs: 1_500,
+    delayMs: 2,
+  });
+  try {
     assert.ok(tab, "the second tab found the answer running before its first token");
-    assert.equal(answered, false);
+    assert.equal(answeredFirst, false);
     const [followed, first] = await Promise.all([readSse(tab), posted.then(readSse)]);
     assert.ok(followed.done, "the follower read to [DONE]");
     assert.deepEqual(followed.chunks, first.chunks, "both tabs saw the same answer");
@@ -189,26 +206,12 @@ Deno.test("resume: a tab opened before the first token follows the answer from i
 });
 
 Deno.test("resume: a tab following before the first token ends when the provider fails", async () => {
-  const { server, close } = await startReplayedApp([
-    { fixture: "openai-text.chunks.txt" },
-    { body: '{"error":{"message":"overloaded"}}', status: 400, headersDelayMs: 800 },
-  ]);
+  const { server, jar, id, tab, posted, close } = await followSecondQuestion({
+    body: '{"error":{"message":"overloaded"}}',
+    status: 400,
+    headersDelayMs: 800,
+  });
   try {
-    const jar = new CookieJar();
-    const model = "openai/gpt-4.1-mini";
-    await readSse(
-      await postChat(server.url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
-    );
-    const id = newChatId();
-    let answered = false;
-    const posted = postChat(
-      server.url,
-      { id, model, message: userMessage("Conte uma história.") },
-      {
-        jar,
-      },
-    ).then((res) => (answered = true, res));
-    const tab = await followOnceRunning(server.url, jar, id, () => answered);
     assert.ok(tab, "the second tab found the answer running");
     const failed = await posted;
     assert.equal(failed.status, 502);
@@ -230,26 +233,11 @@ Deno.test("resume: a tab following before the first token ends when the provider
 });
 
 Deno.test("resume: a stop from another tab before the first token stops the model call", async () => {
-  const { server, close } = await startReplayedApp([
-    { fixture: "openai-text.chunks.txt" },
-    { fixture: "openai-text.chunks.txt", headersDelayMs: 5_000 },
-  ]);
+  const { server, jar, id, tab, posted, close } = await followSecondQuestion({
+    fixture: "openai-text.chunks.txt",
+    headersDelayMs: 5_000,
+  });
   try {
-    const jar = new CookieJar();
-    const model = "openai/gpt-4.1-mini";
-    await readSse(
-      await postChat(server.url, { id: newChatId(), model, message: userMessage("Oi") }, { jar }),
-    );
-    const id = newChatId();
-    let answered = false;
-    const posted = postChat(
-      server.url,
-      { id, model, message: userMessage("Conte uma história.") },
-      {
-        jar,
-      },
-    ).then((res) => (answered = true, res));
-    const tab = await followOnceRunning(server.url, jar, id, () => answered);
     assert.ok(tab, "the answer runs before its first token");
     const stop = await jar.fetch(`${server.url}/api/chat/${id}/stop`, { method: "POST" });
     assert.equal(stop.status, 202);
