@@ -313,6 +313,49 @@ Deno.test("stream log: a batch is one KV write; a follower gets each batch as it
   }
 });
 
+Deno.test("stream log: nobody following, a writer holds its chunks for the quiet interval", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const log = createStreamLog(kv, { flushMs: 5, quietFlushMs: 60_000, pollMs: null });
+    const writer = log.open("chat-1", "s1", "v1");
+    const chunks = Array.from({ length: 50 }, (_, i) => delta(`q${i} `));
+    for (const chunk of chunks) {
+      writer.append(chunk);
+      await sleep(2);
+    }
+    assert.equal(writer.stats().batches, 0, "no batch at the live pace");
+    await writer.end("finished");
+    assert.equal(writer.stats().batches, 1, "the held chunks go out with the end");
+    assert.deepEqual(await collect(log.follow("s1")), chunks);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("stream log: a follower on another handle gets the held chunks at once, then the rest live", async () => {
+  // kv.watch across two handles of one file, and the poller that backs it there.
+  for (const pollMs of [null, 20]) {
+    await withTwoHandles(async (a, b) => {
+      const writer = createStreamLog(a, { flushMs: 5, quietFlushMs: 60_000, pollMs })
+        .open("chat-1", "s1", "v1");
+      writer.append(delta("held "));
+      writer.append(delta("before "));
+      const reader = createStreamLog(b, { pollMs }).follow("s1").getReader();
+      for (const text of ["held ", "before "]) {
+        const { value } = await within(2_000, `held ${text}(pollMs ${pollMs})`, reader.read());
+        assert.deepEqual(value, delta(text));
+      }
+      for (const text of ["live ", "after"]) {
+        writer.append(delta(text));
+        const { value } = await within(2_000, `live ${text}(pollMs ${pollMs})`, reader.read());
+        assert.deepEqual(value, delta(text));
+      }
+      await writer.end("finished");
+      assert.equal((await within(2_000, "end", reader.read())).done, true);
+    });
+  }
+});
+
 Deno.test("stream log: a follower stops when its signal aborts", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
@@ -330,11 +373,16 @@ Deno.test("stream log: a follower stops when its signal aborts", async () => {
   }
 });
 
-/** Streams `count` text deltas of 4 chars, sleeping `sleepMs` after every `every` chunks. */
-async function measure(count: number, every: number, sleepMs: number) {
+/**
+ * Streams `count` text deltas of 4 chars, sleeping `sleepMs` after every `every` chunks;
+ * `followed`: with a follower from the start.
+ */
+async function measure(count: number, every: number, sleepMs: number, followed = false) {
   const kv = await Deno.openKv(":memory:");
   try {
-    const writer = createStreamLog(kv).open("chat-1", "s1", "v1");
+    const log = createStreamLog(kv);
+    const writer = log.open("chat-1", "s1", "v1");
+    const following = followed ? collect(log.follow("s1")) : null;
     const started = performance.now();
     for (let i = 0; i < count; i++) {
       writer.append(delta(String(i % 10_000).padStart(4, "x")));
@@ -344,7 +392,10 @@ async function measure(count: number, every: number, sleepMs: number) {
     const rate = Math.round(count / ((performance.now() - started) / 1000));
     const scale = (n: number) => Math.round(n * 1_000 / count);
     const s = writer.stats();
-    return `${rate} chunks/s → per 1,000 chunks: ${scale(s.commits)} commits, ` +
+    if (following) assert.equal((await following).length, count);
+    return `${followed ? "followed, " : ""}${rate} chunks/s → per 1,000 chunks: ${
+      scale(s.commits)
+    } commits, ` +
       `${scale(s.mutations)} keys written, ${scale(s.bytes)} bytes (${scale(s.batches)} batches)`;
   } finally {
     kv.close();
@@ -355,6 +406,7 @@ Deno.test("stream log: figure — KV writes and bytes per 1,000 text deltas of 4
   const payload = JSON.stringify(delta("xxx1")).length * 1_000;
   const figures = await Promise.all([
     measure(200, 1, 10),
+    measure(200, 1, 10, true),
     measure(1_000, 4, 1),
     measure(1_000, 1, 0),
   ]);
@@ -421,7 +473,7 @@ Deno.test("stream log: writers flushing on the same tick share KV commits; every
     op.commit = () => (commits++, commit());
     return op;
   };
-  const log = createStreamLog(kv, { flushMs: 20 });
+  const log = createStreamLog(kv, { quietFlushMs: 20 });
   const writers = Array.from({ length: 30 }, (_, i) => log.open(`chat${i}`, `s${i}`, "v"));
   await new Promise((r) => setTimeout(r, 30)); // the writers' open records
   const before = commits;

@@ -34,7 +34,7 @@ export const handler = define.handlers({
       void app.streamLog.touchListener(pointer.streamId).catch((error) =>
         console.error(`Chat ${ctx.params.id}: marking a reader failed:`, error)
       );
-    touch();
+    // `follow` touches once at its start; this keeps touching while the answer runs.
     const touching = setInterval(touch, listenCheckMs(app.config.abandonAfterSeconds));
     const untouch = () => clearInterval(touching);
     ctx.req.signal.addEventListener("abort", untouch, { once: true });
