@@ -200,17 +200,20 @@ interface Resolved {
   poller: KeyPoller | null;
   /** The writers' batches, committed together. */
   group: CommitGroup;
+  /** One flush clock for every followed writer, so the batches of a tick meet in the same commits. */
+  liveFlushes: FlushClock;
   /**
-   * One flush clock for every followed writer (`live`, every `flushMs`) and one for the others
-   * (`quiet`), so the batches of a tick meet in the same commits.
+   * Longest a chunk of a writer nobody follows waits. Each such writer has its own clock: one
+   * shared clock would write a second of every stream in one commit, a pause of the event loop
+   * every visitor's next chunk waits behind.
    */
-  flushes: { live: FlushClock; quiet: FlushClock };
+  quietFlushMs: number;
 }
 
 /** Buffered size that flushes a writer nobody follows at once: a batch of one value or so. */
 const QUIET_FLUSH_BYTES = 16 * 1024;
 
-/** Calls the flushes due every `flushMs` (one timer for all writers, running while any is due). */
+/** Calls the flushes due every `flushMs` (one timer for the writers sharing it, running while any is due). */
 interface FlushClock {
   /** `flush` runs at the next tick, at most `flushMs` from now. */
   due(flush: () => void): void;
@@ -249,10 +252,8 @@ export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): St
     flushBytes: options.flushBytes ?? 4096,
     poller: options.pollMs === null ? null : createKeyPoller(kv, options.pollMs ?? 100),
     group: createCommitGroup(kv),
-    flushes: {
-      live: createFlushClock(options.flushMs ?? 50),
-      quiet: createFlushClock(options.quietFlushMs ?? 1_000),
-    },
+    liveFlushes: createFlushClock(options.flushMs ?? 50),
+    quietFlushMs: options.quietFlushMs ?? 1_000,
   };
   return {
     open: (chatId, streamId, visitorId) => openWriter(kv, o, { chatId, streamId, visitorId }),
@@ -391,7 +392,8 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
   let ending: Promise<void> | null = null;
   let reported = false;
   let followed = false;
-  const clock = () => followed ? o.flushes.live : o.flushes.quiet;
+  const quiet = createFlushClock(o.quietFlushMs);
+  const clock = () => followed ? o.liveFlushes : quiet;
   const flushBytes = () => followed ? o.flushBytes : QUIET_FLUSH_BYTES;
   const fail = (error: unknown) => {
     // Readers see the hole (or the silence) and end with the interrupted marker.
@@ -427,7 +429,7 @@ function openWriter(kv: Deno.Kv, o: Resolved, ids: WriterIds): StreamWriter {
   const stop = createProducerWatch(kv, o, ids.streamId, () => {
     if (followed || ending) return;
     // What the follower has not seen goes out now, and later chunks at the live pace.
-    o.flushes.quiet.cancel(flushNow);
+    quiet.cancel(flushNow);
     followed = true;
     flushNow();
   });

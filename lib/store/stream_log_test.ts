@@ -473,8 +473,10 @@ Deno.test("stream log: writers flushing on the same tick share KV commits; every
     op.commit = () => (commits++, commit());
     return op;
   };
-  const log = createStreamLog(kv, { quietFlushMs: 20 });
+  const log = createStreamLog(kv, { flushMs: 20 });
   const writers = Array.from({ length: 30 }, (_, i) => log.open(`chat${i}`, `s${i}`, "v"));
+  // Followed writers flush at the live pace, on one clock.
+  await Promise.all(writers.map((w) => log.touchListener(w.streamId)));
   await new Promise((r) => setTimeout(r, 30)); // the writers' open records
   const before = commits;
   for (let round = 0; round < 3; round++) {
