@@ -19,15 +19,15 @@
  *                                 GET /stream) said it still reads; the producer aborts a
  *                                 turn nobody reads (config `abandonAfterSeconds`), and
  *                                 watches it to know that someone follows
- *
- * Quiet and live: while nobody follows a stream, which is almost always, its producer writes a
- * batch every `quietFlushMs` (1 s); once a follower touches the stream's listen key, it writes
- * what it holds at once and then every `flushMs` (50 ms). A batch is a KV write the host pays
- * for and about a millisecond of the producer's CPU, so a 1,000-token answer nobody follows costs
- * about 10 batches instead of 200. A producer that dies unfollowed loses at most the last
- * second of its answer from the log (its answer is not saved either).
  *   ["chat_stream", chatId]     → StreamPointer: the chat's running stream; cleared by the
  *                                 stream's end only while it still names that stream
+ *
+ * Quiet and live: while nobody follows a stream, which is almost always, its producer writes a
+ * batch every `quietFlushMs` (250 ms); once a follower touches the stream's listen key, it
+ * writes what it holds at once and then every `flushMs` (50 ms). A batch is a KV write the host
+ * pays for and CPU of the producer's, so a 1,000-token answer at 100 tokens a second nobody
+ * follows costs about 40 batches instead of 200. A producer that dies unfollowed loses at most
+ * its last quarter second from the log: a reload still shows the answer cut off, with Retry.
  *
  * `kv.watch` is the fast path; because a local SQLite file does not tell one
  * process about another's writes, watchers of such a KV also poll every `pollMs`. Where
@@ -117,7 +117,7 @@ export interface StreamLogOptions {
   expireInMs?: number;
   /** Longest a chunk waits in the buffer while someone follows the stream. Default 50 ms. */
   flushMs?: number;
-  /** Longest a chunk waits in the buffer while nobody follows the stream. Default 1,000 ms. */
+  /** Longest a chunk waits in the buffer while nobody follows the stream. Default 250 ms. */
   quietFlushMs?: number;
   /** Buffered size (UTF-16 units of the chunks' JSON, about bytes) that triggers a flush at once. Default 4096. */
   flushBytes?: number;
@@ -204,7 +204,7 @@ interface Resolved {
   liveFlushes: FlushClock;
   /**
    * Longest a chunk of a writer nobody follows waits. Each such writer has its own clock: one
-   * shared clock would write a second of every stream in one commit, a pause of the event loop
+   * shared clock would write a quarter second of every stream in one commit, a pause of the event loop
    * every visitor's next chunk waits behind.
    */
   quietFlushMs: number;
@@ -253,7 +253,7 @@ export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): St
     poller: options.pollMs === null ? null : createKeyPoller(kv, options.pollMs ?? 100),
     group: createCommitGroup(kv),
     liveFlushes: createFlushClock(options.flushMs ?? 50),
-    quietFlushMs: options.quietFlushMs ?? 1_000,
+    quietFlushMs: options.quietFlushMs ?? 250,
   };
   return {
     open: (chatId, streamId, visitorId) => openWriter(kv, o, { chatId, streamId, visitorId }),
