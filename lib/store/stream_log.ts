@@ -26,7 +26,7 @@
  * batch every `quietFlushMs` (250 ms); once a follower touches the stream's listen key, it
  * writes what it holds at once and then every `flushMs` (50 ms). A batch is a KV write the host
  * pays for and CPU of the producer's, so a 1,000-token answer at 100 tokens a second nobody
- * follows costs about 40 batches instead of 200. A producer that dies unfollowed loses at most
+ * follows costs about 50 batches instead of 200. A producer that dies unfollowed loses at most
  * its last quarter second from the log: a reload still shows the answer cut off, with Retry.
  *
  * `kv.watch` is the fast path; because a local SQLite file does not tell one
