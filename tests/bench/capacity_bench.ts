@@ -17,19 +17,20 @@
  *   started spread over one stream's length (~3 s), measured over a window after that ramp.
  *   Each stream's first-token lag = when the client read the first text chunk − when the
  *   stand-in wrote it (the stamp; wall clocks of one machine). Added first-token p95 =
- *   p95 of that lag through the server − p95 straight from the stand-in at the same N,
- *   measured just before (a baseline cached per N moved with the other core's load and
- *   decided probes by itself: added p95s of −7 ms were seen). A
- *   server holds N when that is ≤ 10 ms and no stream failed or was truncated, in one of two
- *   tries.
- *   N grows by steps (app and floor taking turns at each N) until a server fails twice in a
- *   row at one N, then four bisection steps between its last pass and that N (a sixteenth of
- *   the gap: 25→50 resolves to 2 streams); capacity = the largest N that held, reported with
- *   the smallest N that did not.
+ *   p95 of that lag through the server − p95 straight from the stand-in at the same N, the
+ *   mean of the direct probes on either side of the server's (the other core's load moves
+ *   that baseline from minute to minute: direct p95s of 1 to 14 ms were seen at one N).
+ *   A coarse pass (25, 50, 100, …, one round each) brackets both capacities; a grid of N
+ *   across the bracket then gets three rounds per server, app and floor taking turns, and
+ *   the median round decides whether a server holds N (≤ 10 ms, no stream failed or
+ *   truncated). Capacity = where the median crosses 10 ms, interpolated between the last N
+ *   held and the first that failed. (Two runs of the earlier design, one probe per
+ *   decision with a baseline before it, gave the same code 58% and 100%.)
  * - CPU per 1,000 streamed tokens: the replay answers 1,000 text chunks (the fixture's,
  *   repeated); 50 steady clients per server; the server process's CPU time (/proc) over the
- *   window divided by the text-delta events the clients received, × 1,000. One answer is
- *   1,000 tokens, so this is also the CPU of a 1,000-token answer, start to end.
+ *   window divided by the text-delta events the clients received, × 1,000; the median of
+ *   three rounds. One answer is 1,000 tokens, so this is also the CPU of a 1,000-token
+ *   answer, start to end.
  */
 import { percentile } from "@/lib/search/beir.ts";
 import { listeningPort } from "../support/listening.ts";
@@ -43,13 +44,16 @@ const STREAM_MS = 3_000;
 /** Seconds measured after the ramp: about 100 streams at N = 25, for a p95 of the fifth largest. */
 const WINDOW_S = 12;
 const TARGET_P95_MS = 10;
-const STEPS = [25, 50, 100, 200, 300, 400, 600, 800];
+/** The coarse pass's steps; it stops at the first step both servers fail. */
+const COARSE_STEPS = [25, 50, 100, 200, 400, 800];
 const CPU_CLIENTS = 50;
 /**
- * Bisection steps after the first failing step (each halves the gap): four resolve 25→50 to
- * 2 streams, so two servers' capacities of 30–40 streams differ by a step of about 5%, not 20%.
+ * Rounds at each N of the fine grid (and of the CPU figures), the median deciding: one
+ * stall of another process on a core fails a p95 of a few dozen streams once, not twice.
  */
-const BISECTION_STEPS = 4;
+const ROUNDS = 3;
+/** N of the fine grid across the coarse bracket: 25→50 in steps of about 6 streams. */
+const FINE_POINTS = 5;
 /** Deno Deploy's CPU time per request on the lower tier (averaged). */
 const DEPLOY_CPU_MS = 50;
 
@@ -230,15 +234,59 @@ async function steady(
 
 interface Probe {
   n: number;
-  /** The p95 straight from the stand-in, measured just before the server's. */
+  /** The p95 straight from the stand-in: the mean of the probes just before and after. */
   directP95: number;
   addedP95: number;
   bad: number;
   streams: number;
-  holds: boolean;
 }
 
+type Name = "app" | "floor";
+const NAMES: Name[] = ["app", "floor"];
+
 const f1 = (x: number) => Number.isFinite(x) ? x.toFixed(1) : "–";
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** A round's added p95, or +∞ when a stream failed or was cut: such a round never holds. */
+const score = (p: Probe) => p.bad ? Infinity : p.addedP95;
+
+/** The median over a server's rounds at N; a server holds N when it is ≤ the target. */
+function medianAt(probes: Probe[], n: number): number {
+  return median(probes.filter((p) => p.n === n).map(score));
+}
+
+/**
+ * A server's capacity from its medians along the grid: below the first N whose median
+ * fails, by linear interpolation of the median between that N and the grid point before it
+ * (the N where the curve crosses the target); `lower` when even the first point failed.
+ */
+export function capacityOf(
+  probes: Probe[],
+  target = TARGET_P95_MS,
+): { capacity: number; held: number; failed: number | null } {
+  const ns = [...new Set(probes.map((p) => p.n))].sort((a, b) => a - b);
+  let held = 0, heldMedian = -Infinity;
+  for (const n of ns) {
+    const m = medianAt(probes, n);
+    if (m <= target) {
+      held = n;
+      heldMedian = m;
+      continue;
+    }
+    // The curve crosses the target between `held` and `n`.
+    const at = Number.isFinite(m) && held
+      ? held + ((n - held) * (target - heldMedian)) / (m - heldMedian)
+      : held;
+    return { capacity: Math.min(n - 1, Math.floor(at)), held, failed: n };
+  }
+  return { capacity: held, held, failed: null };
+}
 
 /** Runs the bench; returns the markdown section. */
 export async function run(): Promise<string> {
@@ -261,144 +309,173 @@ export async function run(): Promise<string> {
   const app = await spawnChild(["app", replay.url], server);
   const floor = await spawnChild(["peer", replay.url], server);
   const sdk = await spawnChild(["sdk", replay.url], server);
-  const capacity: Record<string, Probe[]> = { app: [], floor: [] };
-  const cpu: Record<string, number> = {};
+  const pids = { app: app.pid, floor: floor.pid, sdk: sdk.pid };
+  const coarse: Record<Name, Probe[]> = { app: [], floor: [] };
+  const fine: Record<Name, Probe[]> = { app: [], floor: [] };
+  const cpu: Record<string, number[]> = { app: [], floor: [], sdk: [] };
   try {
-    // The visitor cookie, from a first turn; then warm-up of JIT and pools everywhere.
-    const first = await fetch(`${app.url}/api/chat`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        id: "cwarm" + crypto.randomUUID().slice(0, 8),
-        trigger: "submit-message",
-        model: "openai/gpt-4.1-mini",
-        message: { id: "u0", role: "user", parts: [{ type: "text", text: QUESTION }] },
-      }),
-    });
-    const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    await first.text();
-    if (first.status !== 200) throw new Error(`The warm-up turn answered ${first.status}.`);
-    const sides = {
-      app: through(app.url, cookie),
-      floor: through(floor.url, ""),
-      sdk: through(sdk.url, ""),
-    };
-    for (const one of [...Object.values(sides), direct(replay.url)]) {
-      for (let i = 0; i < 20; i++) await one();
-    }
-
+    const sides = await warmUp(app.url, floor.url, sdk.url, replay.url);
     await pace(10);
-    const probe = async (name: "app" | "floor", n: number): Promise<Probe> => {
-      // The baseline of this very probe: the other core's load moves it from minute to minute.
-      const d = await steady(n, direct(replay.url), null);
-      const directP95 = percentile(d.samples.map((s) => s.lag).filter(Number.isFinite), 95);
-      const pid = name === "app" ? app.pid : floor.pid;
-      const { samples } = await steady(n, sides[name], pid);
-      const lags = samples.map((s) => s.lag).filter(Number.isFinite);
-      const addedP95 = percentile(lags, 95) - directP95;
-      const bad = samples.filter((s) => s.bad).length;
-      const p = {
-        n,
-        directP95,
-        addedP95,
-        bad,
-        streams: samples.length,
-        holds: addedP95 <= TARGET_P95_MS && !bad,
-      };
-      console.error(
-        `capacity bench: ${name} N=${n}: added p95 ${
-          f1(addedP95)
-        } ms, ${bad} bad of ${samples.length}`,
+
+    const directP95 = async (n: number) =>
+      percentile(
+        (await steady(n, direct(replay.url), null)).samples.map((s) => s.lag).filter(
+          Number.isFinite,
+        ),
+        95,
       );
-      capacity[name].push(p);
-      return p;
+    /**
+     * `rounds` rounds at N of each named server, every probe between two probes straight
+     * from the stand-in (D S D S D…), its baseline the mean of those two: the other core's
+     * load moves the baseline from minute to minute, and a baseline taken on one side only
+     * decided probes by itself. The servers' order alternates from round to round.
+     */
+    const chain = async (n: number, names: Name[], rounds: number, into: Record<Name, Probe[]>) => {
+      let before = await directP95(n);
+      for (let round = 0; round < rounds; round++) {
+        for (const name of round % 2 ? [...names].reverse() : names) {
+          const { samples } = await steady(n, sides[name], pids[name]);
+          const after = await directP95(n);
+          const base = (before + after) / 2;
+          before = after;
+          const p: Probe = {
+            n,
+            directP95: base,
+            addedP95: percentile(samples.map((s) => s.lag).filter(Number.isFinite), 95) - base,
+            bad: samples.filter((s) => s.bad).length,
+            streams: samples.length,
+          };
+          into[name].push(p);
+          console.error(
+            `capacity bench: ${name} N=${n}: added p95 ${f1(p.addedP95)} ms (direct ${
+              f1(base)
+            }), ${p.bad} bad of ${p.streams}`,
+          );
+        }
+      }
     };
-    // App and floor take turns at each N, so both meet the same moments of the machine; a
-    // probe that fails is tried once more (a stall of another process on the core fails a p95
-    // of a few dozen streams; only the server's own slowness fails twice).
-    const holds = async (name: "app" | "floor", n: number) =>
-      (await probe(name, n)).holds || (await probe(name, n)).holds;
-    const state = { app: { pass: 0, fail: 0 }, floor: { pass: 0, fail: 0 } };
-    for (const n of STEPS) {
-      const open = (["app", "floor"] as const).filter((name) => !state[name].fail);
+
+    // Coarse: one round a step until both servers fail; it only brackets the fine grid.
+    const pass: Record<Name, number> = { app: 0, floor: 0 };
+    const fail: Record<Name, number> = { app: 0, floor: 0 };
+    for (const n of COARSE_STEPS) {
+      const open = NAMES.filter((name) => !fail[name]);
       if (!open.length) break;
+      await chain(n, open, 1, coarse);
       for (const name of open) {
-        if (await holds(name, n)) state[name].pass = n;
-        else state[name].fail = n;
+        if (score(coarse[name].at(-1)!) <= TARGET_P95_MS) pass[name] = n;
+        else fail[name] = n;
       }
     }
-    for (let step = 0; step < BISECTION_STEPS; step++) {
-      for (const name of ["app", "floor"] as const) {
-        const s = state[name];
-        if (!s.fail || s.fail - s.pass <= 1) continue;
-        const mid = Math.round((s.pass + s.fail) / 2);
-        if (await holds(name, mid)) s.pass = mid;
-        else s.fail = mid;
-      }
+    // Fine: a grid over both brackets, ROUNDS rounds at each point, the median deciding.
+    const lo = Math.min(...NAMES.map((name) => pass[name] || fail[name] / 2)) || 1;
+    const hi = Math.max(...NAMES.map((name) => fail[name] || pass[name]));
+    const step = Math.max(1, (hi - lo) / (FINE_POINTS - 1));
+    const grid = [
+      ...new Set(Array.from({ length: FINE_POINTS }, (_, i) => Math.round(lo + i * step))),
+    ];
+    // A server is done once its median failed at two grid points in a row.
+    const done = (name: Name) => {
+      const ns = [...new Set(fine[name].map((p) => p.n))].sort((a, b) => a - b).slice(-2);
+      return ns.length === 2 && ns.every((n) => medianAt(fine[name], n) > TARGET_P95_MS);
+    };
+    for (let i = 0;; i++) {
+      const n = i < grid.length ? grid[i] : Math.round(grid.at(-1)! + (i - grid.length + 1) * step);
+      // Past the grid only for a server that held at every point (its coarse failure was a
+      // stall of the machine), up to twice the bracket.
+      const open = i < grid.length
+        ? NAMES.filter((name) => !done(name))
+        : NAMES.filter((name) => capacityOf(fine[name]).failed === null);
+      if (!open.length || n > 2 * hi) break;
+      await chain(n, open, ROUNDS, fine);
     }
 
     await pace(10, 1000);
-    for (const name of ["app", "floor", "sdk"] as const) {
-      const pid = { app: app.pid, floor: floor.pid, sdk: sdk.pid }[name];
-      const r = await steady(CPU_CLIENTS, sides[name], pid);
-      cpu[name] = r.cpuMs / (r.deltas / 1000);
-      console.error(`capacity bench: ${name}: ${f1(cpu[name])} ms CPU per 1,000 tokens`);
+    for (let round = 0; round < ROUNDS; round++) {
+      const names = ["app", "floor", "sdk"] as const;
+      for (const name of round % 2 ? [...names].reverse() : names) {
+        const r = await steady(CPU_CLIENTS, sides[name], pids[name]);
+        cpu[name].push(r.cpuMs / (r.deltas / 1000));
+        console.error(`capacity bench: ${name}: ${f1(cpu[name].at(-1)!)} ms CPU per 1,000 tokens`);
+      }
     }
   } finally {
     await pace(0).catch(() => {});
     await Promise.all([app.kill(), floor.kill(), sdk.kill()]);
     await replay.kill();
   }
-  return section({ pinned, cores, capacity, cpu });
+  return section({ pinned, cores, coarse, fine, cpu });
 }
 
-function held(probes: Probe[]): number {
-  return Math.max(0, ...probes.filter((p) => p.holds).map((p) => p.n));
+/** The visitor cookie from a first turn, then JIT and connection pools warmed everywhere. */
+async function warmUp(appUrl: string, floorUrl: string, sdkUrl: string, replay: string) {
+  const first = await fetch(`${appUrl}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      id: "cwarm" + crypto.randomUUID().slice(0, 8),
+      trigger: "submit-message",
+      model: "openai/gpt-4.1-mini",
+      message: { id: "u0", role: "user", parts: [{ type: "text", text: QUESTION }] },
+    }),
+  });
+  const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  await first.text();
+  if (first.status !== 200) throw new Error(`The warm-up turn answered ${first.status}.`);
+  const sides = {
+    app: through(appUrl, cookie),
+    floor: through(floorUrl, ""),
+    sdk: through(sdkUrl, ""),
+  };
+  for (const one of [...Object.values(sides), direct(replay)]) {
+    for (let i = 0; i < 20; i++) await one();
+  }
+  return sides;
 }
 
-/** The smallest N above the capacity that failed both tries; null when none did. */
-function failedAt(probes: Probe[]): number | null {
-  const capacity = held(probes);
-  const failed = [...new Set(probes.map((p) => p.n))].filter((n) =>
-    n > capacity && probes.filter((p) => p.n === n).every((p) => !p.holds)
-  );
-  return failed.length ? Math.min(...failed) : null;
-}
+const rounds = (probes: Probe[], n: number) => probes.filter((p) => p.n === n);
 
 function section(r: {
   pinned: boolean;
   cores: number;
-  capacity: Record<string, Probe[]>;
-  cpu: Record<string, number>;
+  coarse: Record<Name, Probe[]>;
+  fine: Record<Name, Probe[]>;
+  cpu: Record<string, number[]>;
 }): string {
-  const app = held(r.capacity.app), floor = held(r.capacity.floor);
-  const share = floor ? app / floor : NaN;
-  const appFail = failedAt(r.capacity.app), floorFail = failedAt(r.capacity.floor);
-  // Each capacity lies between the largest N that held and the smallest that did not.
-  const bracket = appFail !== null && floorFail !== null && floor
-    ? ` With each capacity anywhere below the N that failed, the share lies between ${
-      ((app / (floorFail - 1)) * 100).toFixed(0)
-    }% and ${(((appFail - 1) / floor) * 100).toFixed(0)}%.`
-    : "";
-  const ns = [...new Set([...r.capacity.app, ...r.capacity.floor].map((p) => p.n))].sort((a, b) =>
-    a - b
-  );
-  const cell = (name: string, n: number) => {
-    const tries = r.capacity[name].filter((x) => x.n === n);
+  const cap = { app: capacityOf(r.fine.app), floor: capacityOf(r.fine.floor) };
+  const share = cap.floor.capacity ? cap.app.capacity / cap.floor.capacity : NaN;
+  const ns = [...new Set([...r.fine.app, ...r.fine.floor].map((p) => p.n))].sort((a, b) => a - b);
+  const cell = (name: Name, n: number) => {
+    const tries = rounds(r.fine[name], n);
     if (!tries.length) return "—";
-    return tries.map((p) =>
-      `${f1(p.addedP95)} ms (direct ${f1(p.directP95)})${p.bad ? `, ${p.bad} bad` : ""} ${
-        p.holds ? "✓" : "✗"
-      }`
-    )
-      .join(", then ");
+    const m = medianAt(r.fine[name], n);
+    const bad = tries.reduce((sum, p) => sum + p.bad, 0);
+    return `**${Number.isFinite(m) ? f1(m) + " ms" : "cut"}** ${m <= TARGET_P95_MS ? "✓" : "✗"} (${
+      tries.map((p) => f1(p.addedP95)).join(" / ")
+    }${bad ? `; ${bad} bad` : ""})`;
+  };
+  const directs = (n: number) => {
+    const d = [...rounds(r.fine.app, n), ...rounds(r.fine.floor, n)].map((p) => p.directP95);
+    return `${f1(Math.min(...d))}–${f1(Math.max(...d))}`;
+  };
+  const coarseLine = (name: Name) =>
+    r.coarse[name].map((p) => `${p.n}: ${f1(p.addedP95)} ms${p.bad ? ` (${p.bad} bad)` : ""}`)
+      .join(", ");
+  const capText = (name: Name) => {
+    const c = cap[name];
+    return c.failed === null
+      ? `${c.capacity} streams (held at every N probed)`
+      : `${c.capacity} streams (held at ${c.held || "none"}, failed at ${c.failed})`;
   };
   const trust = r.pinned
     ? `${r.cores} cores: the servers pinned to core 0, the load generator and the replay server to core 1 (taskset). Core 1 is shared by two processes, so at large N the direct baseline itself slows; the comparison app/floor is what counts. Other work on the machine (load average ${
       Deno.loadavg().map((x) => x.toFixed(2)).join(" / ")
     }) also runs on these cores: figures from a busy machine **cannot be trusted** as absolute numbers.`
     : `**Not pinned** (${r.cores} cores, or no taskset): every process shares every core; **these figures cannot be trusted**.`;
-  const over = (x: number) => `${x >= r.cpu.floor ? "+" : "−"}${f1(Math.abs(x - r.cpu.floor))}`;
+  const cpu = { app: median(r.cpu.app), floor: median(r.cpu.floor), sdk: median(r.cpu.sdk) };
+  const over = (x: number) => `${x >= cpu.floor ? "+" : "−"}${f1(Math.abs(x - cpu.floor))}`;
+  const cpuRow = (label: string, name: "app" | "floor" | "sdk", extra: string) =>
+    `| ${label} | **${f1(cpu[name])} ms** (${r.cpu[name].map(f1).join(" / ")}) | ${extra} |`;
   return [
     "## Chat: streams one core holds, CPU per 1,000 tokens (issue 16)",
     "",
@@ -408,39 +485,49 @@ function section(r: {
     `stream's length, measured over ${WINDOW_S} s after that ramp. The stand-in stamps the first text`,
     "chunk of every stream with the time it wrote it, so each stream's first-token lag is read",
     "by the client itself; added p95 = p95 of that lag through the server − p95 straight from",
-    `the stand-in at the same N, measured just before each probe. A server holds N when that is ≤ ${TARGET_P95_MS} ms and no stream failed`,
-    "or was truncated, in one of two tries (app and floor take turns at each N: a stall of",
-    "another process on the core fails a p95 of a few dozen streams once, a slow server twice).",
-    "App: the real app (OpenAI Chat Completions adapter on the stand-in,",
+    "the stand-in at the same N, the mean of the direct probes just before and just after",
+    "(direct, app, direct, floor, direct, …; the servers' order alternates by round).",
+    `A coarse pass (N = ${
+      COARSE_STEPS.slice(0, 3).join(", ")
+    }, …, one round) brackets both capacities; then`,
+    `${ROUNDS} rounds at each of ${FINE_POINTS} N across the bracket. A server holds N when the median of its`,
+    `rounds is ≤ ${TARGET_P95_MS} ms (a round with a failed or truncated stream counts as failing); its`,
+    "capacity is where that median crosses the target, interpolated between the last N held and",
+    "the first that failed. App: the real app (OpenAI Chat Completions adapter on the stand-in,",
     "in-memory KV, limits raised). Floor: the thinnest server over the same adapter",
     "(`chat_bench_child.ts peer`: parse, `doStream`, UI chunks out; no KV, checks, history, tools",
     "or engine).",
     trust,
     "",
-    `| N | app: added p95 (direct p95 before it) | floor: added p95 (direct p95 before it) |`,
-    "| ---: | --- | --- |",
-    ...ns.map((n) => `| ${n} | ${cell("app", n)} | ${cell("floor", n)} |`),
+    `| N | direct p95 | app: median added p95 (rounds) | floor: median added p95 (rounds) |`,
+    "| ---: | --- | --- | --- |",
+    ...ns.map((n) => `| ${n} | ${directs(n)} ms | ${cell("app", n)} | ${cell("floor", n)} |`),
     "",
-    `**Capacity on one core: app ${app} streams, floor ${floor} streams: the app holds ${
+    `Coarse pass, added p95: app ${coarseLine("app")}; floor ${coarseLine("floor")}.`,
+    "",
+    `**Capacity on one core: app ${capText("app")}, floor ${capText("floor")}: the app holds ${
       Number.isFinite(share) ? `${(share * 100).toFixed(0)}%` : "–"
     } of the floor** (goal ≥ 80%${
       Number.isFinite(share) ? (share >= 0.8 ? ": pass" : ": **FAIL**") : ""
-    }). The app failed at ${appFail ?? "–"} streams, the floor at ${floorFail ?? "–"}.${bracket}`,
+    }).`,
     "",
     `CPU per 1,000 streamed tokens (the replay answers 1,000 text chunks; ${CPU_CLIENTS} steady`,
     "clients per server; the server process's user + system time from /proc over the window,",
-    "per 1,000 text-delta events received; one answer = 1,000 tokens, start to end):",
+    `per 1,000 text-delta events received; one answer = 1,000 tokens, start to end; the median of`,
+    `${ROUNDS} rounds, each in brackets):`,
     "",
     "| server | CPU per 1,000 tokens | over the floor |",
     "| --- | ---: | ---: |",
-    `| app (POST /api/chat, our engine, KV) | **${f1(r.cpu.app)} ms** | ${over(r.cpu.app)} ms |`,
-    `| floor (adapter \`doStream\` only) | ${f1(r.cpu.floor)} ms | — |`,
-    `| AI SDK loop (\`streamText(...).toUIMessageStreamResponse()\`, no KV) | ${
-      f1(r.cpu.sdk)
-    } ms | ${over(r.cpu.sdk)} ms |`,
+    cpuRow("app (POST /api/chat, our engine, KV)", "app", `${over(cpu.app)} ms`),
+    cpuRow("floor (adapter `doStream` only)", "floor", "—"),
+    cpuRow(
+      "AI SDK loop (`streamText(...).toUIMessageStreamResponse()`, no KV)",
+      "sdk",
+      `${over(cpu.sdk)} ms`,
+    ),
     "",
-    `A 1,000-token answer costs the app ${f1(r.cpu.app)} ms of CPU: ${
-      f1((r.cpu.app / DEPLOY_CPU_MS) * 100)
+    `A 1,000-token answer costs the app ${f1(cpu.app)} ms of CPU: ${
+      f1((cpu.app / DEPLOY_CPU_MS) * 100)
     }% of Deno Deploy's ${DEPLOY_CPU_MS} ms per request (lower tier, averaged).`,
   ].join("\n");
 }
