@@ -166,6 +166,9 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
   /** Hands the response to the adapter; the record is written when the adapter has read it. */
   const observe = (opened: Opened, route: UpstreamRoute, init?: RequestInit): Response => {
     const { response, reader, start, firstByteAt, attempt } = opened;
+    // Only the request's length is kept for the estimate, not its body: the turn lasts
+    // seconds, and a body held that long is copied by every young-generation collection.
+    const requestChars = typeof init?.body === "string" ? init.body.length : 0;
     const scanner = new UsageScanner(response.headers.get("content-type") ?? "");
     let finished = false;
     const finish = (outcome: UpstreamCall["outcome"]) => {
@@ -182,9 +185,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
         ttfbMs: firstByteAt - start,
         totalMs: clock() - start,
         outcome,
-        inputTokens: estimate
-          ? Math.ceil((typeof init?.body === "string" ? init.body.length : 0) / 4)
-          : scanner.inputTokens,
+        inputTokens: estimate ? Math.ceil(requestChars / 4) : scanner.inputTokens,
         outputTokens: estimate ? Math.ceil(scanner.streamedChars / 4) : scanner.outputTokens,
         ...(estimate ? { estimated: true as const } : {}),
         at: start,
