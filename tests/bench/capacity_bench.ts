@@ -389,6 +389,13 @@ export async function run(): Promise<string> {
       if (!open.length || n > 2 * hi) break;
       await chain(n, open, ROUNDS, fine);
     }
+    // Below the grid for a server that failed even at its first point (its coarse pass there
+    // came in a quiet moment).
+    for (let n = Math.round(grid[0] - step); n >= 1; n = Math.round(n - step)) {
+      const open = NAMES.filter((name) => capacityOf(fine[name]).held === 0);
+      if (!open.length) break;
+      await chain(n, open, ROUNDS, fine);
+    }
 
     await pace(10, 1000);
     for (let round = 0; round < ROUNDS; round++) {
