@@ -4,6 +4,7 @@ import { createKvChatStore } from "@/lib/store/chats.ts";
 import { KV_LIMITS } from "@/lib/store/kv.ts";
 import { collectArtifacts } from "./versions.ts";
 import { MAX_ARTIFACT_BYTES } from "./types.ts";
+import { tempKvPath } from "@/tests/support/temp.ts";
 
 /** An answer holding version `version` of artifact "big", `bytes` of content. */
 function answer(id: string, version: number, bytes: number): UIMessage {
@@ -26,7 +27,7 @@ function answer(id: string, version: number, bytes: number): UIMessage {
 }
 
 Deno.test("artifact versions over the 64 KiB KV value limit are stored with the chat and come back whole", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   try {
     let kv = await Deno.openKv(path);
     const store = createKvChatStore(kv, { retentionDays: 30 });

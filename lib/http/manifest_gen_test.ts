@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { generateManifest } from "./manifest_gen.ts";
 import { RouteNameError } from "./route_path.ts";
+import { tempDir } from "@/tests/support/temp.ts";
 
 async function project(files: Record<string, string>): Promise<URL> {
-  const dir = await Deno.makeTempDir();
+  const dir = tempDir();
   for (const [path, text] of Object.entries(files)) {
     const full = `${dir}/${path}`;
     await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });

@@ -5,6 +5,7 @@ import { readAsset, writeAsset } from "./asset.ts";
 import { AssetFormatError, SearchUnavailableError } from "./errors.ts";
 import { buildIndexData, FORMAT_VERSION, type PassageInput } from "./index_data.ts";
 import { loadSiteSearch } from "./mod.ts";
+import { tempDir } from "@/tests/support/temp.ts";
 
 const passages: PassageInput[] = [
   {
@@ -64,7 +65,7 @@ Deno.test("corrupted assets are rejected with the fix", () => {
 });
 
 Deno.test("loadSiteSearch: a bad asset makes the search unavailable, not broken", async () => {
-  const dir = mkdtempSync(join(Deno.makeTempDirSync(), "asset-"));
+  const dir = mkdtempSync(join(tempDir(), "asset-"));
   const good = writeAsset(buildIndexData(passages));
   const truncated = join(dir, "t.bin");
   writeFileSync(truncated, good.slice(0, good.length - 10));

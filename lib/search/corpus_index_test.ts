@@ -6,11 +6,12 @@ import { indexCorpus } from "./corpus_index.ts";
 import type { Embedder } from "./embedder.ts";
 import { ManifestError } from "./errors.ts";
 import { loadSiteSearch } from "./mod.ts";
+import { tempDir } from "@/tests/support/temp.ts";
 
 const FIXTURE = fileURLToPath(new URL("./testdata/corpus", import.meta.url));
 
 function copyFixture(): { dir: string; out: string; manifest: () => Record<string, unknown>[] } {
-  const root = Deno.makeTempDirSync();
+  const root = tempDir();
   const dir = join(root, "corpus");
   cpSync(FIXTURE, dir, { recursive: true });
   return {

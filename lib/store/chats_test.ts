@@ -9,6 +9,7 @@ import {
   ReplaceTargetMissingError,
 } from "./chats.ts";
 import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
+import { tempKvPath } from "@/tests/support/temp.ts";
 
 function msg(id: string, role: "user" | "assistant", text: string): UIMessage {
   return { id, role, parts: [{ type: "text", text }] };
@@ -96,7 +97,7 @@ Deno.test("store: a 200 KiB message is split under the value limit and reassembl
   }));
 
 Deno.test("store: concurrent appends from two writers keep every message", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
   try {
@@ -288,7 +289,7 @@ Deno.test("store: two turns on one chat, the slower ending last, keep all four m
   }));
 
 Deno.test("store: turns racing from two KV handles on one file keep every message", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
   try {
@@ -397,7 +398,7 @@ Deno.test("store: after 'delete my data', a streaming answer or a new turn write
   }));
 
 Deno.test("store: a 3 MiB answer is saved, rewritten and deleted, every key expiring", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kv = await Deno.openKv(path);
   try {
     const store = createKvChatStore(kv, { retentionDays: 30 });

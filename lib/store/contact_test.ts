@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CONTACT_ID, createContactStore } from "./contact.ts";
+import { tempKvPath } from "@/tests/support/temp.ts";
 
 const sender = { name: "Ana", email: "ana@example.com", visitorId: "v1" };
 
@@ -79,7 +80,7 @@ Deno.test("contact store: status counts the messages of the last 24 hours", asyn
 });
 
 Deno.test("contact store: every message expires retentionDays after it arrived", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kv = await Deno.openKv(path);
   try {
     const store = createContactStore(kv, { retentionDays: 7 });

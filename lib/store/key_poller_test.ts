@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createKeyPoller } from "./key_poller.ts";
+import { tempKvPath } from "@/tests/support/temp.ts";
 
 /** A KV that counts its reads. */
 function countingKv(kv: Deno.Kv) {
@@ -36,7 +37,7 @@ Deno.test("key poller: 25 keys are read in groups of ten, each value to its own 
 });
 
 Deno.test("key poller: a write by another handle is seen; nothing is called after unwatch", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kv = await Deno.openKv(path), other = await Deno.openKv(path);
   const poller = createKeyPoller(kv, 10);
   const values: unknown[] = [];

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createRateLimiter } from "./limits.ts";
 import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
+import { tempKvPath } from "@/tests/support/temp.ts";
 
 const limits = {
   visitor: { requestsPerMinute: 3, tokensPerDay: 1000 },
@@ -44,7 +45,7 @@ Deno.test("limits: tokens a day", async () => {
 });
 
 Deno.test("limits: two limiters on one KV file share the counters", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
   const a = createRateLimiter(kvA, limits, () => 1_000);
@@ -90,7 +91,7 @@ async function expiries(path: string): Promise<Array<{ key: string; expiresAt: n
 }
 
 Deno.test("limits: every counter expires a minute after its window, also after increments", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kv = await Deno.openKv(path);
   // 50 s into a minute, 20 h into a day (the clock is fake: expiries are relative to it).
   const t = 86_400_000 * 200 + 20 * 3_600_000 + 50_000;
@@ -116,7 +117,7 @@ Deno.test("limits: every counter expires a minute after its window, also after i
 });
 
 Deno.test("limits: concurrent increments from two KV handles on one file stay exact", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
   const wide = { requestsPerMinute: 1e6, tokensPerDay: 1e12 };
@@ -158,7 +159,7 @@ Deno.test("limits: counters this limiter wrote are not read again (a turn's toke
 });
 
 Deno.test("limits: what another process counted since this limiter's last look still refuses", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const path = tempKvPath();
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
   const a = createRateLimiter(kvA, limits, () => 1_000);

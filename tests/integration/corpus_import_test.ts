@@ -13,9 +13,10 @@ import { corpusPassages, indexCorpus } from "@/lib/search/corpus_index.ts";
 import { loadCorpus } from "@/lib/search/manifest.ts";
 import { loadSiteSearch } from "@/lib/search/mod.ts";
 import { BOILERPLATE, recipePage, RECIPES, startFixtureSite } from "../support/fixture_site.ts";
+import { tempDir } from "../support/temp.ts";
 
 function emptyCorpus(): string {
-  const dir = Deno.makeTempDirSync({ prefix: "corpus-import-" });
+  const dir = tempDir({ prefix: "corpus-import-" });
   writeFileSync(join(dir, "manifest.json"), "[]\n");
   return dir;
 }
@@ -66,7 +67,7 @@ Deno.test("a crawled site imports its content, skips what it must, and searches 
     assert.match(fuba.markdown, /^# Bolo de fubá\n/);
     assert.match(fuba.markdown, /\n## Modo de preparo\n/);
 
-    const out = join(dir, "..", `index-${crypto.randomUUID()}.bin`);
+    const out = join(tempDir(), "index.bin");
     await indexCorpus({ corpusDir: dir, outPath: out });
     const search = loadSiteSearch({ assetPath: out });
     const hit = (await search.search("receita com fubá mimoso", { k: 3 })).passages[0];
@@ -151,7 +152,7 @@ Deno.test("failure cases each leave a clear line, and a failed source writes not
 });
 
 Deno.test("a folder of built HTML and of markdown with front matter imports", async () => {
-  const src = Deno.makeTempDirSync({ prefix: "site-" });
+  const src = tempDir({ prefix: "site-" });
   const put = (rel: string, text: string) => {
     mkdirSync(join(src, rel, ".."), { recursive: true });
     writeFileSync(join(src, rel), text);

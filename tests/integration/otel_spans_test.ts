@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { TURN_SPANS } from "@/lib/telemetry/spans.ts";
 import { spawnAppProcess } from "../support/app_process.ts";
 import { CookieJar, newChatId, postChat, readSse, userMessage } from "../support/chat_client.ts";
+import { tempKvPath } from "../support/temp.ts";
 
 const QUESTION = "Como funciona o streaming? SENTINEL-OTEL-Q";
 
@@ -25,7 +26,7 @@ Deno.test("otel: a chat turn exports the spans of its phases over OTLP", async (
     bodies.push(`${new URL(req.url).pathname} ${await req.text()}`);
     return Response.json({});
   });
-  const kvPath = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const kvPath = tempKvPath();
   const app = await spawnAppProcess(kvPath, {
     OTEL_DENO: "true",
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.addr.port}`,

@@ -9,6 +9,7 @@ import { spawnAppProcess } from "../support/app_process.ts";
 import { CookieJar, newChatId, postChat, readSse, userMessage } from "../support/chat_client.ts";
 import { startReplayServer } from "../support/replay_server.ts";
 import { chatScript, openaiChatStream, openaiReplayEnv } from "../support/ui.ts";
+import { tempKvPath } from "../support/temp.ts";
 
 const SESSION_SECRET = "session-secret-SENTINEL-0123456789abcdefghij";
 const ADMIN_TOKEN = "admin-token-SENTINEL-9876543210zyxwvu";
@@ -20,7 +21,7 @@ const CONTACT = { name: "Name SENTINEL-N", email: "sentinel-e@example.com", mess
 
 Deno.test("request log: one JSON line per request, no secrets, no message text", async () => {
   const replay = startReplayServer(chatScript([{ body: openaiChatStream(ANSWER) }]));
-  const kvPath = await Deno.makeTempFile({ suffix: ".sqlite" });
+  const kvPath = tempKvPath();
   let stdout = "";
   const env = { ...openaiReplayEnv(replay.url), SESSION_SECRET, ADMIN_TOKEN };
   const app = await spawnAppProcess(kvPath, env, { onOutput: (text) => (stdout += text) });

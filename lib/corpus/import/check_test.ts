@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkCorpus } from "./check.ts";
+import { tempDir } from "@/tests/support/temp.ts";
 
 const para = (seed: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${seed}${i % 7} palavra${i}`).join(" ");
@@ -9,7 +10,7 @@ const para = (seed: string, n: number) =>
 function corpus(
   docs: Array<{ id: string; url: string | null; md: string; license?: string }>,
 ): string {
-  const dir = Deno.makeTempDirSync({ prefix: "corpus-check-" });
+  const dir = tempDir({ prefix: "corpus-check-" });
   const manifest = docs.map((d) => {
     writeFileSync(join(dir, `${d.id}.md`), d.md);
     return {

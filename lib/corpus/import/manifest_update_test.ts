@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyPlan, planImport, readManifest } from "./manifest_update.ts";
 import type { ImportedDoc } from "./types.ts";
+import { tempDir } from "@/tests/support/temp.ts";
 
 const doc = (origin: string, markdown: string): ImportedDoc => ({
   origin,
@@ -16,7 +17,7 @@ const doc = (origin: string, markdown: string): ImportedDoc => ({
 });
 
 Deno.test("a failed write leaves the manifest and the folder exactly as they were", async () => {
-  const dir = Deno.makeTempDirSync();
+  const dir = tempDir();
   writeFileSync(join(dir, "manifest.json"), "[]\n");
   const first = await planImport([], [doc("a", "# A\n\num\n")], {
     from: "x",
