@@ -8,6 +8,7 @@ import {
   watchPage,
 } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
+import { waitForAnswer } from "../support/ui.ts";
 
 Deno.test({
   name:
@@ -34,6 +35,7 @@ Deno.test({
       );
       await page.keyboard.press("Enter");
       await page.locator(".msg-assistant .receipt").first().waitFor({ timeout: 30_000 });
+      await waitForAnswer(page, 30_000);
       const answer = await page.locator(".msg-assistant .md").first().innerText();
       const chatUrl = page.url();
       assert.match(chatUrl, /\/c\//);

@@ -64,10 +64,17 @@ export async function ask(page: Page, text: string): Promise<void> {
   await page.locator("#composer-input").press("Enter");
 }
 
-/** Waits until no answer is streaming and the last answer shows its actions. */
+/**
+ * Waits until no answer is streaming, the last answer shows its actions, and the frame that
+ * paints its last text has been drawn (the list renders at most once a frame, so the end of
+ * a stream can show a frame before its last words).
+ */
 export async function waitForAnswer(page: Page, timeout = 20_000): Promise<void> {
   await page.locator(".msg-assistant").last().locator(".answer-actions").waitFor({ timeout });
   await page.locator(".thread[aria-busy=false]").waitFor({ timeout });
+  await page.evaluate(() =>
+    new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)))
+  );
 }
 
 /** Ids (`m-…` without the prefix) of the messages shown, with their roles. */
