@@ -264,9 +264,9 @@ function medianAt(probes: Probe[], n: number): number {
 /**
  * A server's capacity from its medians along the grid: below the first N whose median
  * fails, by linear interpolation of the median between that N and the grid point before it
- * (the N where the curve crosses the target); `lower` when even the first point failed.
+ * (the N where the curve crosses the target); 0 when even the first point failed.
  */
-export function capacityOf(
+function capacityOf(
   probes: Probe[],
   target = TARGET_P95_MS,
 ): { capacity: number; held: number; failed: number | null } {
