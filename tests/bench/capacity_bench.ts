@@ -246,19 +246,17 @@ const NAMES: Name[] = ["app", "floor"];
 
 const f1 = (x: number) => Number.isFinite(x) ? x.toFixed(1) : "–";
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
+/** The middle of an odd number of rounds (nearest-rank, as every percentile here). */
+const median = (xs: number[]) => percentile(xs, 50);
+
+const rounds = (probes: Probe[], n: number) => probes.filter((p) => p.n === n);
 
 /** A round's added p95, or +∞ when a stream failed or was cut: such a round never holds. */
 const score = (p: Probe) => p.bad ? Infinity : p.addedP95;
 
 /** The median over a server's rounds at N; a server holds N when it is ≤ the target. */
 function medianAt(probes: Probe[], n: number): number {
-  return median(probes.filter((p) => p.n === n).map(score));
+  return median(rounds(probes, n).map(score));
 }
 
 /**
@@ -439,8 +437,6 @@ async function warmUp(appUrl: string, floorUrl: string, sdkUrl: string, replay: 
   }
   return sides;
 }
-
-const rounds = (probes: Probe[], n: number) => probes.filter((p) => p.n === n);
 
 function section(r: {
   pinned: boolean;
