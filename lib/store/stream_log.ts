@@ -249,14 +249,15 @@ function createFlushClock(flushMs: number): FlushClock {
 
 /** Creates the log over `kv`. Example: `const log = createStreamLog(kv); const w = log.open(chatId, id, visitor);` */
 export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): StreamLog {
+  const flushMs = options.flushMs ?? 50;
   const o: Resolved = {
     clock: options.clock ?? Date.now,
     expireIn: options.expireInMs ?? 10 * 60_000,
     flushBytes: options.flushBytes ?? 4096,
     poller: options.pollMs === null ? null : createKeyPoller(kv, options.pollMs ?? 100),
     group: createCommitGroup(kv),
-    flushes: createFlushClock(options.flushMs ?? 50),
-    flushMs: options.flushMs ?? 50,
+    flushes: createFlushClock(flushMs),
+    flushMs,
     quietFlushMs: options.quietFlushMs ?? 250,
   };
   return {
