@@ -20,6 +20,7 @@ import type {
   UIMessageChunk,
 } from "ai";
 import { parse as parsePartialJson } from "partial-json";
+import { appendText } from "@/lib/text/append.ts";
 
 /** A chunk broke the protocol (e.g. a delta for a part that was never started). */
 export class StreamProtocolError extends Error {
@@ -226,7 +227,7 @@ export class MessageBuilder<M extends UIMessage = UIMessage> {
         if (!part) {
           throw new StreamProtocolError(`${raw.type} for a part never started: "${raw.id}".`);
         }
-        part.text += raw.delta;
+        part.text = appendText(part.text, raw.delta);
         part.providerMetadata = raw.providerMetadata ?? part.providerMetadata;
         return true;
       }

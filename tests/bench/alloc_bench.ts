@@ -1,20 +1,22 @@
 /**
- * Memory allocated per chat turn: the app against the floor server over the same adapter,
- * in one process, the same turns. Unlike the timed benches this figure does not move with
- * the machine's load, and allocation is what V8's collector is paid for: on a server
- * streaming many answers the garbage collector is a large share of the CPU.
+ * Memory allocated per chat turn, and held by a turn while it streams: the app against the
+ * floor server over the same adapter, in one process, the same turns. Unlike the timed
+ * benches the allocation does not move with the machine's load, and allocation is what V8's
+ * collector is paid for: on a server streaming many answers the garbage collector is a large
+ * share of the CPU. What a turn holds while it streams is what that collector copies, and
+ * promotes, again and again.
  *
  *   deno run -A tests/bench/alloc_bench.ts
  *
- * The replayed provider (chat_bench_child.ts `replay`, openai-text.chunks.txt: 302 chunks, no
- * pacing) runs in its own process. Variants, each a request handler in this process:
+ * The replayed provider (chat_bench_child.ts `replay`, openai-text.chunks.txt: 302 chunks)
+ * runs in its own process. Variants, each a request handler in this process:
  * - app: the real app (createServerApp, in-memory KV, OpenAI Chat Completions adapter);
  * - app without the stream log: the same with a log that writes nothing;
  * - floor: the adapter's `doStream` written out as UI chunks (no KV, checks, history, engine).
- * After 20 warm-up turns each, V8's sampling heap profiler (node:inspector, one sample per
- * 1 KiB, objects the collector freed included) records `TURNS` sequential turns; the figure
- * is the bytes sampled per turn. Only the JavaScript heap is sampled: ArrayBuffer backing
- * stores (external memory) are not in it.
+ * Allocated: after 20 warm-up turns each, V8's sampling heap profiler (node:inspector, one
+ * sample per 1 KiB, objects the collector freed included) records `TURNS` sequential turns,
+ * unpaced; the figure is the bytes sampled per turn. Held: see `heldPerTurn`. Only the
+ * JavaScript heap is sampled: ArrayBuffer backing stores (external memory) are not in it.
  */
 import { Session } from "node:inspector";
 import defaultConfig from "@/fresh.config.ts";
@@ -64,11 +66,25 @@ function turner(handler: Handler): () => Promise<void> {
       }),
     );
     cookie ||= response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const text = await response.text();
-    if (response.status !== 200 || !text.includes("data: [DONE]")) {
-      throw new Error(`A bench turn answered ${response.status}: ${text.slice(0, 200)}`);
+    const { head, tail } = await readEnds(response);
+    if (response.status !== 200 || !tail.includes("data: [DONE]")) {
+      throw new Error(`A bench turn answered ${response.status}: ${head}`);
     }
   };
+}
+
+/**
+ * The first 200 and the last 64 characters of a body, read as it streams: a client that kept
+ * the whole body would count its answers among what the server holds.
+ */
+async function readEnds(response: Response): Promise<{ head: string; tail: string }> {
+  let head = "";
+  let tail = "";
+  for await (const text of response.body!.pipeThrough(new TextDecoderStream())) {
+    if (head.length < 200) head += text.slice(0, 200 - head.length);
+    tail = (tail + text).slice(-64);
+  }
+  return { head, tail };
 }
 
 interface HeapNode {
@@ -99,9 +115,46 @@ async function allocatedPerTurn(session: Session, turn: () => Promise<void>): Pr
     session,
     "HeapProfiler.stopSampling",
   );
-  const total = (node: HeapNode): number =>
-    node.selfSize + node.children.reduce((n, c) => n + total(c), 0);
-  return total(profile.head) / 1024 / TURNS;
+  return totalBytes(profile.head) / 1024 / TURNS;
+}
+
+/** Streams in flight while the held memory is sampled, and how long the window lasts. */
+const HELD_STREAMS = 19;
+const HELD_RAMP_MS = 3_500;
+const HELD_WINDOW_MS = 7_000;
+
+/**
+ * KiB each turn in flight holds: `HELD_STREAMS` clients stream paced turns (302 chunks, one
+ * every 10 ms: about 3 s each) without pause; over a window twice a turn's length the
+ * profiler samples allocations, a full collection at its end drops what died, and what is
+ * left (divided by the turns in flight) is what the young-generation collector copied and
+ * promoted for them: the state each turn holds while it streams.
+ */
+async function heldPerTurn(session: Session, turn: () => Promise<void>): Promise<number> {
+  let stop = false;
+  const clients = Array.from({ length: HELD_STREAMS }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, HELD_RAMP_MS * i / HELD_STREAMS));
+    while (!stop) await turn();
+  });
+  await new Promise((r) => setTimeout(r, HELD_RAMP_MS));
+  await post(session, "HeapProfiler.startSampling", {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: false,
+    includeObjectsCollectedByMinorGC: false,
+  });
+  await new Promise((r) => setTimeout(r, HELD_WINDOW_MS));
+  await post(session, "HeapProfiler.collectGarbage");
+  const { profile } = await post<{ profile: { head: HeapNode } }>(
+    session,
+    "HeapProfiler.stopSampling",
+  );
+  stop = true;
+  await Promise.all(clients);
+  return totalBytes(profile.head) / 1024 / HELD_STREAMS;
+}
+
+function totalBytes(node: HeapNode): number {
+  return node.selfSize + node.children.reduce((n, c) => n + totalBytes(c), 0);
 }
 
 /** Runs the bench and returns its BENCHMARKS.md section. */
@@ -118,30 +171,33 @@ export async function run(): Promise<string> {
   const log = console.log;
   console.log = () => {};
   const kib: Record<string, number> = {};
+  const held: Record<string, number> = {};
   try {
     const variants: [string, Handler][] = [
       ["app", await appHandler(replay, true)],
       ["app without the stream log", await appHandler(replay, false)],
       ["floor", floorHandler(replay)],
     ];
-    for (const [name, handler] of variants) {
-      kib[name] = await allocatedPerTurn(session, turner(handler));
-    }
+    const turners = variants.map(([name, handler]) => [name, turner(handler)] as const);
+    for (const [name, turn] of turners) kib[name] = await allocatedPerTurn(session, turn);
+    await (await fetch(`${replay}/__pace?ms=10`, { method: "POST" })).text();
+    for (const [name, turn] of turners) held[name] = await heldPerTurn(session, turn);
   } finally {
     console.log = log;
     session.disconnect();
     proc.kill("SIGTERM");
     await proc.status;
   }
-  const floor = kib.floor;
+  const overFloor = (of: Record<string, number>, name: string) =>
+    name === "floor"
+      ? "—"
+      : `+${Math.round(of[name] - of.floor)} (${((of[name] / of.floor - 1) * 100).toFixed(0)}%)`;
   const row = (name: string) =>
-    `| ${name} | ${Math.round(kib[name])} | ${
-      name === "floor"
-        ? "—"
-        : `+${Math.round(kib[name] - floor)} (${((kib[name] / floor - 1) * 100).toFixed(0)}%)`
+    `| ${name} | ${Math.round(kib[name])} | ${overFloor(kib, name)} | ${held[name].toFixed(1)} | ${
+      overFloor(held, name)
     } |`;
   return [
-    "## Chat: memory allocated per turn (issue 16)",
+    "## Chat: memory allocated and held per turn (issue 16)",
     "",
     `\`tests/bench/alloc_bench.ts\`. One turn of the 302-chunk fixture (openai-text.chunks.txt, a`,
     "pure text answer, replayed at wire speed from another process), through each request handler",
@@ -149,8 +205,16 @@ export async function run(): Promise<string> {
     "sampling heap profiler saw (one sample a KiB, freed objects included): the JavaScript heap",
     "only, not ArrayBuffer backing stores. It does not move with the machine's load.",
     "",
-    "| handler | KiB allocated per turn | over the floor |",
-    "| --- | ---: | ---: |",
+    `Held = what a turn keeps while it streams: ${HELD_STREAMS} clients stream paced turns (one chunk`,
+    `every 10 ms, about 3 s a turn) without pause; the profiler samples (one sample per 256 bytes)`,
+    `over ${
+      HELD_WINDOW_MS / 1000
+    } s, a full collection at its end drops what died, and what is left,`,
+    "divided by the turns in flight, is the state the young-generation collector copies and",
+    "promotes for each of them. It moves by about a tenth from run to run.",
+    "",
+    "| handler | KiB allocated per turn | over the floor | KiB held per turn in flight | over the floor |",
+    "| --- | ---: | ---: | ---: | ---: |",
     row("app"),
     row("app without the stream log"),
     row("floor"),

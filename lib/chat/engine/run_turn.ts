@@ -35,6 +35,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/config.ts";
+import { appendText } from "@/lib/text/append.ts";
 import { toUiChunk } from "./ui_chunks.ts";
 import { startModelCall } from "./model_call.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";
@@ -475,7 +476,7 @@ function collect(content: StepContent, part: LanguageModelStreamPart<ToolSet>): 
     case "reasoning-delta": {
       const type = part.type === "text-delta" ? "text" : "reasoning";
       if (last?.type === type && last.id === part.id) {
-        last.text += part.text;
+        last.text = appendText(last.text, part.text);
         if (part.providerMetadata != null) last.providerMetadata = part.providerMetadata;
       } else {
         content.parts.push({
