@@ -2,11 +2,10 @@
  * Appends a streamed delta to the text it belongs to, keeping the text compact.
  *
  * V8 represents `a + b` as a node pointing at both halves, so an answer built from 300
- * deltas is a tree of 300 nodes and 300 small strings, about seven times the size of its
+ * deltas is a tree of 300 nodes and 300 small strings, about six times the size of its
  * characters. The tree lives as long as the turn (seconds), so the young-generation
- * collector copies it and then promotes it: with many answers streaming, this was most of
- * what the server promoted. Every `flattenStep` characters the text is copied into one flat
- * string, and the nodes before it die young.
+ * collector copies it and then promotes it, for every answer streaming. Every `flattenStep`
+ * characters the text is copied into one flat string, and the nodes before it die young.
  */
 export function appendText(text: string, delta: string): string {
   const next = text + delta;
