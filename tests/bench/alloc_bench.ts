@@ -74,17 +74,22 @@ function turner(handler: Handler): () => Promise<void> {
 }
 
 /**
- * The first 200 and the last 64 characters of a body, read as it streams: a client that kept
- * the whole body would count its answers among what the server holds.
+ * The body's first and last chunks as text, read as it streams: a client that kept the whole
+ * body would count its answers among what the server holds, and one that decoded every chunk
+ * would add its own garbage to every handler's figure.
  */
 async function readEnds(response: Response): Promise<{ head: string; tail: string }> {
-  let head = "";
-  let tail = "";
-  for await (const text of response.body!.pipeThrough(new TextDecoderStream())) {
-    if (head.length < 200) head += text.slice(0, 200 - head.length);
-    tail = (tail + text).slice(-64);
+  let first: Uint8Array | null = null;
+  let last: Uint8Array | null = null;
+  for await (const chunk of response.body!) {
+    first ??= chunk;
+    last = chunk;
   }
-  return { head, tail };
+  const decoder = new TextDecoder();
+  return {
+    head: first ? decoder.decode(first).slice(0, 200) : "",
+    tail: last ? decoder.decode(last) : "",
+  };
 }
 
 interface HeapNode {
