@@ -28,40 +28,36 @@ function answer(id: string, version: number, bytes: number): UIMessage {
 
 Deno.test("artifact versions over the 64 KiB KV value limit are stored with the chat and come back whole", async () => {
   const path = tempKvPath();
-  try {
-    let kv = await Deno.openKv(path);
-    const store = createKvChatStore(kv, { retentionDays: 30 });
-    const sizes = [MAX_ARTIFACT_BYTES, 100 * 1024, KV_LIMITS.maxValueBytes + 1];
-    for (const [i, bytes] of sizes.entries()) {
-      await store.beginTurn({
-        chatId: "chat-artifacts",
-        visitorId: "v1",
-        replaceFrom: null,
-        append: [
-          { id: `u${i}`, role: "user", parts: [{ type: "text", text: "de novo" }] },
-          answer(`a${i}`, i + 1, bytes),
-        ],
-      });
-    }
-    kv.close();
-    // A new handle on the same file: what a reload (or another isolate) reads.
-    kv = await Deno.openKv(path);
-    const messages = await createKvChatStore(kv, { retentionDays: 30 }).loadMessages(
-      "chat-artifacts",
-    );
-    kv.close();
-    const versions = collectArtifacts(messages).get("big")!;
-    assert.deepEqual(versions.map((v) => v.version), [1, 2, 3]);
-    assert.deepEqual(versions.map((v) => v.content.length), sizes);
-    assert.deepEqual(versions.map((v) => v.content.slice(0, 11)), [
-      "<!-- v1 -->",
-      "<!-- v2 -->",
-      "<!-- v3 -->",
-    ]);
-    assert.deepEqual(versions.map((v) => v.messageId), ["a0", "a1", "a2"]);
-  } finally {
-    await Deno.remove(path);
+  let kv = await Deno.openKv(path);
+  const store = createKvChatStore(kv, { retentionDays: 30 });
+  const sizes = [MAX_ARTIFACT_BYTES, 100 * 1024, KV_LIMITS.maxValueBytes + 1];
+  for (const [i, bytes] of sizes.entries()) {
+    await store.beginTurn({
+      chatId: "chat-artifacts",
+      visitorId: "v1",
+      replaceFrom: null,
+      append: [
+        { id: `u${i}`, role: "user", parts: [{ type: "text", text: "de novo" }] },
+        answer(`a${i}`, i + 1, bytes),
+      ],
+    });
   }
+  kv.close();
+  // A new handle on the same file: what a reload (or another isolate) reads.
+  kv = await Deno.openKv(path);
+  const messages = await createKvChatStore(kv, { retentionDays: 30 }).loadMessages(
+    "chat-artifacts",
+  );
+  kv.close();
+  const versions = collectArtifacts(messages).get("big")!;
+  assert.deepEqual(versions.map((v) => v.version), [1, 2, 3]);
+  assert.deepEqual(versions.map((v) => v.content.length), sizes);
+  assert.deepEqual(versions.map((v) => v.content.slice(0, 11)), [
+    "<!-- v1 -->",
+    "<!-- v2 -->",
+    "<!-- v3 -->",
+  ]);
+  assert.deepEqual(versions.map((v) => v.messageId), ["a0", "a1", "a2"]);
 });
 
 Deno.test("collectArtifacts: only made versions count; refused and streaming parts do not", () => {

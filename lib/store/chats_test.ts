@@ -127,7 +127,6 @@ Deno.test("store: concurrent appends from two writers keep every message", async
   } finally {
     kvA.close();
     kvB.close();
-    await Deno.remove(path).catch(() => {});
   }
 });
 
@@ -316,7 +315,6 @@ Deno.test("store: turns racing from two KV handles on one file keep every messag
   } finally {
     kvA.close();
     kvB.close();
-    await Deno.remove(path).catch(() => {});
   }
 });
 
@@ -439,7 +437,6 @@ Deno.test("store: a 3 MiB answer is saved, rewritten and deleted, every key expi
     assert.deepEqual(await allKeys(kv), [["chat_deleted", "chat-huge1"]]);
   } finally {
     kv.close();
-    await Deno.remove(path).catch(() => {});
   }
 });
 

@@ -54,5 +54,4 @@ Deno.test("key poller: a write by another handle is seen; nothing is called afte
   assert.equal(values.length, after);
   kv.close();
   other.close();
-  await Deno.remove(path);
 });

@@ -80,7 +80,6 @@ Deno.test("otel: a chat turn exports the spans of its phases over OTLP", async (
   } finally {
     await app.kill();
     await receiver.shutdown();
-    await Deno.remove(kvPath).catch(() => {});
   }
 });
 

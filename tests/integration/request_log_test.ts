@@ -116,7 +116,6 @@ Deno.test("request log: one JSON line per request, no secrets, no message text",
   } finally {
     await app.kill();
     await replay.close();
-    await Deno.remove(kvPath).catch(() => {});
   }
 });
 
