@@ -18,16 +18,14 @@
  * chunks may exceed `idleMs` while the adapter waits for one. On expiry the request is
  * aborted (its connection closes) and the call fails with a `ModelDeadlineError`.
  *
- * Tokens: the response body is observed while the adapter reads it (no extra copy is
- * buffered for streams). Usage is parsed from SSE `data:` lines or a JSON body in the
- * shapes of the three families: OpenAI Chat / OpenAI-compatible (`usage.prompt_tokens`,
- * `usage.completion_tokens`), OpenAI Responses (`response.usage.input_tokens`,
- * `output_tokens`) and Gemini (`usageMetadata.promptTokenCount`, `candidatesTokenCount`
- * + `thoughtsTokenCount`). The record is written when the body ends, fails or is cancelled.
+ * Tokens: the response body is observed while the adapter reads it (usage_scan.ts: the
+ * usage of SSE `data:` lines or of a JSON body, in the shapes of the three families). The
+ * record is written when the body ends, fails or is cancelled.
  */
 import { reportRoute } from "./call_routes.ts";
 import { costUsd } from "./catalog.ts";
 import { DEFAULT_MODEL_DEADLINES, ModelDeadlineError } from "./deadlines.ts";
+import { UsageScanner } from "./usage_scan.ts";
 import type {
   ModelDeadlines,
   ModelFamily,
@@ -75,9 +73,6 @@ interface Opened {
   firstByteAt: number;
   attempt: Attempt;
 }
-
-/** Cap on a JSON (non-streamed) body kept for usage parsing. */
-const MAX_JSON_BODY = 4 * 1024 * 1024;
 
 /**
  * Builds the routed, recording fetch for one model.
@@ -186,7 +181,7 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
         totalMs: clock() - start,
         outcome,
         inputTokens: estimate ? Math.ceil(requestChars / 4) : scanner.inputTokens,
-        outputTokens: estimate ? Math.ceil(scanner.streamedChars / 4) : scanner.outputTokens,
+        outputTokens: estimate ? Math.ceil(scanner.streamedBytes / 4) : scanner.outputTokens,
         ...(estimate ? { estimated: true as const } : {}),
         at: start,
       });
@@ -410,136 +405,6 @@ async function normalize(
       signal: input.signal,
       ...init,
     },
-  };
-}
-
-/** Incremental usage parser over a response body (SSE or JSON). */
-const STREAMED_TEXT_KEYS = ['"content":"', '"delta":"', '"text":"'];
-
-/**
- * The JSON-escaped length of the `content`, `delta` and `text` strings of `line`. Index
- * scans, not a regex: this runs for every line of every streamed answer. A key cannot
- * occur inside a JSON string (its quotes would be escaped there), so no match overlaps.
- */
-function streamedTextLength(line: string): number {
-  let chars = 0;
-  for (const key of STREAMED_TEXT_KEYS) {
-    for (let at = line.indexOf(key); at >= 0; at = line.indexOf(key, at + 1)) {
-      const start = at + key.length;
-      let end = line.indexOf('"', start);
-      while (end > 0 && escaped(line, end)) end = line.indexOf('"', end + 1);
-      if (end < 0) break; // an unterminated string counts nothing
-      chars += end - start;
-      at = end;
-    }
-  }
-  return chars;
-}
-
-/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
-function escaped(line: string, at: number): boolean {
-  let n = 0;
-  while (line.charCodeAt(at - 1 - n) === 92) n++;
-  return n % 2 === 1;
-}
-
-class UsageScanner {
-  inputTokens: number | null = null;
-  outputTokens: number | null = null;
-  /** Characters of streamed text seen (JSON-escaped), SSE bodies only. */
-  streamedChars = 0;
-  #decoder = new TextDecoder();
-  #json: boolean;
-  #buffer = "";
-  #overflow = false;
-
-  constructor(contentType: string) {
-    this.#json = contentType.includes("json");
-  }
-
-  push(bytes: Uint8Array) {
-    const text = this.#decoder.decode(bytes, { stream: true });
-    if (this.#json) {
-      if (this.#buffer.length + text.length > MAX_JSON_BODY) this.#overflow = true;
-      else this.#buffer += text;
-      return;
-    }
-    this.#buffer += text;
-    let newline: number;
-    while ((newline = this.#buffer.indexOf("\n")) >= 0) {
-      this.#line(this.#buffer.slice(0, newline));
-      this.#buffer = this.#buffer.slice(newline + 1);
-    }
-  }
-
-  end() {
-    const rest = this.#buffer + this.#decoder.decode();
-    this.#buffer = "";
-    if (this.#json) {
-      if (!this.#overflow) this.#parse(rest);
-    } else if (rest) {
-      this.#line(rest);
-    }
-  }
-
-  #line(line: string) {
-    if (!line.startsWith("data:")) return;
-    // The streamed text's length, for estimating the tokens of a stopped call: the
-    // `content` (OpenAI Chat), `delta` (Responses) and `text` (Gemini) strings.
-    this.streamedChars += streamedTextLength(line);
-    // OpenAI Chat sends `"usage":null` on every chunk but the last: no tokens to read there,
-    // and parsing each chunk a second time (the adapter parses it too) costs more than this.
-    // Index scans, not regexes: this runs for every line of every streamed answer.
-    for (let at = line.indexOf("sage"); at > 0; at = line.indexOf("sage", at + 4)) {
-      const u = line[at - 1];
-      if ((u !== "u" && u !== "U") || line.startsWith('"usage":null', at - 2)) continue;
-      return this.#parse(line.slice(5).trim());
-    }
-  }
-
-  #parse(text: string) {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return;
-    }
-    const usage = extractUsage(data);
-    if (usage.input !== null) this.inputTokens = usage.input;
-    if (usage.output !== null) this.outputTokens = usage.output;
-  }
-}
-
-type Json = Record<string, unknown>;
-
-function num(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
-function obj(value: unknown): Json | null {
-  return value !== null && typeof value === "object" ? value as Json : null;
-}
-
-/** Reads token counts from one event or body in any of the three families' shapes. */
-export function extractUsage(data: unknown): { input: number | null; output: number | null } {
-  const root = obj(data);
-  if (!root) return { input: null, output: null };
-  // Gemini: usageMetadata on every chunk, cumulative.
-  const meta = obj(root.usageMetadata);
-  if (meta) {
-    const candidates = num(meta.candidatesTokenCount);
-    const thoughts = num(meta.thoughtsTokenCount);
-    return {
-      input: num(meta.promptTokenCount),
-      output: candidates === null && thoughts === null ? null : (candidates ?? 0) + (thoughts ?? 0),
-    };
-  }
-  // OpenAI Responses: `response.completed` / `response.failed` carry response.usage.
-  const usage = obj(root.usage) ?? obj(obj(root.response)?.usage);
-  if (!usage) return { input: null, output: null };
-  return {
-    input: num(usage.prompt_tokens) ?? num(usage.input_tokens),
-    output: num(usage.completion_tokens) ?? num(usage.output_tokens),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   type ReplayServer,
   startReplayServer,
 } from "../../tests/support/replay_server.ts";
-import { createMemoryUsageRecorder, createRoutedFetch, extractUsage } from "./gateway_fetch.ts";
+import { createMemoryUsageRecorder, createRoutedFetch } from "./gateway_fetch.ts";
 import { createModelRegistry } from "./registry.ts";
 import type { Env } from "./types.ts";
 import { loadProviderSdks } from "./provider_sdks.ts";
@@ -275,27 +275,6 @@ Deno.test("routed fetch: records ttfb, total time and tokens with an injected cl
     costUsd: (1000 * 0.4 + 500 * 1.6) / 1e6,
     at: 1_000,
   }]);
-});
-
-Deno.test("extractUsage reads the three families' usage shapes", () => {
-  assert.deepEqual(extractUsage({ usage: { prompt_tokens: 3, completion_tokens: 4 } }), {
-    input: 3,
-    output: 4,
-  });
-  assert.deepEqual(
-    extractUsage({
-      type: "response.completed",
-      response: { usage: { input_tokens: 5, output_tokens: 6 } },
-    }),
-    { input: 5, output: 6 },
-  );
-  assert.deepEqual(
-    extractUsage({
-      usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 8, thoughtsTokenCount: 2 },
-    }),
-    { input: 7, output: 10 },
-  );
-  assert.deepEqual(extractUsage({ choices: [], usage: null }), { input: null, output: null });
 });
 
 Deno.test('routed fetch: tokens still read past chunks that carry `"usage":null`', async () => {

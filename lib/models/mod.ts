@@ -33,10 +33,10 @@ export {
 export {
   createMemoryUsageRecorder,
   createRoutedFetch,
-  extractUsage,
   type MemoryUsageRecorder,
   type RoutedFetchOptions,
 } from "./gateway_fetch.ts";
+export { extractUsage } from "./usage_scan.ts";
 export { createLocalModel, type LocalModelOptions, SEARCH_TOOL_NAME } from "./local_model.ts";
 export { type AnswerPassage, buildExtractiveAnswer, detectLang } from "./extractive.ts";
 export { gatewayBaseUrl, type ProviderConfig, providerConfig, PROVIDERS } from "./providers.ts";

@@ -69,8 +69,9 @@ export interface UpstreamCall {
    * response carried none (errors, aborted streams, providers that omit usage). */
   inputTokens: number | null;
   outputTokens: number | null;
-  /** The tokens are estimated (about 4 characters a token): the call was stopped before the
-   * provider reported its usage, and its tokens are billed all the same. */
+  /** The tokens are estimated (about 4 characters of the request, or bytes of the streamed
+   * text, a token): the call was stopped before the provider reported its usage, and its
+   * tokens are billed all the same. */
   estimated?: true;
   /** Cost from the catalog's prices; null when tokens are unknown. */
   costUsd: number | null;
