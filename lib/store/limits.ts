@@ -14,8 +14,10 @@
  * to "never"), and a new key made by `sum` has none. Each increment is a
  * read, then a commit checked against the counters' versionstamps: a lost race
  * across processes re-reads and retries, so the count stays exact. In one
- * isolate, increments of the same counters queue behind each other, so a
- * burst costs no lost races.
+ * isolate, increments queue behind every earlier one that touches the same
+ * counters, the ones a request only reads included (a request's check reads
+ * the token counters that the end of the last turn writes), so a burst, or a
+ * question sent as the last answer ends, costs no lost races.
  *
  * The read is skipped when this limiter already holds every counter it needs
  * from its own last read or commit (the turn's token count at its end, a
@@ -128,7 +130,9 @@ export function createRateLimiter(
   ): Promise<R | null> {
     const all = [...keys, ...alsoRead];
     const names = all.map((k) => JSON.stringify(k));
-    return serial(names.slice(0, keys.length), async () => {
+    // Queued behind whatever writes a counter this reads too: a check racing the last turn's
+    // token count would lose its commit and read again (a read and a commit more per turn).
+    return serial(names, async () => {
       let trustMemory = true;
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const recalled = trustMemory ? recall(names) : null;

@@ -155,6 +155,27 @@ Deno.test("limits: counters this limiter wrote are not read again (a turn's toke
   counting.kv.close();
 });
 
+Deno.test("limits: a request that comes while the last turn's tokens are being counted waits for them instead of losing a race", async () => {
+  const counting = countingKv(await Deno.openKv(":memory:"));
+  const limiter = createRateLimiter(counting.kv, limits, () => 3_000);
+  assert.equal(await limiter.check("v1", "8.8.8.8"), null);
+  counting.reset();
+  // The next question arrives as the answer ends: its check reads the token counters that
+  // the end of the turn is writing.
+  const [, refusal] = await Promise.all([
+    limiter.addTokens("v1", "8.8.8.8", 100),
+    limiter.check("v1", "8.8.8.8"),
+  ]);
+  assert.equal(refusal, null);
+  assert.equal(readCalls(counting.counts), 0, "no counter read again after a lost commit");
+  assert.equal(counting.counts.commits, 2, "one commit each");
+  assert.equal(
+    (await counting.kv.get<Deno.KvU64>(["rate", "req", "visitor", "v1", 0])).value?.value,
+    2n,
+  );
+  counting.kv.close();
+});
+
 Deno.test("limits: what another process counted since this limiter's last look still refuses", async () => {
   const path = tempKvPath();
   const kvA = await Deno.openKv(path);
