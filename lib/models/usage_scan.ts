@@ -47,7 +47,7 @@ export class UsageScanner {
   #carryBytes = 0;
   /** Something was over `MAX_KEPT_BYTES`: the body (JSON) or the current line (SSE) is skipped. */
   #overflow = false;
-  /** The text key this stream uses, once one was seen: the others are not looked for. */
+  /** The text key this stream uses, once one had text: the others are not looked for. */
   #textKey: Uint8Array | null = null;
 
   constructor(contentType: string) {
@@ -138,9 +138,12 @@ export class UsageScanner {
   /** The JSON-escaped length of the streamed text strings of the line `bytes[from, to)`. */
   #textBytes(bytes: Uint8Array, from: number, to: number): number {
     if (this.#textKey) return Math.max(0, stringBytes(bytes, from, to, this.#textKey));
+    // The first key with text decides: an empty string decides nothing (OpenAI Chat's first
+    // chunk has `"content":""`; a Responses stream has `"text":""` before its `delta`s, and
+    // its `text` later repeats the deltas whole).
     for (const key of TEXT_KEYS) {
       const found = stringBytes(bytes, from, to, key);
-      if (found < 0) continue;
+      if (found <= 0) continue;
       this.#textKey = key;
       return found;
     }

@@ -82,6 +82,22 @@ Deno.test("usage scan: text with escaped quotes, backslashes and accents is meas
   assert.equal(scanner.outputTokens, null);
 });
 
+Deno.test("usage scan: a Responses stream counts its deltas, stopped or not, and its text once", () => {
+  const events = [
+    { type: "response.created", response: { id: "r1", text: { format: { type: "text" } } } },
+    { type: "response.content_part.added", part: { type: "output_text", text: "" } },
+    { type: "response.output_text.delta", delta: "Olá, " },
+    { type: "response.output_text.delta", delta: "mundo" },
+    { type: "response.output_text.done", text: "Olá, mundo" },
+  ];
+  const body = (list: typeof events) =>
+    encoder.encode(list.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+  const sent = encoder.encode("Olá, mundo").length;
+  // Stopped before the text was done: only the deltas tell what was streamed.
+  assert.equal(scan([body(events.slice(0, 4))]).streamedBytes, sent);
+  assert.equal(scan([body(events)]).streamedBytes, sent);
+});
+
 Deno.test('usage scan: `"usage":null` lines are passed over, the last usage wins', () => {
   const body = [
     `data: {"choices":[{"delta":{"content":"usage"}}],"usage":null}\n\n`,
