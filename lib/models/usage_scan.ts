@@ -25,6 +25,9 @@ const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 const LF = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** Decodes the lines that carry usage: stateless, so one serves every scanner (Gemini's
+ * chunks all carry usage, so a decoder per line would be an object per chunk). */
+const lineDecoder = new TextDecoder();
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const DATA = ascii("data:");
 const SAGE = ascii("sage");
@@ -131,7 +134,7 @@ export class UsageScanner {
     ) {
       const u = bytes[at - 1];
       if ((u !== 0x75 && u !== 0x55) || startsWith(bytes, at - 2, to, USAGE_NULL)) continue;
-      return this.#parse(new TextDecoder().decode(bytes.subarray(from + DATA.length, to)));
+      return this.#parse(lineDecoder.decode(bytes.subarray(from + DATA.length, to)));
     }
   }
 
