@@ -35,6 +35,7 @@ import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
 import { parseArtifactOrigin } from "@/lib/artifacts/origin.ts";
 import { warmChatStack } from "@/lib/chat/lazy.ts";
+import { DELTA_MERGE_MS } from "@/lib/chat/delta_merge.ts";
 import { resolveAgentHeaders } from "@/lib/agents/agent_config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
@@ -174,6 +175,7 @@ export async function createServerApp(
     adminToken: env.ADMIN_TOKEN || null,
     clock,
     heartbeatMs: 15_000,
+    deltaMergeMs: DELTA_MERGE_MS,
     streamLog: createStreamLog(kv, { pollMs: watchSeesAll ? null : undefined }),
     agentConfigs,
     agents: [],

@@ -44,6 +44,8 @@ export interface AppServices {
   streamLog: StreamLog;
   /** Silence after which the chat stream sends a heartbeat comment. */
   heartbeatMs: number;
+  /** Window in which an answer's deltas are merged into one chunk (lib/chat/delta_merge.ts); 0: none. */
+  deltaMergeMs: number;
   /**
    * The configured agents (fresh.config.ts `agents`) as the pages show them: no spec needed,
    * so the shell never waits for one.

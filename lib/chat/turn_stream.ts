@@ -16,6 +16,7 @@ import { listenCheckMs } from "@/lib/store/stream_log.ts";
 import { type CitationCounts, citationFilter } from "./citations.ts";
 import { runTurn, type TurnEnd, type TurnTotals } from "./engine/run_turn.ts";
 import { SSE_HEADERS, sseWriter } from "./sse.ts";
+import { deltaMerger } from "./delta_merge.ts";
 import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
 import type { TurnPlan } from "./turn_plan.ts";
 import { approvalHook } from "./turn_approval.ts";
@@ -278,16 +279,19 @@ function openStream(
   // The chunks held until the first token (the start, a prefetched search, the first
   // delta): sent in one write, so the first token arrives with them, not several writes later.
   let held: string[] | null = [];
-  turn.relay.flushTo((chunk) => {
+  const merged = deltaMerger((chunk) => {
     // One JSON text per chunk, for the SSE line and the log alike.
     const json = JSON.stringify(chunk);
     if (held) held.push(json);
     else body.sendJson(json);
     log.append(chunk, json);
-  });
+  }, app.deltaMergeMs);
+  turn.relay.flushTo(merged.push);
+  merged.flush();
   body.sendJsonAll(held);
   held = null;
   turn.ended.then(async (end) => {
+    merged.flush();
     const saved = settle(app, plan, turn.answer, end, turn.start, {
       opened: true,
       aborted: turn.abort.signal.aborted,

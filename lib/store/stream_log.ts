@@ -38,6 +38,7 @@ import type { UIMessageChunk } from "ai";
 import { commitWithRetry, KV_LIMITS } from "./kv.ts";
 import { createKeyPoller, type KeyPoller } from "./key_poller.ts";
 import { type CommitGroup, createCommitGroup, type GroupedSet } from "./commit_group.ts";
+import { createFlushClock, type FlushClock } from "@/lib/flush_clock.ts";
 
 /** What `["chat_stream", chatId]` holds and {@linkcode StreamLog.active} returns. */
 export interface StreamPointer {
@@ -215,37 +216,6 @@ interface Resolved {
 
 /** Buffered size that flushes a writer nobody follows at once: a batch of one value or so. */
 const QUIET_FLUSH_BYTES = 16 * 1024;
-
-/** Calls the flushes due every `flushMs` (one timer for all writers, running while any is due). */
-interface FlushClock {
-  /** `flush` runs at the next tick, at most `flushMs` from now. */
-  due(flush: () => void): void;
-  cancel(flush: () => void): void;
-}
-
-function createFlushClock(flushMs: number): FlushClock {
-  const due = new Set<() => void>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const tick = () => {
-    timer = undefined;
-    const flushes = [...due];
-    due.clear();
-    for (const flush of flushes) flush();
-  };
-  return {
-    due(flush) {
-      due.add(flush);
-      timer ??= setTimeout(tick, flushMs);
-    },
-    cancel(flush) {
-      due.delete(flush);
-      if (due.size === 0 && timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-    },
-  };
-}
 
 /** Creates the log over `kv`. Example: `const log = createStreamLog(kv); const w = log.open(chatId, id, visitor);` */
 export function createStreamLog(kv: Deno.Kv, options: StreamLogOptions = {}): StreamLog {

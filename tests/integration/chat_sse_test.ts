@@ -126,6 +126,58 @@ Deno.test("sse: a keep-alive comment is sent during silence, and the SDK's parse
   }
 });
 
+/** The text deltas of an SSE body, and the text they make. */
+function deltasOf(raw: string): { count: number; text: string } {
+  const deltas = parseSseText(raw).chunks.filter((c) => c.type === "text-delta");
+  return { count: deltas.length, text: deltas.map((c) => c.delta).join("") };
+}
+
+// A second tab following the log sees the same merged chunks: chat_resume_test.ts (its offline
+// model streams 15 ms apart, inside the window).
+Deno.test("sse: deltas close together go out merged, and the saved answer is the text sent", async () => {
+  // 300 deltas, 2 ms apart: about a dozen to each 25 ms window.
+  const { server, close } = await startReplayedApp([{
+    fixture: "openai-text.chunks.txt",
+    delayMs: 2,
+  }]);
+  try {
+    const id = newChatId();
+    const res = await postChat(server.url, {
+      id,
+      model: "openai/gpt-4.1-mini",
+      message: userMessage("Hi"),
+    }, { jar: new CookieJar() });
+    assert.equal(res.status, 200);
+    const raw = await res.text();
+    const { count, text } = deltasOf(raw);
+    assert.ok(text.length > 1000);
+    assert.ok(count > 1 && count < 150, `300 provider deltas came as ${count} chunks`);
+    const saved = await server.services.store.loadMessages(id) as ChatMessage[];
+    assert.equal(messageText(saved[1]), text);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("sse: deltas further apart than the merge window each go out at once", async () => {
+  // "Capital", " of", " Denmark", ".": 150 ms apart, six times the window.
+  const { server, close } = await startReplayedApp([{
+    fixture: "azure-model-router.1.chunks.txt",
+    delayMs: 150,
+  }]);
+  try {
+    const res = await postChat(server.url, {
+      id: newChatId(),
+      model: "openai/gpt-4.1-mini",
+      message: userMessage("Qual é a capital da Dinamarca?"),
+    }, { jar: new CookieJar() });
+    assert.equal(res.status, 200);
+    assert.deepEqual(deltasOf(await res.text()), { count: 4, text: "Capital of Denmark." });
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("sse: no heartbeat while chunks keep flowing", async () => {
   const { server, close } = await startReplayedApp(
     [{ fixture: "azure-model-router.1.chunks.txt" }],
