@@ -28,7 +28,7 @@
  *   decision with a baseline before it, gave the same code 58% and 100%.)
  * - CPU per 1,000 streamed tokens: the replay answers 1,000 text chunks (the fixture's,
  *   repeated); 50 steady clients per server; the server process's CPU time (/proc) over the
- *   window divided by the text-delta events the clients received, × 1,000; the median of
+ *   window divided by the text chunks the stand-in wrote meanwhile, × 1,000; the median of
  *   three rounds. One answer is 1,000 tokens, so this is also the CPU of a 1,000-token
  *   answer, start to end.
  */
@@ -111,20 +111,19 @@ interface Sample {
   /** ms from the stand-in writing the first text chunk to this client reading it. */
   lag: number;
   bad: boolean;
-  deltas: number;
 }
 
 /** Wall-clock ms now, comparable across processes on this machine. */
 const wallNow = () => performance.timeOrigin + performance.now();
 
-/** Reads an SSE body cheaply: first token, text chunks, and whether it ended properly. */
+/** Reads an SSE body cheaply: the first token's lag, and whether it ended properly. */
 async function readStream(
   res: Response,
   isToken: (data: string) => boolean,
   endsWell: (tail: string) => boolean,
 ): Promise<Sample> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let lag = NaN, deltas = 0, tail = "", first = true;
+  let lag = NaN, tail = "", first = true;
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -133,19 +132,9 @@ async function readStream(
       const stamp = /⏱(\d+\.\d+)/.exec(value);
       lag = stamp ? wallNow() - Number(stamp[1]) : NaN;
     }
-    for (
-      let i = value.indexOf('"text-delta"');
-      i !== -1;
-      i = value.indexOf('"text-delta"', i + 1)
-    ) {
-      deltas++;
-    }
-    for (let i = value.indexOf('"content":"'); i !== -1; i = value.indexOf('"content":"', i + 1)) {
-      if (value[i + 11] !== '"') deltas++;
-    }
     tail = (tail + value).slice(-400);
   }
-  return { lag, deltas, bad: first || !endsWell(tail) };
+  return { lag, bad: first || !endsWell(tail) };
 }
 
 function direct(replay: string): () => Promise<Sample> {
@@ -168,7 +157,7 @@ function direct(replay: string): () => Promise<Sample> {
         (tail) => tail.includes("data: [DONE]"),
       );
     } catch {
-      return { lag: NaN, bad: true, deltas: 0 };
+      return { lag: NaN, bad: true };
     }
   };
 }
@@ -188,7 +177,7 @@ function through(server: string, cookie: string): () => Promise<Sample> {
       });
       if (res.status !== 200) {
         await res.body?.cancel();
-        return { lag: NaN, bad: true, deltas: 0 };
+        return { lag: NaN, bad: true };
       }
       return await readStream(
         res,
@@ -196,40 +185,51 @@ function through(server: string, cookie: string): () => Promise<Sample> {
         (tail) => tail.includes('"type":"finish"') && tail.includes("data: [DONE]"),
       );
     } catch {
-      return { lag: NaN, bad: true, deltas: 0 };
+      return { lag: NaN, bad: true };
     }
   };
 }
 
-/** `n` closed-loop clients; the samples of streams started in the window after the ramp. */
+/** Text chunks the stand-in has written so far (its `GET /__sent`). */
+async function sentTokens(replay: string): Promise<number> {
+  return Number(await (await fetch(`${replay}/__sent`)).text());
+}
+
+/**
+ * `n` closed-loop clients; the samples of streams started in the window after the ramp. With
+ * `meter`, also the CPU the server `pid` used over the window and the tokens the stand-in
+ * wrote meanwhile: counted at the source, since the app merges deltas that come close together
+ * and its visitors read fewer, larger chunks than the provider wrote.
+ */
 async function steady(
   n: number,
   one: () => Promise<Sample>,
-  pid: number | null,
-): Promise<{ samples: Sample[]; cpuMs: number; deltas: number }> {
+  meter?: { pid: number; replay: string },
+): Promise<{ samples: Sample[]; cpuMs: number; tokens: number }> {
   const t0 = performance.now();
   const from = t0 + STREAM_MS, until = from + WINDOW_S * 1000;
   const samples: Sample[] = [];
-  let deltas = 0, cpu0 = NaN, cpu1 = NaN;
-  const meter = pid === null ? undefined : setTimeout(() => (cpu0 = cpuMs(pid)), STREAM_MS);
-  const meterEnd = pid === null
-    ? undefined
-    : setTimeout(() => (cpu1 = cpuMs(pid)), STREAM_MS + WINDOW_S * 1000);
+  let cpu0 = NaN, cpu1 = NaN;
+  let sent0: Promise<number> = Promise.resolve(NaN), sent1: Promise<number> = sent0;
+  const meterStart = meter && setTimeout(() => {
+    cpu0 = cpuMs(meter.pid);
+    sent0 = sentTokens(meter.replay);
+  }, STREAM_MS);
+  const meterEnd = meter && setTimeout(() => {
+    cpu1 = cpuMs(meter.pid);
+    sent1 = sentTokens(meter.replay);
+  }, STREAM_MS + WINDOW_S * 1000);
   await Promise.all(Array.from({ length: n }, async (_, i) => {
     await new Promise((r) => setTimeout(r, (STREAM_MS * i) / n));
     while (performance.now() < until) {
       const started = performance.now();
       const s = await one();
       if (started >= from) samples.push(s);
-      // Tokens that arrived inside the window, in proportion to the stream's time in it.
-      const ended = performance.now(), span = ended - started || 1;
-      const inWindow = Math.max(0, Math.min(ended, until) - Math.max(started, from));
-      deltas += s.deltas * (inWindow / span);
     }
   }));
-  clearTimeout(meter);
+  clearTimeout(meterStart);
   clearTimeout(meterEnd);
-  return { samples, cpuMs: cpu1 - cpu0, deltas };
+  return { samples, cpuMs: cpu1 - cpu0, tokens: await sent1 - await sent0 };
 }
 
 interface Probe {
@@ -317,7 +317,7 @@ export async function run(): Promise<string> {
 
     const directP95 = async (n: number) =>
       percentile(
-        (await steady(n, direct(replay.url), null)).samples.map((s) => s.lag).filter(
+        (await steady(n, direct(replay.url))).samples.map((s) => s.lag).filter(
           Number.isFinite,
         ),
         95,
@@ -332,7 +332,7 @@ export async function run(): Promise<string> {
       let before = await directP95(n);
       for (let round = 0; round < rounds; round++) {
         for (const name of round % 2 ? [...names].reverse() : names) {
-          const { samples } = await steady(n, sides[name], pids[name]);
+          const { samples } = await steady(n, sides[name]);
           const after = await directP95(n);
           const base = (before + after) / 2;
           before = after;
@@ -399,8 +399,8 @@ export async function run(): Promise<string> {
     for (let round = 0; round < ROUNDS; round++) {
       const names = ["app", "floor", "sdk"] as const;
       for (const name of round % 2 ? [...names].reverse() : names) {
-        const r = await steady(CPU_CLIENTS, sides[name], pids[name]);
-        cpu[name].push(r.cpuMs / (r.deltas / 1000));
+        const r = await steady(CPU_CLIENTS, sides[name], { pid: pids[name], replay: replay.url });
+        cpu[name].push(r.cpuMs / (r.tokens / 1000));
         console.error(`capacity bench: ${name}: ${f1(cpu[name].at(-1)!)} ms CPU per 1,000 tokens`);
       }
     }
@@ -516,7 +516,8 @@ function section(r: {
     "",
     `CPU per 1,000 streamed tokens (the replay answers 1,000 text chunks; ${CPU_CLIENTS} steady`,
     "clients per server; the server process's user + system time from /proc over the window,",
-    `per 1,000 text-delta events received; one answer = 1,000 tokens, start to end; the median of`,
+    "per 1,000 text chunks the stand-in wrote (the app merges deltas that come close together, so",
+    `its visitors read fewer events); one answer = 1,000 tokens, start to end; the median of`,
     `${ROUNDS} rounds, each in brackets):`,
     "",
     "| server | CPU per 1,000 tokens | over the floor |",

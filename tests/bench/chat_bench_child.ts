@@ -28,7 +28,7 @@
  *     a provider stand-in like `replay` (same chunks, same framing, `POST /__pace?ms=N&tokens=T`)
  *     whose first text chunk carries the wall-clock time it was written (`⏱<epoch ms>`), so a
  *     client can tell what any server in between added to that very stream
- *     (tests/bench/capacity_bench.ts)
+ *     (tests/bench/capacity_bench.ts); `GET /__sent` tells how many text chunks it has written
  */
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
@@ -99,7 +99,9 @@ if (mode === "replay") {
     onListen: ({ port }) => console.log(`listening ${port}`),
   }, floorHandler(arg));
 } else if (mode === "stamped") {
-  let paceMs = 0, tokens = 0;
+  // sentTokens: text chunks written since the start, for figures per token that do not depend
+  // on how a server groups them (the app merges deltas that come close together).
+  let paceMs = 0, tokens = 0, sentTokens = 0;
   const lines = Deno.readTextFileSync(new URL(`../fixtures/providers/${arg}`, import.meta.url))
     .split("\n").filter((l) => l.trim());
   const encoder = new TextEncoder();
@@ -114,6 +116,7 @@ if (mode === "replay") {
       tokens = Number(url.searchParams.get("tokens") ?? 0);
       return new Response("ok");
     }
+    if (url.pathname === "/__sent") return new Response(String(sentTokens));
     await req.arrayBuffer();
     const chunks = tokens > 0 ? syntheticAnswer(arg, tokens) : lines.map((l) => `data: ${l}\n\n`)
       .concat("data: [DONE]\n\n");
@@ -132,6 +135,7 @@ if (mode === "replay") {
                 }`;
                 chunk = `data: ${JSON.stringify(json)}\n\n`;
               }
+              if (/"content":"[^"]/.test(chunk)) sentTokens++;
               controller.enqueue(encoder.encode(chunk));
               if (i >= chunks.length) controller.close();
               resolve();
