@@ -287,7 +287,7 @@ function openStream(
     log.append(chunk, json);
   }, app.deltaMergeMs);
   turn.relay.flushTo(merged.push);
-  merged.flush();
+  merged.flush(); // the held chunks go out whole, merged deltas included
   body.sendJsonAll(held);
   held = null;
   turn.ended.then(async (end) => {
