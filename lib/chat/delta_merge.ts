@@ -6,8 +6,9 @@
  * A provider sends a token or two per event, every 10 to 20 ms. Each chunk the turn sends
  * costs a JSON text, an SSE event, a socket write, a read and a render in the visitor's
  * browser, and a place in the stream log; merged, a provider writing every 10 ms costs about
- * 40% as many (one a tick instead of 2.5). A reader cannot see 25 ms, and a delta after a pause (the first token, a slow
- * model) goes out at once, so nothing waits that would not have been merged.
+ * 40% as many (one a tick instead of 2.5). A reader cannot see 25 ms, and a delta after a
+ * pause (the first token, a slow model) goes out at once, so nothing waits that would not
+ * have been merged.
  */
 import type { UIMessageChunk } from "ai";
 import { createFlushClock, type FlushClock } from "@/lib/flush_clock.ts";
