@@ -24,8 +24,10 @@
  *   across the bracket then gets three rounds per server, app and floor taking turns, and
  *   the median round decides whether a server holds N (≤ 10 ms, no stream failed or
  *   truncated). Capacity = where the median crosses 10 ms, interpolated between the last N
- *   held and the first that failed. (Two runs of the earlier design, one probe per
- *   decision with a baseline before it, gave the same code 58% and 100%.)
+ *   held and the first that failed, on the closest non-decreasing fit of the medians
+ *   (tests/bench/capacity_curve.ts); a run in which a server held at some N after failing
+ *   at a smaller one says it cannot be trusted. (Two runs of the earlier design, one probe
+ *   per decision with a baseline before it, gave the same code 58% and 100%.)
  * - CPU per 1,000 streamed tokens: the replay answers 1,000 text chunks (the fixture's,
  *   repeated); 50 steady clients per server; the server process's CPU time (/proc) over the
  *   window divided by the text chunks the stand-in wrote meanwhile, × 1,000; the median of
@@ -34,6 +36,7 @@
  */
 import { percentile } from "@/lib/search/beir.ts";
 import { listeningPort } from "../support/listening.ts";
+import { type Capacity, capacityFrom } from "./capacity_curve.ts";
 
 const FIXTURE = "openai-text.chunks.txt";
 const CHILD = new URL("./chat_bench_child.ts", import.meta.url).pathname;
@@ -259,31 +262,10 @@ function medianAt(probes: Probe[], n: number): number {
   return median(rounds(probes, n).map(score));
 }
 
-/**
- * A server's capacity from its medians along the grid: below the first N whose median
- * fails, by linear interpolation of the median between that N and the grid point before it
- * (the N where the curve crosses the target); 0 when even the first point failed.
- */
-function capacityOf(
-  probes: Probe[],
-  target = TARGET_P95_MS,
-): { capacity: number; held: number; failed: number | null } {
-  const ns = [...new Set(probes.map((p) => p.n))].sort((a, b) => a - b);
-  let held = 0, heldMedian = -Infinity;
-  for (const n of ns) {
-    const m = medianAt(probes, n);
-    if (m <= target) {
-      held = n;
-      heldMedian = m;
-      continue;
-    }
-    // The curve crosses the target between `held` and `n`.
-    const at = Number.isFinite(m) && held
-      ? held + ((n - held) * (target - heldMedian)) / (m - heldMedian)
-      : held;
-    return { capacity: Math.min(n - 1, Math.floor(at)), held, failed: n };
-  }
-  return { capacity: held, held, failed: null };
+/** A server's capacity from its medians along the grid (see tests/bench/capacity_curve.ts). */
+function capacityOf(probes: Probe[]): Capacity {
+  const ns = [...new Set(probes.map((p) => p.n))];
+  return capacityFrom(ns.map((n) => ({ n, median: medianAt(probes, n) })), TARGET_P95_MS);
 }
 
 /** Runs the bench; returns the markdown section. */
@@ -475,6 +457,15 @@ function section(r: {
       Deno.loadavg().map((x) => x.toFixed(2)).join(" / ")
     }) also runs on these cores: figures from a busy machine **cannot be trusted** as absolute numbers.`
     : `**Not pinned** (${r.cores} cores, or no taskset): every process shares every core; **these figures cannot be trusted**.`;
+  const wobbly = NAMES.filter((name) => !cap[name].consistent);
+  const noisy = wobbly.length
+    ? [
+      `**The medians are not monotone** (${
+        wobbly.join(" and ")
+      } held at some N after failing at a smaller one): the machine's noise was larger than what this run measures, so its capacities **cannot be trusted**.`,
+      "",
+    ]
+    : [];
   const cpu = { app: median(r.cpu.app), floor: median(r.cpu.floor), sdk: median(r.cpu.sdk) };
   const over = (x: number) => `${x >= cpu.floor ? "+" : "−"}${f1(Math.abs(x - cpu.floor))}`;
   const cpuRow = (label: string, name: "app" | "floor" | "sdk", extra: string) =>
@@ -495,11 +486,12 @@ function section(r: {
     }, …, one round) brackets both capacities; then`,
     `${ROUNDS} rounds at each of ${FINE_POINTS} N across the bracket. A server holds N when the median of its`,
     `rounds is ≤ ${TARGET_P95_MS} ms (a round with a failed or truncated stream counts as failing); its`,
-    "capacity is where that median crosses the target, interpolated between the last N held and",
-    "the first that failed. App: the real app (OpenAI Chat Completions adapter on the stand-in,",
-    "in-memory KV, limits raised). Floor: the thinnest server over the same adapter",
-    "(`chat_bench_child.ts peer`: parse, `doStream`, UI chunks out; no KV, checks, history, tools",
-    "or engine).",
+    "capacity is where the medians cross the target, interpolated between the last N held and",
+    "the first that failed, on the closest non-decreasing curve through them (a median that falls",
+    "as N rises is noise: it is pooled with its neighbours). App: the real app (OpenAI Chat",
+    "Completions adapter on the stand-in, in-memory KV, limits raised). Floor: the thinnest server",
+    "over the same adapter (`chat_bench_child.ts peer`: parse, `doStream`, UI chunks out; no KV,",
+    "checks, history, tools or engine).",
     trust,
     "",
     `| N | direct p95 | app: median added p95 (rounds) | floor: median added p95 (rounds) |`,
@@ -508,6 +500,7 @@ function section(r: {
     "",
     `Coarse pass, added p95: app ${coarseLine("app")}; floor ${coarseLine("floor")}.`,
     "",
+    ...noisy,
     `**Capacity on one core: app ${capText("app")}, floor ${capText("floor")}: the app holds ${
       Number.isFinite(share) ? `${(share * 100).toFixed(0)}%` : "–"
     } of the floor** (goal ≥ 80%${
