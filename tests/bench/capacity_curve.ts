@@ -6,7 +6,10 @@
  * a run says it cannot be trusted.
  */
 
-/** A server's median added p95 (ms) at N; +∞ when a stream failed or was cut. */
+/**
+ * A server's median added p95 (ms) at N: +∞ when a stream failed or was cut; NaN (no
+ * sample) fails as well.
+ */
 export interface CurvePoint {
   n: number;
   median: number;
@@ -50,7 +53,11 @@ export function monotoneFit(ys: number[]): number[] {
  * first N failed.
  */
 export function capacityFrom(points: CurvePoint[], target: number): Capacity {
-  const sorted = [...points].sort((a, b) => a.n - b.n);
+  const sorted = points.map((p) => ({
+    n: p.n,
+    median: Number.isNaN(p.median) ? Infinity : p.median,
+  }))
+    .sort((a, b) => a.n - b.n);
   const fit = monotoneFit(sorted.map((p) => p.median));
   const firstFail = sorted.findIndex((p) => p.median > target);
   const consistent = firstFail < 0 || sorted.slice(firstFail).every((p) => p.median > target);

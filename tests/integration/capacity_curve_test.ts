@@ -25,9 +25,13 @@ Deno.test("a median that holds after a failure is noise: pooled, and the run fla
   assert.deepEqual(floor, { capacity: 65, held: 63, failed: 81, consistent: false });
 });
 
-Deno.test("a round with a cut stream fails its N; none held gives 0; all held gives the top", () => {
+Deno.test("a cut stream or no sample fails its N; none held gives 0; all held gives the top", () => {
   assert.deepEqual(
     capacityFrom(curve([25, 50], [4, Infinity]), 10),
+    { capacity: 25, held: 25, failed: 50, consistent: true },
+  );
+  assert.deepEqual(
+    capacityFrom(curve([25, 50], [4, NaN]), 10),
     { capacity: 25, held: 25, failed: 50, consistent: true },
   );
   assert.deepEqual(
