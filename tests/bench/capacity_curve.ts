@@ -53,22 +53,16 @@ export function monotoneFit(ys: number[]): number[] {
  * first N failed.
  */
 export function capacityFrom(points: CurvePoint[], target: number): Capacity {
-  const sorted = points.map((p) => ({
-    n: p.n,
-    median: Number.isNaN(p.median) ? Infinity : p.median,
-  }))
+  const sorted = points
+    .map(({ n, median }) => ({ n, median: Number.isNaN(median) ? Infinity : median }))
     .sort((a, b) => a.n - b.n);
   const fit = monotoneFit(sorted.map((p) => p.median));
   const firstFail = sorted.findIndex((p) => p.median > target);
   const consistent = firstFail < 0 || sorted.slice(firstFail).every((p) => p.median > target);
   const over = fit.findIndex((y) => y > target);
   if (over < 0) {
-    return {
-      capacity: sorted.at(-1)?.n ?? 0,
-      held: sorted.at(-1)?.n ?? 0,
-      failed: null,
-      consistent,
-    };
+    const top = sorted.at(-1)?.n ?? 0;
+    return { capacity: top, held: top, failed: null, consistent };
   }
   const failed = sorted[over].n;
   if (over === 0) return { capacity: 0, held: 0, failed, consistent };
