@@ -23,7 +23,9 @@
  *   A coarse pass (25, 50, 100, …, one round each) brackets both capacities; a grid of N
  *   across the bracket then gets three rounds per server, app and floor taking turns, and
  *   the median round decides whether a server holds N (≤ 10 ms, no stream failed or
- *   truncated). Capacity = where the median crosses 10 ms, interpolated between the last N
+ *   truncated). Where a server's last N held and first failed are more than a tenth apart,
+ *   three N between them get three rounds more (every server whose bracket holds the N).
+ *   Capacity = where the median crosses 10 ms, interpolated between the last N
  *   held and the first that failed, on the closest non-decreasing fit of the medians
  *   (tests/bench/capacity_curve.ts); a run in which a server held at some N after failing
  *   at a smaller one says it cannot be trusted. (Two runs of the earlier design, one probe
@@ -36,7 +38,7 @@
  */
 import { percentile } from "@/lib/search/beir.ts";
 import { listeningPort } from "../support/listening.ts";
-import { type Capacity, capacityFrom } from "./capacity_curve.ts";
+import { type Capacity, capacityFrom, refineBetween } from "./capacity_curve.ts";
 
 const FIXTURE = "openai-text.chunks.txt";
 const CHILD = new URL("./chat_bench_child.ts", import.meta.url).pathname;
@@ -57,6 +59,8 @@ const CPU_CLIENTS = 50;
 const ROUNDS = 3;
 /** N of the fine grid across the coarse bracket: 25→50 in steps of about 6 streams. */
 const FINE_POINTS = 5;
+/** N probed inside a bracket (last N held, first failed) still wider than a tenth of its low end. */
+const REFINE_POINTS = 3;
 /** Deno Deploy's CPU time per request on the lower tier (averaged). */
 const DEPLOY_CPU_MS = 50;
 
@@ -377,6 +381,23 @@ export async function run(): Promise<string> {
       await chain(n, open, ROUNDS, fine);
     }
 
+    // Refine: the grid's step can leave a wide bracket, and a straight line across it misreads
+    // a curve that bends at the limit. Every server whose bracket holds an N is probed there,
+    // so where the brackets overlap both are read off the same points.
+    const caps = Object.fromEntries(NAMES.map((name) => [name, capacityOf(fine[name])])) as Record<
+      Name,
+      Capacity
+    >;
+    const inside = (name: Name) =>
+      refineBetween(caps[name], REFINE_POINTS, Math.max(4, Math.round(caps[name].held / 10)));
+    const refine = [...new Set(NAMES.flatMap(inside))].sort((a, b) => a - b);
+    for (const n of refine) {
+      const open = NAMES.filter((name) =>
+        inside(name).length && caps[name].held < n && n < caps[name].failed!
+      );
+      await chain(n, open, ROUNDS, fine);
+    }
+
     await pace(10, 1000);
     for (let round = 0; round < ROUNDS; round++) {
       const names = ["app", "floor", "sdk"] as const;
@@ -484,7 +505,8 @@ function section(r: {
     `A coarse pass (N = ${
       COARSE_STEPS.slice(0, 3).join(", ")
     }, …, one round) brackets both capacities; then`,
-    `${ROUNDS} rounds at each of ${FINE_POINTS} N across the bracket. A server holds N when the median of its`,
+    `${ROUNDS} rounds at each of ${FINE_POINTS} N across the bracket, and ${REFINE_POINTS} more N inside a server's`,
+    "last N held and first failed when those are more than a tenth apart. A server holds N when the median of its",
     `rounds is ≤ ${TARGET_P95_MS} ms (a round with a failed or truncated stream counts as failing); its`,
     "capacity is where the medians cross the target, interpolated between the last N held and",
     "the first that failed, on the closest non-decreasing curve through them (a median that falls",

@@ -70,3 +70,18 @@ export function capacityFrom(points: CurvePoint[], target: number): Capacity {
   const at = Number.isFinite(hi) ? held + ((failed - held) * (target - lo)) / (hi - lo) : held;
   return { capacity: Math.min(failed - 1, Math.floor(at)), held, failed, consistent };
 }
+
+/**
+ * N to probe inside a capacity's bracket when it is wider than `resolution` streams:
+ * `count` points evenly between the last N held and the first that failed (none when the
+ * server held everywhere or nowhere). The added p95 bends sharply near a server's limit,
+ * so a straight line across a wide bracket reads a steep curve's crossing too low and a flat
+ * one's too high: run 12's bracket was 50 to 88 for both servers, with nothing probed between.
+ * Example: `refineBetween({ held: 50, failed: 88, … }, 3, 8)` → `[60, 69, 79]`.
+ */
+export function refineBetween(c: Capacity, count: number, resolution: number): number[] {
+  if (c.failed === null || c.held === 0 || c.failed - c.held <= resolution) return [];
+  const step = (c.failed - c.held) / (count + 1);
+  const ns = Array.from({ length: count }, (_, i) => Math.round(c.held + (i + 1) * step));
+  return [...new Set(ns)].filter((n) => n > c.held && n < c.failed!);
+}

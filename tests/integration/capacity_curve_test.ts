@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { capacityFrom, monotoneFit } from "../bench/capacity_curve.ts";
+import { capacityFrom, monotoneFit, refineBetween } from "../bench/capacity_curve.ts";
 
 const curve = (ns: number[], medians: number[]) => ns.map((n, i) => ({ n, median: medians[i] }));
 
@@ -42,4 +42,20 @@ Deno.test("a cut stream or no sample fails its N; none held gives 0; all held gi
     capacityFrom(curve([50, 25], [9, 2]), 10),
     { capacity: 50, held: 50, failed: null, consistent: true },
   );
+});
+
+Deno.test("refineBetween: points inside a wide bracket, none in a narrow or open one", () => {
+  const bracket = (held: number, failed: number | null) => ({
+    capacity: held,
+    held,
+    failed,
+    consistent: true,
+  });
+  // Run 12: both servers held 50 and failed 88, a 38-stream gap read off one straight line.
+  assert.deepEqual(refineBetween(bracket(50, 88), 3, 8), [60, 69, 79]);
+  assert.deepEqual(refineBetween(bracket(50, 57), 3, 8), []);
+  assert.deepEqual(refineBetween(bracket(50, null), 3, 8), []);
+  assert.deepEqual(refineBetween(bracket(0, 25), 3, 8), []);
+  // Rounding never repeats an N nor lands on the bracket's ends.
+  assert.deepEqual(refineBetween(bracket(10, 12), 3, 0), [11]);
 });
