@@ -481,7 +481,7 @@ function section(r: {
   const wobbly = NAMES.filter((name) => !cap[name].consistent);
   const noisy = wobbly.length
     ? [
-      `**The medians are not monotone** (${
+      `**A server held after failing** (${
         wobbly.join(" and ")
       } held at some N after failing at a smaller one): the machine's noise was larger than what this run measures, so its capacities **cannot be trusted**.`,
       "",
