@@ -48,6 +48,8 @@ export interface PublicPassage {
   url: string;
   text: string;
   score: number;
+  /** Share of the query's weight the passage holds (lib/search/types.ts `Passage.match`). */
+  match?: number;
   ref?: never;
   internal?: never;
 }

@@ -6,9 +6,11 @@
 import { analyze, LANGS } from "@/lib/search/analyzer.ts";
 import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
+import { type AnswerLang, detectLang, fold } from "./answer_lang.ts";
+import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
+import { sentences } from "./sentences.ts";
 
-/** Languages the offline model answers in. */
-export type AnswerLang = "pt" | "en";
+export { type AnswerLang, detectLang, fold, sentences };
 
 /** A passage as `search_site` returns it (see lib/search/types.ts). */
 export interface AnswerPassage {
@@ -17,6 +19,8 @@ export interface AnswerPassage {
   url: string | null;
   text: string;
   score: number;
+  /** Share of the question's weight the passage holds, when the search says (0–1). */
+  match?: number;
 }
 
 const PT_STOPWORDS = new Set(
@@ -26,7 +30,7 @@ const PT_STOPWORDS = new Set(
   também te tem têm ter teu tua um uma umas uns você vocês vos onde qual porque porquê quanto
   quantos quanta quantas fala faz fazer está estão são sou somos pode podem posso quero gostaria
   saber diga dizer conte me sobre algum alguma alguns algumas todo toda todos todas então aqui
-  ali lá site página`.split(/\s+/).filter(Boolean).map(fold),
+  ali lá site página pra pro pras pros num numa`.split(/\s+/).filter(Boolean).map(fold),
 );
 
 const EN_STOPWORDS = new Set(
@@ -37,42 +41,8 @@ const EN_STOPWORDS = new Set(
   very site page`.split(/\s+/).filter(Boolean),
 );
 
-/** Words that mark a language strongly (used only for detection). */
-const PT_MARKERS = new Set(
-  `o os as um uma de do da dos das em no na nos nas que não com para por é são ele ela você
-  como qual quais quem onde quando porque sobre isso está tem faz mais`.split(/\s+/).filter(
-    Boolean,
-  ).map(fold),
-);
-const EN_MARKERS = new Set(
-  `the a an of in on is are was were do does did what which who where when why how with for
-  about this that it you your he she they can has have`.split(/\s+/).filter(Boolean),
-);
-
-/** Lower-cases and strips diacritics: "Ação" → "acao". */
-export function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-}
-
 function words(text: string): string[] {
   return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-}
-
-/**
- * Guesses whether a question is Portuguese or English by stopword counts;
- * ties go to Portuguese when the text has Portuguese letters (ã, ç, é…), else English.
- */
-export function detectLang(text: string): AnswerLang {
-  let pt = 0;
-  let en = 0;
-  for (const word of words(text)) {
-    // "a" is a stopword in both languages; it decides nothing.
-    if (word === "a") continue;
-    if (PT_MARKERS.has(word)) pt++;
-    if (EN_MARKERS.has(word)) en++;
-  }
-  if (/[ãõçáéíóúâêôà]/i.test(text)) pt += 0.5;
-  return pt > en ? "pt" : "en";
 }
 
 /**
@@ -111,14 +81,6 @@ function questionTerms(question: string): Set<string> {
   const terms = contentTerms(question);
   for (const t of QUESTION_FRAME) terms.delete(t);
   return terms;
-}
-
-/** Splits passage text into sentences. */
-export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?…])\s+|\n+/u)
-    .map((s) => s.replace(/\s+/g, " ").trim())
-    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
 }
 
 export interface Candidate {
@@ -217,6 +179,51 @@ export function buildExtractiveAnswer(
     typeof p.n === "number" && p.url !== null
   );
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
+  if (!searchFound(quotable)) return NOT_COVERED[lang];
+  const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));
+  const quoted = isFaqEntry(top.title)
+    ? faqAnswer(question, top)
+    : sentenceAnswer(question, queryTerms, quotable, options);
+  if (!quoted) return NOT_COVERED[lang];
+  return withLanguageNote(quoted, lang, quotable);
+}
+
+/**
+ * Least share of the question's weight the best passage must hold for the site to count
+ * as covering it (the search's `match`). Calibrated on held-out folds of covered and
+ * off-topic questions in both languages (BENCHMARKS.md, "not covered" gate).
+ */
+export const MIN_MATCH = 0.34;
+
+/**
+ * Whether the search found the question on the site: the best passage's `match` when the
+ * search reports it; without it (another search, older saved results), the sentence
+ * coverage below decides.
+ */
+function searchFound(quotable: readonly AnswerPassage[]): boolean {
+  const matches = quotable.map((p) => p.match).filter((m): m is number => typeof m === "number");
+  return !matches.length || Math.max(...matches) >= MIN_MATCH;
+}
+
+/** The answer of an FAQ entry, quoted with its number; null when it has no sentence. */
+function faqAnswer(question: string, entry: AnswerPassage & { n: number }): string | null {
+  const chosen = faqAnswerSentences(question, entry.text);
+  if (!chosen.length) return null;
+  return chosen.map((text) => `“${tidy(text)}”`).join(" ") + ` [${entry.n}]`;
+}
+
+/**
+ * The sentence answer over plain passages: the sentence that answers the question best, and
+ * the sentence after it when both are short enough (the answer to a question that restates
+ * one sentence is often in the next), or else a runner-up that scores close to it; null
+ * when nothing overlaps the question meaningfully.
+ */
+function sentenceAnswer(
+  question: string,
+  queryTerms: Set<string>,
+  quotable: Array<AnswerPassage & { n: number }>,
+  options: ExtractiveOptions,
+): string | null {
   const candidates = scoreSentences(
     question,
     queryTerms,
@@ -230,9 +237,7 @@ export function buildExtractiveAnswer(
     coverage = Math.max(coverage, c.coverage);
   }
   // A FAQ answer holds none of its question's words: they are in its heading, which counts.
-  if (!best || best.coverage <= 0 || coverage < MIN_COVERAGE) {
-    return NOT_COVERED[lang];
-  }
+  if (!best || best.coverage <= 0 || coverage < MIN_COVERAGE) return null;
   const chosen = [best];
   const next = candidates.find((c) =>
     c.passage === best.passage && c.position === best.position + 1
@@ -256,6 +261,27 @@ export function buildExtractiveAnswer(
   }
   // Quotation marks say "the site's words", as the old lead-in did, without its 3 words.
   return chosen.map((c) => `“${tidy(c.text)}” [${c.n}]`).join(" ");
+}
+
+const OTHER_LANGUAGE: Record<AnswerLang, Record<AnswerLang, string>> = {
+  pt: { pt: "", en: "O site trata disso só em inglês:" },
+  en: { en: "", pt: "The site covers this in Portuguese only:" },
+};
+
+/**
+ * The quote, introduced in the visitor's language when the quoted page is in the other one
+ * (a Portuguese question answered from an English-only page says so before quoting it).
+ */
+function withLanguageNote(
+  quoted: string,
+  lang: AnswerLang,
+  quotable: readonly AnswerPassage[],
+): string {
+  const cited = new Set([...quoted.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+  const texts = quotable.filter((p) => cited.has(p.n!)).map((p) => p.text).join(" ");
+  const pageLang = detectLang(texts, lang);
+  const note = OTHER_LANGUAGE[lang][pageLang];
+  return note ? `${note} ${quoted}` : quoted;
 }
 
 /**

@@ -364,6 +364,7 @@ export function passagesOf(
     url: typeof p.url === "string" ? p.url : null,
     text: p.text,
     score: typeof p.score === "number" ? p.score : 0,
+    ...(typeof p.match === "number" ? { match: p.match } : {}),
   }));
 }
 

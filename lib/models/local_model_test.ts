@@ -310,7 +310,15 @@ Deno.test("detectLang tells Portuguese from English", () => {
   assert.equal(detectLang("O que é o Atlas?"), "pt");
   assert.equal(detectLang("What projects does she have?"), "en");
   assert.equal(detectLang("Where is the contact form?"), "en");
-  assert.equal(detectLang("Atlas"), "en");
+  // A bare name holds no evidence: the fallback (the site's first language) decides.
+  assert.equal(detectLang("Atlas"), "pt");
+  assert.equal(detectLang("Atlas", "en"), "en");
+  // Short questions full of product names, without accents or the common function words.
+  assert.equal(detectLang("Posso usar Python num produto comercial sem pagar nada?"), "pt");
+  assert.equal(detectLang("Dá pra desinstalar o Python do meu PC?"), "pt");
+  assert.equal(detectLang("tupla vs lista?"), "pt");
+  assert.equal(detectLang("How do I loop over a list backwards?"), "en");
+  assert.equal(detectLang("Fastest way to join lots of strings?"), "en");
 });
 
 Deno.test("a sub-heading inside a passage is never quoted as an answer", () => {

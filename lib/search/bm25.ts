@@ -150,6 +150,22 @@ export class Bm25Scorer {
     return bm25Idf(n, df);
   }
 
+  /** Whether passage `doc` holds `term` (a binary search of the term's postings). */
+  has(term: string, doc: number): boolean {
+    const id = termId(this.#p.terms, term);
+    if (id < 0) return false;
+    const docs = this.#p.postDocs;
+    let lo = this.#p.postOffsets[id];
+    let hi = this.#p.postOffsets[id + 1] - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (docs[mid] === doc) return true;
+      if (docs[mid] < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
   /** Number of passages scored. */
   get size(): number {
     return this.#p.docLens.length;

@@ -2,7 +2,8 @@
  * Markdown → passages: split at headings, keep the heading path as the
  * title and the heading's slug as the anchor, then size the sections to about
  * 150–350 words (long ones split at paragraph ends, short ones merged into the
- * subsection that follows them).
+ * subsection that follows them). An FAQ entry (a question heading, or a bold question
+ * line) is never merged: it stays one passage whose title ends with its question.
  */
 import MarkdownIt from "markdown-it";
 import { createSlugger } from "./slug.ts";
@@ -54,6 +55,25 @@ interface Section {
   paras: string[];
 }
 
+/**
+ * Level below every ATX heading: an FAQ question written as a bold line ("**Posso…?**")
+ * opens a section of its own under the current heading.
+ */
+const QUESTION_LINE_LEVEL = 7;
+
+/** The heading a line opens: an ATX heading, or a bold line that is a question; else null. */
+function headingOf(line: string): { level: number; text: string } | null {
+  const atx = line.match(/^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/);
+  if (atx) return { level: atx[1].length, text: inlineText(atx[2]) };
+  const bold = line.match(/^\s{0,3}(\*\*|__)(?!\s)(.{2,300}?\?)\1\s*$/);
+  return bold ? { level: QUESTION_LINE_LEVEL, text: inlineText(bold[2]) } : null;
+}
+
+/** Whether a heading is a question: an FAQ entry, kept whole as one passage. */
+export function isQuestionHeading(text: string): boolean {
+  return /\?\s*$/.test(text);
+}
+
 /** Split a markdown document into sections at ATX headings (outside code fences). */
 export function splitSections(markdown: string): Section[] {
   const slug = createSlugger();
@@ -70,14 +90,13 @@ export function splitSections(markdown: string): Section[] {
   for (const line of markdown.replace(/^---\n[\s\S]*?\n---\n/, "").split(/\r?\n/)) {
     const f = line.match(/^\s{0,3}(`{3,}|~{3,})/);
     if (f) fence = fence === null ? f[1][0] : (f[1][0] === fence ? null : fence);
-    const h = fence === null && !f ? line.match(/^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/) : null;
+    const h = fence === null && !f ? headingOf(line) : null;
     if (!h) {
       body.push(line);
       continue;
     }
     flush();
-    const level = h[1].length;
-    const text = inlineText(h[2]);
+    const { level, text } = h;
     while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
     stack.push({ level, text });
     current = { level, path: stack.map((s) => s.text), anchor: slug(text), paras: [] };
@@ -140,8 +159,11 @@ export function chunkMarkdown(markdown: string): Chunk[] {
     const isChild = prev && s.path.length > prev.path.length &&
       prev.path.every((p, i) => s.path[i] === p);
     const prevWords = prev ? words(prev.paras.join(" ")) : 0;
+    // An FAQ entry is one unit, its question the passage's heading: merged into another
+    // section, its answer would be quoted beside a neighbour entry's sentences.
+    const entry = isQuestionHeading(s.path.at(-1) ?? "");
     if (
-      prev && isChild && prevWords < CHUNK_MIN_WORDS &&
+      prev && isChild && !entry && prevWords < CHUNK_MIN_WORDS &&
       prevWords + words(s.paras.join(" ")) <= CHUNK_MAX_WORDS
     ) {
       const heading = s.path.slice(prev.path.length).join(" › ");

@@ -442,6 +442,7 @@ export class SearchEngine {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const k = Math.max(0, Math.floor(options.k ?? 5));
     const ranked = await this.rank(query, k, options.signal);
+    const match = this.#matcher(query);
     let n = 0;
     const passages = ranked.ids.map((id, i): Passage => {
       const p = this.passage(id);
@@ -449,10 +450,59 @@ export class SearchEngine {
         ...(p.url ? { n: ++n } : {}),
         ...p,
         score: ranked.scores[i],
+        match: match(id),
         ranks: { bm25: ranked.bm25[i], dense: ranked.dense[i] },
       };
     });
     return { mode: ranked.mode, passages };
+  }
+
+  /**
+   * How much of a query a passage holds (0–1): the IDF weight of the query's words found in
+   * its title or text over the weight of all of them, a word the index lacks counting as
+   * the rarest term. Unlike a BM25 score it is comparable across queries and sites, so the
+   * offline model's "not covered" gate reads it: an off-topic question's rare words
+   * ("pizza") are found nowhere, a covered one's are in its passage. A passage in another
+   * language than the query is matched through the lexicon's translations (and the words
+   * themselves, for names and code).
+   */
+  #matcher(query: string): (id: number) => number {
+    const own = queryLangs(query, this.#langs);
+    const groupsByLang = new Map<Lang, string[][]>();
+    const groupsIn = (lang: Lang): string[][] => {
+      let groups = groupsByLang.get(lang);
+      if (groups) return groups;
+      if (own.includes(lang) || !this.#lexicon || own.length !== 1) {
+        groups = [...new Set(queryTerms(query, lang, this.#questionWords))].map((t) => [t]);
+      } else {
+        groups = translationGroups(
+          query,
+          own[0],
+          this.#lexicon,
+          (t) => isQuestionWord(t, own[0], this.#questionWords),
+        ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
+      }
+      groupsByLang.set(lang, groups);
+      return groups;
+    };
+    const rarest = this.#rarestIdf();
+    return (id) => {
+      const groups = groupsIn(LANGS[this.data.postings.docLangs[id]] ?? "pt");
+      let found = 0;
+      let total = 0;
+      for (const terms of groups) {
+        let weight = 0;
+        let hit = false;
+        for (const t of terms) {
+          weight = Math.max(weight, this.#bm25.idf(t));
+          hit ||= this.#bm25.has(t, id);
+        }
+        weight ||= rarest;
+        total += weight;
+        if (hit) found += weight;
+      }
+      return total > 0 ? Number((found / total).toFixed(3)) : 0;
+    };
   }
 
   /** The stored fields of the passage with this id, or null when there is none. */

@@ -19,6 +19,11 @@ export interface Passage {
   text: string;
   /** Fused score (RRF in hybrid mode, BM25 in lexical mode). */
   score: number;
+  /**
+   * Share (0–1) of the query's IDF weight whose words the passage holds: comparable across
+   * queries, unlike `score`, so it can tell "found" from "nothing on the site".
+   */
+  match?: number;
   /** 1-based rank in each list; null when the passage was absent from it. */
   ranks: { bm25: number | null; dense: number | null };
 }

@@ -73,7 +73,14 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           numbers.set(p.id, n);
           options.onSource({ n, url, title: p.title });
         }
-        return { n, title: p.title, url, text: p.text, score: p.score };
+        return {
+          n,
+          title: p.title,
+          url,
+          text: p.text,
+          score: p.score,
+          ...(p.match === undefined ? {} : { match: p.match }),
+        };
       });
       return passages.length
         ? { mode: result.mode, passages }

@@ -1,0 +1,86 @@
+/**
+ * Answers from an FAQ entry: a passage whose heading is a question is one unit, its
+ * question and its answer, and a visitor's question that the search ranks it first for is
+ * answered by the entry's answer, first sentence first — the sentence the site's author
+ * wrote to answer that very question. What the visitor asks steers the choice: a yes/no
+ * question leads with the sentence that says yes or no, "where" adds the sentence with the
+ * place or link, "how" the step or code, "why" the reason. Nothing is taken from another
+ * entry, so a neighbour's sentence is never spliced in.
+ */
+import { sentences } from "./sentences.ts";
+
+/** What a question asks for, read from its first words. */
+export type QuestionKind = "yesno" | "where" | "how" | "why" | "other";
+
+const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
+  ["why", /^\s*(?:e\s+)?(?:por\s*qu[eê]|porque|why|how come)\b/iu],
+  ["where", /^\s*(?:e\s+)?(?:onde|aonde|cad[eê]|where)\b/iu],
+  [
+    "how",
+    /^\s*(?:e\s+)?(?:como|de que (?:jeito|forma|maneira)|tem como|how (?:do|does|can|could|should|to|would)|how\b|what(?:'s| is) the (?:best |fastest |easiest )?way)\b/iu,
+  ],
+  [
+    "yesno",
+    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:posso|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)\s)/iu,
+  ],
+];
+
+/** The kind of answer a question asks for. */
+export function questionKind(question: string): QuestionKind {
+  return KIND_PATTERNS.find(([, re]) => re.test(question))?.[0] ?? "other";
+}
+
+/** What a sentence of each kind holds. */
+const HOLDS: Record<Exclude<QuestionKind, "other">, RegExp> = {
+  yesno:
+    /^\s*(?:sim|n[aã]o|yes|no|nope|em geral,? n[aã]o|in general,? no|geralmente|usually|nunca|never)\b/iu,
+  where:
+    /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
+  how:
+    /\b[\w.]+\([^)]*\)|`[^`]+`|\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import)\b|=/iu,
+  why:
+    /\b(?:porque|pois|j[aá] que|uma vez que|devido|por causa|para que|because|since|due to|so that|the reason)\b/iu,
+};
+
+/** Most words of an entry's answer; a longer first sentence is still quoted whole. */
+const ANSWER_WORDS = 45;
+/** A first sentence shorter than this rarely answers alone ("Sim.", "Não, mas ajuda."). */
+const SHORT_LEAD = 14;
+/** How far into the entry a sentence of the asked kind is looked for. */
+const KIND_REACH = 4;
+
+/** Whether a heading path's last part reads as a question: the passage is an FAQ entry. */
+export function isFaqEntry(title: string): boolean {
+  const last = title.split(" › ").at(-1) ?? "";
+  return /\?\s*$/.test(last);
+}
+
+const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
+
+/**
+ * The sentences of an FAQ entry's answer that answer `question`, in the order to quote
+ * them: the first sentence, or the one of the asked kind when the first is not (a yes/no
+ * question leads with the yes or no), then a second sentence when the first is short or
+ * the kind was found elsewhere, within about 45 words.
+ */
+export function faqAnswerSentences(question: string, text: string): string[] {
+  const all = sentences(text).filter((s) => !/\?$/.test(s));
+  if (!all.length) return [];
+  const kind = questionKind(question);
+  const holds = kind === "other" ? null : HOLDS[kind];
+  const kindAt = holds ? all.slice(0, KIND_REACH).findIndex((s) => holds.test(s)) : -1;
+  const chosen = [all[0]];
+  if (kindAt > 0) {
+    // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
+    if (kind === "yesno") chosen.unshift(all[kindAt]);
+    else chosen.push(all[kindAt]);
+  } else if (wordCount(all[0]) < SHORT_LEAD && all.length > 1) {
+    chosen.push(all[1]);
+  }
+  // Keep the first sentence whole; drop a follower that would make the answer long.
+  const lead = chosen[0];
+  const rest = chosen.slice(1).filter((s, i, a) =>
+    wordCount(lead) + a.slice(0, i + 1).reduce((n, x) => n + wordCount(x), 0) <= ANSWER_WORDS
+  );
+  return [lead, ...rest];
+}
