@@ -10,6 +10,9 @@
  *   in a value are data, never structure; a value that is empty, `.` or `..` is refused
  *   (URL parsers resolve `..` even when percent-encoded); a missing one is an error and
  *   nothing is built;
+ * - a path or query value (or argument name) that is not well-formed Unicode (a lone
+ *   UTF-16 surrogate, which `encodeURIComponent` cannot encode) is an error, never a throw:
+ *   it comes from model output, and a throw would fail the whole turn;
  * - the final URL must stay under the baseUrl's origin and path prefix;
  * - GET and HEAD send every remaining argument as a query parameter: null and undefined
  *   are dropped, arrays repeat the name (`a=1&a=2`), objects are sent as JSON strings;
@@ -162,7 +165,7 @@ function substitutePath(operation: AgentOperation, args: Args): string {
         name,
       );
     }
-    return encodeURIComponent(raw);
+    return encoded(name, raw);
   });
   return path.startsWith("/") ? path : `/${path}`;
 }
@@ -185,10 +188,25 @@ function queryPairs(operation: AgentOperation, args: Args): string {
     }
     for (const item of Array.isArray(value) ? value : [value]) {
       if (isAbsent(item)) continue;
-      pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(text(item))}`);
+      pairs.push(`${encoded(name, name)}=${encoded(name, text(item))}`);
     }
   }
   return pairs.length ? `?${pairs.join("&")}` : "";
+}
+
+/**
+ * `value` percent-encoded. A lone surrogate makes `encodeURIComponent` throw a URIError;
+ * it is checked first and reported as the argument's fault.
+ */
+function encoded(name: string, value: string): string {
+  if (!value.isWellFormed()) {
+    throw failure(
+      "invalid_parameter",
+      `The argument "${name}" is not valid Unicode text (it holds a lone UTF-16 surrogate), so it cannot be sent in a URL: pass plain text.`,
+      name,
+    );
+  }
+  return encodeURIComponent(value);
 }
 
 function checkUnderBase(url: string, base: URL): void {

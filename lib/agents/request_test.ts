@@ -462,3 +462,24 @@ Deno.test("request.ts stays browser-safe: type-only imports and no Deno APIs", a
   for (const line of imports) assert.match(line, /^import type /, line);
   assert.ok(!/\bDeno\./.test(source));
 });
+
+Deno.test("buildRequest: a lone surrogate in a path, query or argument name is an error, never a throw", () => {
+  const cases: Array<[AgentOperation, Record<string, unknown>, string]> = [
+    [getById, { id: "a\uD800" }, "id"],
+    [search, { q: "\uDC00x" }, "q"],
+    [search, { q: ["ok", "b\uD800"] }, "q"],
+    [search, { q: "ok", ["n\uD800"]: "v" }, "n\uD800"],
+    [create, { dryRun: "\uD83D", body: {} }, "dryRun"],
+  ];
+  for (const [operation, args, parameter] of cases) {
+    const built = buildRequest(operation, args, { baseUrl: BASE });
+    assert.ok("error" in built, `${JSON.stringify(args)} builds no request`);
+    assert.equal(built.error.code, "invalid_parameter");
+    assert.equal(built.error.parameter, parameter);
+    assert.match(built.error.message, /not valid Unicode/);
+  }
+  // A whole surrogate pair is a character like any other.
+  const ok = buildRequest(search, { q: "\uD83D\uDE00" }, { baseUrl: BASE });
+  assert.ok("request" in ok);
+  assert.equal(ok.request.url, `${BASE}/search?q=%F0%9F%98%80`);
+});

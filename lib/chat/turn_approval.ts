@@ -24,9 +24,9 @@ export function approvalHook(
     const browser = found?.agent.agent.runIn === "browser";
     if (!found || (!browser && !tools.approvalFor(toolName, input))) return null;
     const view = describeForApproval(found.operation, found.agent, input, context);
-    // An input the request cannot be built from still asks, without a request to show:
-    // it can never be approved (no signature), so nothing is ever sent for it.
-    if ("error" in view) return { approvalId: newApprovalId() };
+    // No request can be built from this input (bad model output): the call fails with a
+    // tool error the model reads and can correct; no card, nothing sent, the turn goes on.
+    if ("error" in view) return { refused: new Error(view.error.message) };
     const expiresAt = app.clock() + APPROVAL_TTL_MS;
     const signature = await app.approvals.sign({
       chatId: context.chatId,

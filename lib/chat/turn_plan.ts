@@ -238,10 +238,26 @@ function questionPlan(
 /**
  * The history as the model should read it: answers that produced nothing (stopped before
  * their first token, failed, or cut off by a crash) are left out, since an empty assistant
- * turn is refused by some providers and tells the model nothing.
+ * turn is refused by some providers and tells the model nothing. A tool call of an earlier
+ * answer that never got a result (the turn failed or was cut off mid-call) is left out too:
+ * a call without its result makes every later prompt invalid, which would end every later
+ * turn of the chat in an error. The last message keeps its calls: a continued answer's
+ * are answered by this turn.
  */
 function forModel(messages: ChatMessage[]): ChatMessage[] {
-  return messages.filter((m) => m.role !== "assistant" || m.parts.length > 0);
+  return messages.flatMap((m, i) => {
+    if (m.role !== "assistant") return [m];
+    const parts = i === messages.length - 1 ? m.parts : m.parts.filter((p) => !unanswered(p));
+    if (parts.length === 0) return [];
+    return [parts.length === m.parts.length ? m : { ...m, parts }];
+  });
+}
+
+/** A tool call the saved answer holds without a result or a pending approval. */
+function unanswered(part: ChatMessage["parts"][number]): boolean {
+  const state = (part as { state?: unknown }).state;
+  return (part.type === "dynamic-tool" || part.type.startsWith("tool-")) &&
+    (state === "input-streaming" || state === "input-available");
 }
 
 function pickModel(

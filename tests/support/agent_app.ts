@@ -56,10 +56,21 @@ export interface SpyRequest {
   body: string;
 }
 
+/** Options of {@linkcode startSpyAgentApp}. */
+export interface SpyAgentOptions {
+  info?: () => string;
+  search?: SiteSearch;
+  runIn?: "server" | "browser";
+  /** Another spec for the spy agent (default {@linkcode SPY_SPEC}). */
+  spec?: unknown;
+  /** More settings of the spy agent's config (e.g. its approval rule). */
+  agent?: Partial<AgentConfig>;
+}
+
 /** The app over a spy agent, with a scripted model and, optionally, a search of the test's passages. */
 export async function startSpyAgentApp(
   model: ScriptedModel,
-  options: { info?: () => string; search?: SiteSearch; runIn?: "server" | "browser" } = {},
+  options: SpyAgentOptions = {},
 ): Promise<{ server: TestServer; received: SpyRequest[]; close(): Promise<void> }> {
   const received: SpyRequest[] = [];
   // CORS as a browser-run agent's API must answer it: the visitor's page calls it directly.
@@ -87,8 +98,10 @@ export async function startSpyAgentApp(
     baseUrl: `http://127.0.0.1:${spy.addr.port}`,
     runIn: options.runIn ?? "server",
     local: true,
+    ...options.agent,
   };
-  const agents = readyAgents([{ agent, operations: await buildOperations(agent, SPY_SPEC) }], {});
+  const spec = options.spec ?? SPY_SPEC;
+  const agents = readyAgents([{ agent, operations: await buildOperations(agent, spec) }], {});
   const server = await startTestServer({
     config: testConfig(),
     services: {

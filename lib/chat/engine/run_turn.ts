@@ -70,8 +70,10 @@ export interface RunTurnOptions {
    * Whether a valid call of one of `tools` waits for the visitor's approval: the approval's
    * id and what the card shows, or null to run it at once. A tool that sets `needsApproval`
    * waits whatever this says (with a fresh id and no descriptor when this gives none).
+   * A refusal (or a rejection) fails that call alone with a tool error the model reads:
+   * the call never runs and never waits, and the turn goes on.
    */
-  toolApproval?: (call: ToolApprovalCall) => Promise<ToolApprovalGrant | null>;
+  toolApproval?: (call: ToolApprovalCall) => Promise<ToolApprovalGrant | ToolRefusal | null>;
   /**
    * A call of one of `tools` the turn makes itself before the first model call, streamed
    * and shown to the model as a step of its own (lib/chat/engine/prefetch_step.ts). It is
@@ -93,6 +95,12 @@ export interface ToolApprovalGrant {
   approvalId: string;
   /** Sent as the chunk's `approvalDescriptor`; the message part keeps it as `approval.descriptor`. */
   descriptor?: JSONValue;
+}
+
+/** A call that can be neither run nor shown for approval (e.g. no request can be built from it). */
+export interface ToolRefusal {
+  /** What the call fails with; the model reads its message, the visitor the generic text. */
+  refused: Error;
 }
 
 /** Totals over the turn's model calls. */
@@ -404,6 +412,7 @@ class StepState {
     const tool = Object.hasOwn(tools, part.toolName) ? tools[part.toolName] : undefined;
     if (!tool) return;
     return approvalFor(options, tool, part, this.messages).then((approval) => {
+      if (approval && "refused" in approval) return this.#fail(call, approval.refused, dynamic);
       if (approval) {
         // Never executed in this turn: the visitor answers first.
         this.#awaitingApproval = true;
@@ -418,6 +427,22 @@ class StepState {
       if (tool.execute) {
         this.running.push(execute(options, tool, call, this.messages, emit, dynamic));
       }
+    }, (error: unknown) => {
+      // The decision read the model's input and threw on it: bad model output fails this
+      // call (answered, so the next prompt is valid and the saved chat stays usable), not
+      // the turn.
+      this.#fail(call, error, dynamic);
+    });
+  }
+
+  /** Ends `call` with `error` without running it. */
+  #fail(call: StepContent["calls"][number], error: unknown, dynamic: { dynamic?: true }): void {
+    call.outcome = { ok: false, error };
+    this.emit({
+      type: "tool-output-error",
+      toolCallId: call.toolCallId,
+      errorText: this.options.errorText(error, "tool"),
+      ...dynamic,
     });
   }
 }
@@ -458,7 +483,7 @@ async function approvalFor(
   tool: Tool,
   call: ToolApprovalCall,
   messages: ModelMessage[],
-): Promise<ToolApprovalGrant | null> {
+): Promise<ToolApprovalGrant | ToolRefusal | null> {
   const { toolCallId, toolName, input } = call;
   const granted = await options.toolApproval?.({ toolCallId, toolName, input });
   if (granted) return granted;

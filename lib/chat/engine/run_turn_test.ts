@@ -647,6 +647,61 @@ Deno.test("engine: a tool that sets needsApproval never runs unapproved, even wi
   assert.equal("approvalDescriptor" in request, false);
 });
 
+for (
+  const [how, hook] of [
+    ["refuses", () => Promise.resolve({ refused: new Error("No request: bad argument.") })],
+    ["throws on the input", () => Promise.reject(new URIError("No request: bad argument."))],
+  ] as const
+) {
+  Deno.test(`engine: a toolApproval that ${how} fails that call alone; the turn goes on`, async () => {
+    const { model, calls } = scriptedModel([
+      [
+        ...call("c1", "pay", { word: "x" }),
+        ...call("c2", "shout", { word: "hi" }),
+        finish("tool-calls"),
+      ],
+      [...text("t", "Done."), finish("stop")],
+    ]);
+    let ran = false;
+    const pay = tool({
+      description: "Pays.",
+      inputSchema: z.object({ word: z.string() }),
+      needsApproval: true,
+      execute: () => {
+        ran = true;
+        return "paid";
+      },
+    });
+    const chunks: UIMessageChunk[] = [];
+    const end = await runTurn({
+      model,
+      instructions: "",
+      messages: MESSAGES,
+      tools: { pay, shout: tools.shout },
+      maxSteps: 5,
+      abortSignal: new AbortController().signal,
+      messageId: "m1",
+      errorText: () => GENERIC,
+      toolApproval: ({ toolName }) => toolName === "pay" ? hook() : Promise.resolve(null),
+    }, (c) => chunks.push(c));
+    assert.equal(ran, false, "the refused call never runs");
+    assert.equal(end.kind, "finish");
+    assert.equal(end.kind === "finish" && end.totals.awaitingApproval, false);
+    assert.equal(chunks.some((c) => c.type === "tool-approval-request"), false);
+    assert.deepEqual(
+      chunks.find((c) => c.type === "tool-output-error"),
+      { type: "tool-output-error", toolCallId: "c1", errorText: GENERIC },
+    );
+    // The next call reads the refusal and the other call's result.
+    assert.equal(calls.length, 2);
+    const results = JSON.stringify(calls[1].prompt.at(-1));
+    assert.match(results, /No request: bad argument\./);
+    assert.match(results, /"HI"/);
+    const message = await lastMessage(chunksStream(chunks));
+    assert.ok(message.parts.some((p) => p.type === "text" && p.text === "Done."));
+  });
+}
+
 /** A real provider adapter (OpenAI-compatible) over a loopback server, with 200 ms deadlines. */
 async function turnAgainst(
   server: { url: string; waitForClose(index: number): Promise<unknown>; close(): Promise<void> },
