@@ -4,16 +4,19 @@
  * citation filter all take part, exactly as for a visitor.
  *
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
- *     [--lang pt|en] [--limit N]
+ *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
  *
  * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
  * gets a public URL so it can be cited. Queries carry their gold spans in
  * `metadata.answers` (FaQuAD's layout). The model is the offline one unless --model
- * names another of the catalog (its keys come from the environment).
- * Prints exactly one JSON line on stdout.
+ * names another of the catalog (its keys come from the environment). `--offtopic` adds
+ * questions the site does not answer: the summary gains their share answered "not
+ * covered". `--details` writes one JSON line per question (the question, its gold, the
+ * answer, whether it held the gold or said "not covered"), so a site owner sees which
+ * questions fail and why. Prints exactly one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
@@ -22,10 +25,16 @@ import { SearchEngine } from "@/lib/search/engine.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
-import { type AnswerRecord, saysNotCovered, summarize } from "@/lib/eval/answer_metrics.ts";
+import {
+  type AnswerRecord,
+  containsGold,
+  saysNotCovered,
+  summarize,
+  wordCount,
+} from "@/lib/eval/answer_metrics.ts";
 
 const USAGE =
-  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N]";
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>]";
 
 interface Query {
   _id: string;
@@ -95,6 +104,8 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
       model: { type: "string", default: OFFLINE_MODEL_ID },
       lang: { type: "string", default: "pt" },
       limit: { type: "string" },
+      offtopic: { type: "string" },
+      details: { type: "string" },
     },
   });
   if (values.lang !== "pt" && values.lang !== "en") {
@@ -107,6 +118,9 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
   if (!queries.length) {
     throw new Error(`No query in "${values.queries}" has metadata.answers: add the gold spans`);
   }
+  const offTopic = values.offtopic
+    ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
+    : [];
   const kv = await Deno.openKv(":memory:");
   const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };
   const { app } = await createServerApp({
@@ -120,39 +134,72 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     config: { ...defaultConfig, limits: { visitor: big, ip: big } },
   });
   const records: AnswerRecord[] = [];
+  const offRecords: AnswerRecord[] = [];
+  const details: string[] = [];
   let cookie = "";
+  const ask = async (i: number, text: string): Promise<TurnOutcome> => {
+    const res = await app(
+      new Request("http://127.0.0.1/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({
+          id: `eval_${i}_${crypto.randomUUID().slice(0, 8)}`,
+          model: values.model,
+          message: { id: `q_${i}`, role: "user", parts: [{ type: "text", text }] },
+        }),
+      }),
+    );
+    if (res.status !== 200) {
+      throw new Error(`POST /api/chat answered ${res.status}: ${await res.text()}`);
+    }
+    cookie ||= res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    return readTurn(await res.text());
+  };
   const t0 = performance.now();
   try {
-    for (const [i, q] of queries.entries()) {
-      const res = await app(
-        new Request("http://127.0.0.1/api/chat", {
-          method: "POST",
-          headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
-          body: JSON.stringify({
-            id: `eval_${i}_${crypto.randomUUID().slice(0, 8)}`,
-            model: values.model,
-            message: { id: `q_${i}`, role: "user", parts: [{ type: "text", text: q.text }] },
-          }),
-        }),
-      );
-      if (res.status !== 200) {
-        throw new Error(`POST /api/chat answered ${res.status}: ${await res.text()}`);
-      }
-      cookie ||= res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-      const { text, valid } = readTurn(await res.text());
-      records.push({
+    const all = [
+      ...queries.map((q) => ({ q, gold: q.metadata!.answers!, into: records })),
+      ...offTopic.map((q) => ({ q, gold: [] as string[], into: offRecords })),
+    ];
+    for (const [i, { q, gold, into }] of all.entries()) {
+      const { text, valid } = await ask(i, q.text);
+      const record = {
         answer: text,
-        gold: q.metadata!.answers!,
+        gold,
         validCitations: valid,
         notCovered: saysNotCovered(text, valid),
-      });
+      };
+      into.push(record);
+      details.push(JSON.stringify({
+        id: q._id,
+        question: q.text,
+        gold,
+        answer: text,
+        held_gold: gold.length ? containsGold(text, gold) : null,
+        not_covered: record.notCovered,
+        words: wordCount(text),
+      }));
     }
   } finally {
+    // The last turn's token count is written after its stream ends: let it land first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     kv.close();
   }
+  if (values.details) writeFileSync(values.details, details.join("\n") + "\n");
+  const off = offRecords.length
+    ? {
+      offtopic: {
+        questions: offRecords.length,
+        not_covered: Number(
+          (offRecords.filter((r) => r.notCovered).length / offRecords.length).toFixed(4),
+        ),
+      },
+    }
+    : {};
   return {
     model: values.model,
     ...summarize(records),
+    ...off,
     seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };
 }

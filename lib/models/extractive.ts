@@ -6,7 +6,7 @@
 import { analyze, LANGS } from "@/lib/search/analyzer.ts";
 import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
-import { type AnswerLang, detectLang, fold } from "./answer_lang.ts";
+import { type AnswerLang, detectLang, fold } from "@/lib/search/detect_lang.ts";
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
 import { sentences } from "./sentences.ts";
 

@@ -8,30 +8,12 @@
  * entry, so a neighbour's sentence is never spliced in.
  */
 import { sentences } from "./sentences.ts";
+import { isFaqEntry, type QuestionKind, questionKind } from "@/lib/search/question_kind.ts";
 
-/** What a question asks for, read from its first words. */
-export type QuestionKind = "yesno" | "where" | "how" | "why" | "other";
-
-const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
-  ["why", /^\s*(?:e\s+)?(?:por\s*qu[eê]|porque|why|how come)\b/iu],
-  ["where", /^\s*(?:e\s+)?(?:onde|aonde|cad[eê]|where)\b/iu],
-  [
-    "how",
-    /^\s*(?:e\s+)?(?:como|de que (?:jeito|forma|maneira)|tem como|how (?:do|does|can|could|should|to|would)|how\b|what(?:'s| is) the (?:best |fastest |easiest )?way)\b/iu,
-  ],
-  [
-    "yesno",
-    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:posso|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)\s)/iu,
-  ],
-];
-
-/** The kind of answer a question asks for. */
-export function questionKind(question: string): QuestionKind {
-  return KIND_PATTERNS.find(([, re]) => re.test(question))?.[0] ?? "other";
-}
+export { isFaqEntry };
 
 /** What a sentence of each kind holds. */
-const HOLDS: Record<Exclude<QuestionKind, "other">, RegExp> = {
+const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
   yesno:
     /^\s*(?:sim|n[aã]o|yes|no|nope|em geral,? n[aã]o|in general,? no|geralmente|usually|nunca|never)\b/iu,
   where:
@@ -49,12 +31,6 @@ const SHORT_LEAD = 14;
 /** How far into the entry a sentence of the asked kind is looked for. */
 const KIND_REACH = 4;
 
-/** Whether a heading path's last part reads as a question: the passage is an FAQ entry. */
-export function isFaqEntry(title: string): boolean {
-  const last = title.split(" › ").at(-1) ?? "";
-  return /\?\s*$/.test(last);
-}
-
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /**
@@ -67,7 +43,7 @@ export function faqAnswerSentences(question: string, text: string): string[] {
   const all = sentences(text).filter((s) => !/\?$/.test(s));
   if (!all.length) return [];
   const kind = questionKind(question);
-  const holds = kind === "other" ? null : HOLDS[kind];
+  const holds = HOLDS[kind] ?? null;
   const kindAt = holds ? all.slice(0, KIND_REACH).findIndex((s) => holds.test(s)) : -1;
   const chosen = [all[0]];
   if (kindAt > 0) {

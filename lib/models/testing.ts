@@ -11,9 +11,17 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 
-/** One scripted model step: call a tool, or answer with text. */
+/** One tool call of a scripted step. */
+export interface ScriptedCall {
+  toolName: string;
+  input: unknown;
+  toolCallId?: string;
+}
+
+/** One scripted model step: call a tool, call several in one step, or answer with text. */
 export type ScriptedStep =
-  | { type: "tool-call"; toolName: string; input: unknown; toolCallId?: string }
+  | ({ type: "tool-call" } & ScriptedCall)
+  | { type: "tool-calls"; calls: ScriptedCall[] }
   | { type: "text"; text: string };
 
 /** A step, or a function that decides the step from the call (e.g. a model that obeys its prompt). */
@@ -56,7 +64,7 @@ export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel 
     const source = steps[Math.min(index, steps.length - 1)];
     const scripted = typeof source === "function" ? source(options) : source;
     const toolless = !options.tools?.length || options.toolChoice?.type === "none";
-    const step: ScriptedStep = scripted.type === "tool-call" && toolless
+    const step: ScriptedStep = scripted.type !== "text" && toolless
       ? { type: "text", text: SCRIPTED_TOOLLESS_TEXT }
       : scripted;
     return { step, index };
@@ -66,17 +74,19 @@ export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel 
     outputTokens: { total: 1, text: 1, reasoning: 0 },
   };
   const finishReason = (step: ScriptedStep) =>
-    step.type === "tool-call"
+    step.type !== "text"
       ? { unified: "tool-calls" as const, raw: "tool_calls" }
       : { unified: "stop" as const, raw: "stop" };
-  const content = (step: ScriptedStep, index: number): LanguageModelV4Content => {
-    if (step.type === "text") return { type: "text", text: step.text };
-    return {
+  const content = (step: ScriptedStep, index: number): LanguageModelV4Content[] => {
+    if (step.type === "text") return [{ type: "text", text: step.text }];
+    const calls = step.type === "tool-calls" ? step.calls : [step];
+    return calls.map((call, i) => ({
       type: "tool-call",
-      toolCallId: step.toolCallId ?? `scripted-call-${index}`,
-      toolName: step.toolName,
-      input: JSON.stringify(step.input),
-    };
+      toolCallId: call.toolCallId ??
+        (step.type === "tool-calls" ? `scripted-call-${index}-${i}` : `scripted-call-${index}`),
+      toolName: call.toolName,
+      input: JSON.stringify(call.input),
+    }));
   };
 
   return {
@@ -89,7 +99,7 @@ export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel 
     async doGenerate(options) {
       const { step, index } = next(options);
       return {
-        content: [content(step, index)],
+        content: content(step, index),
         finishReason: finishReason(step),
         usage,
         warnings: [],
@@ -98,16 +108,17 @@ export function createScriptedModel(steps: ScriptedStepSource[]): ScriptedModel 
     // deno-lint-ignore require-await
     async doStream(options) {
       const { step, index } = next(options);
-      const part = content(step, index);
       const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
-      if (part.type === "text") {
-        parts.push(
-          { type: "text-start", id: "t" },
-          { type: "text-delta", id: "t", delta: part.text },
-          { type: "text-end", id: "t" },
-        );
-      } else if (part.type === "tool-call") {
-        parts.push(part);
+      for (const part of content(step, index)) {
+        if (part.type === "text") {
+          parts.push(
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: part.text },
+            { type: "text-end", id: "t" },
+          );
+        } else if (part.type === "tool-call") {
+          parts.push(part);
+        }
       }
       parts.push({ type: "finish", finishReason: finishReason(step), usage });
       return {

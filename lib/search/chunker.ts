@@ -166,7 +166,8 @@ export function chunkMarkdown(markdown: string): Chunk[] {
       prev && isChild && !entry && prevWords < CHUNK_MIN_WORDS &&
       prevWords + words(s.paras.join(" ")) <= CHUNK_MAX_WORDS
     ) {
-      const heading = s.path.slice(prev.path.length).join(" › ");
+      // A heading with no text of its own under it is no content to search.
+      const heading = s.paras.length ? s.path.slice(prev.path.length).join(" › ") : "";
       prev.paras.push(...(heading ? [heading] : []), ...s.paras);
       continue;
     }

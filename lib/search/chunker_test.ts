@@ -41,3 +41,34 @@ Deno.test("long sections are split, short parents merge into their subsection", 
   assert.equal(merged[0].anchor, "a");
   assert.match(merged[0].text, /Curto\.\n\nB\n\nTambém curto\./);
 });
+
+Deno.test("FAQ entries stay one passage each: question headings and bold question lines", () => {
+  const chunks = chunkMarkdown(`# Perguntas frequentes
+
+## Sobre o uso
+
+### Posso parar uma resposta?
+
+Sim. O botão vira um botão de parar.
+
+### Perco a resposta se recarregar?
+
+Não. O servidor guarda a resposta.
+
+## Conta
+
+**Preciso criar uma conta?**
+
+Não. Basta abrir o chat.
+
+**Meus dados ficam guardados?**
+
+Por 30 dias.
+`);
+  assert.deepEqual(chunks.map((c) => [c.path.at(-1), c.text]), [
+    ["Posso parar uma resposta?", "Sim. O botão vira um botão de parar."],
+    ["Perco a resposta se recarregar?", "Não. O servidor guarda a resposta."],
+    ["Preciso criar uma conta?", "Não. Basta abrir o chat."],
+    ["Meus dados ficam guardados?", "Por 30 dias."],
+  ]);
+});

@@ -23,6 +23,8 @@ import { proximityBonus } from "./proximity.ts";
 import type { TopK } from "./top_k.ts";
 import { type Lexicon, translationGroups } from "./lexicon.ts";
 import { stringAt } from "./string_table.ts";
+import { entryQuestion, isFaqEntry, questionKind } from "./question_kind.ts";
+import { detectLang } from "./detect_lang.ts";
 import { LANGS } from "./analyzer.ts";
 import type { Passage, SearchOptions, SearchResult, StoredPassage } from "./types.ts";
 
@@ -54,7 +56,19 @@ export interface EngineOptions {
   pageWeight?: number;
   /** What a page is scored on: all its text, or its title and headings (default). */
   pageField?: "text" | "headings";
+  /**
+   * How much an FAQ entry's own question lifts it: [weight of the share of the query's
+   * words its question holds, weight of the question being of the same kind]; [0, 0]
+   * turns it off (default DEFAULT_ENTRY_QUESTION).
+   */
+  entryQuestion?: readonly [number, number];
 }
+
+/** The FAQ entry lift by default (see BENCHMARKS.md, cross-validated). */
+export const DEFAULT_ENTRY_QUESTION: readonly [number, number] = [0.5, 0.2];
+
+/** Passages of the BM25 ranking that the FAQ entry lift reorders. */
+export const ENTRY_QUESTION_DEPTH = 30;
 
 /** Page-level weight by default (see BENCHMARKS.md, cross-validated). */
 export const DEFAULT_PAGE_WEIGHT = 0;
@@ -113,6 +127,7 @@ export class SearchEngine {
   readonly #crossWeight: number;
   readonly #pageWeight: number;
   readonly #pages: { scorer: Bm25Scorer; prior: Prior } | null;
+  readonly #entryQuestion: readonly [number, number];
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
 
@@ -137,6 +152,7 @@ export class SearchEngine {
     this.#proximity = options.proximity ?? DEFAULT_PROXIMITY;
     this.#crossWeight = options.crossWeight ?? 1;
     this.#pageWeight = options.pageWeight ?? DEFAULT_PAGE_WEIGHT;
+    this.#entryQuestion = options.entryQuestion ?? DEFAULT_ENTRY_QUESTION;
     this.#pages = this.#pageWeight > 0
       ? this.#pageScorer(options.bm25 ?? DEFAULT_BM25, options.pageField ?? "headings")
       : null;
@@ -231,9 +247,9 @@ export class SearchEngine {
     const top = this.#rankIn(query, langs, limit);
     let ids = Array.from(top.ids);
     let scores = Array.from(top.scores);
-    const others = this.#lexicon ? this.#langs.filter((l) => !langs.includes(l)) : [];
-    if (others.length === 1 && langs.length === 1) {
-      const fused = this.#crossLanguage(query, langs[0], others[0], top, limit);
+    const cross = this.#crossPair(query, langs);
+    if (cross) {
+      const fused = this.#crossLanguage(query, cross[0], cross[1], top, limit);
       if (fused) ({ ids, scores } = fused);
     }
     return {
@@ -243,6 +259,22 @@ export class SearchEngine {
       bm25: ids.map((_, i) => i + 1),
       dense: ids.map(() => null),
     };
+  }
+
+  /**
+   * The languages to translate a query between, [from, to], or null. On a bilingual index,
+   * from the query's language to the other one. On a one-language index, from the query's
+   * language when the index has no page in it (a Portuguese question over an English-only
+   * site): its own words then match only names and code.
+   */
+  #crossPair(query: string, langs: readonly Lang[]): [Lang, Lang] | null {
+    if (!this.#lexicon) return null;
+    if (this.#langs.length === 1) {
+      const asked = detectLang(query, this.#langs[0]);
+      return asked !== this.#langs[0] ? [asked, this.#langs[0]] : null;
+    }
+    const others = this.#langs.filter((l) => !langs.includes(l));
+    return others.length === 1 && langs.length === 1 ? [langs[0], others[0]] : null;
   }
 
   /**
@@ -372,7 +404,12 @@ export class SearchEngine {
       }
       weighted[lang] = qtf;
     }
-    const depth = this.#proximity > 0 ? Math.max(limit, PROXIMITY_DEPTH) : limit;
+    const lift = this.#entryQuestion[0] > 0 || this.#entryQuestion[1] > 0;
+    const depth = Math.max(
+      limit,
+      this.#proximity > 0 ? PROXIMITY_DEPTH : 0,
+      lift ? ENTRY_QUESTION_DEPTH : 0,
+    );
     let top = this.#bm25.searchWeighted(weighted, depth, this.#pagePrior(weighted));
     const fb = this.#feedback;
     if (fb && top.ids.length) {
@@ -385,7 +422,48 @@ export class SearchEngine {
         depth,
       );
     }
-    return this.#withProximity(top, weighted, limit);
+    top = this.#withProximity(top, weighted, depth);
+    return lift ? this.#withEntryQuestions(top, query, weighted, limit) : sliceTop(top, limit);
+  }
+
+  /**
+   * The top passages with FAQ entries lifted by their own question: an entry whose question
+   * holds the visitor's words, or asks the same kind of thing ("why" for "why"), is the
+   * unit written to answer it. Its BM25 score is multiplied by 1 + a · share + b · kind,
+   * the share being the query's IDF weight found in the entry's question.
+   */
+  #withEntryQuestions(
+    top: TopK,
+    query: string,
+    weighted: Partial<Record<Lang, Map<string, number>>>,
+    limit: number,
+  ): TopK {
+    const [a, b] = this.#entryQuestion;
+    const kind = questionKind(query);
+    const scored = Array.from(top.ids, (id, i) => {
+      const p = this.passage(id);
+      if (!isFaqEntry(p.title)) return [id, top.scores[i]] as const;
+      const lang = p.lang as Lang;
+      const terms = weighted[lang];
+      let share = 0;
+      if (terms?.size) {
+        const own = new Set(analyze(entryQuestion(p.title), lang));
+        let found = 0;
+        let total = 0;
+        for (const t of terms.keys()) {
+          const w = this.#bm25.idf(t) || this.#rarestIdf();
+          total += w;
+          if (own.has(t)) found += w;
+        }
+        share = total > 0 ? found / total : 0;
+      }
+      const same = kind !== "other" && questionKind(entryQuestion(p.title)) === kind ? 1 : 0;
+      return [id, top.scores[i] * (1 + a * share + b * same)] as const;
+    }).sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, limit);
+    return {
+      ids: Uint32Array.from(scored, (s) => s[0]),
+      scores: Float32Array.from(scored, (s) => s[1]),
+    };
   }
 
   /** The top passages reordered by BM25 plus the proximity bonus of the query's terms. */
@@ -467,19 +545,20 @@ export class SearchEngine {
    * themselves, for names and code).
    */
   #matcher(query: string): (id: number) => number {
-    const own = queryLangs(query, this.#langs);
+    const cross = this.#crossPair(query, queryLangs(query, this.#langs));
     const groupsByLang = new Map<Lang, string[][]>();
     const groupsIn = (lang: Lang): string[][] => {
       let groups = groupsByLang.get(lang);
       if (groups) return groups;
-      if (own.includes(lang) || !this.#lexicon || own.length !== 1) {
+      if (!cross || cross[1] !== lang) {
         groups = [...new Set(queryTerms(query, lang, this.#questionWords))].map((t) => [t]);
       } else {
+        const from = cross[0];
         groups = translationGroups(
           query,
-          own[0],
-          this.#lexicon,
-          (t) => isQuestionWord(t, own[0], this.#questionWords),
+          from,
+          this.#lexicon!,
+          (t) => isQuestionWord(t, from, this.#questionWords),
         ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
       }
       groupsByLang.set(lang, groups);
@@ -532,6 +611,13 @@ export class SearchEngine {
       text: stringAt(s, base + 3),
     };
   }
+}
+
+/** The first `limit` of a ranking. */
+function sliceTop(top: TopK, limit: number): TopK {
+  return top.ids.length <= limit
+    ? top
+    : { ids: top.ids.subarray(0, limit), scores: top.scores.subarray(0, limit) };
 }
 
 /** The document a passage belongs to: its id's part before "#". */

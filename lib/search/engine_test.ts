@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SearchEngine } from "./engine.ts";
 import { buildIndexData, type PassageInput } from "./index_data.ts";
+import { type Lexicon, parseLexicon } from "./lexicon.ts";
 
 const passage = (id: string, title: string, text: string): PassageInput => ({
   id,
@@ -25,4 +26,45 @@ Deno.test("pageWeight lifts the passages of the page whose headings match", () =
   };
   assert.equal(ids(0)[0], "faq#ingles");
   assert.deepEqual(ids(4).slice(0, 2).sort(), ["modelos#catalogo", "modelos#escolher"]);
+});
+
+Deno.test("search reports each passage's match: the share of the query's weight it holds", async () => {
+  const engine = new SearchEngine(data);
+  const { passages } = await engine.search("catálogo de modelos", { k: 2 });
+  assert.equal(passages[0].match, 1);
+  const none = await engine.search("pizza modelos", { k: 1 });
+  assert.ok(none.passages[0].match! > 0 && none.passages[0].match! < 0.5);
+});
+
+Deno.test("an FAQ entry whose own question matches the visitor's rises above a longer page", () => {
+  const faq = buildIndexData([
+    passage(
+      "guia#a",
+      "Guia",
+      "Copiar listas: copio a lista com fatia; a lista copiada é outra lista, e copio listas assim.",
+    ),
+    passage("faq#b", "FAQ › Como copio uma lista?", "Use lista[:] ou list(lista)."),
+  ]);
+  const rank = (entryQuestion: readonly [number, number]) => {
+    const engine = new SearchEngine(faq, { entryQuestion });
+    return engine.rankLexical("Como eu copio uma lista?", 2).ids.map((i) => engine.passage(i).id);
+  };
+  assert.equal(rank([0, 0])[0], "guia#a");
+  assert.equal(rank([0.5, 0.2])[0], "faq#b");
+});
+
+Deno.test("a Portuguese question over an English-only index is translated by the lexicon", () => {
+  const en = buildIndexData([
+    { ...passage("fees#a", "Fees", "The tuition is paid monthly."), lang: "en" },
+    { ...passage("hours#b", "Hours", "The library opens at nine."), lang: "en" },
+  ]);
+  const lexicon = parseLexicon("mensalidade\ttuition\nbiblioteca\tlibrary\n");
+  const ids = (lex: Lexicon | null) => {
+    const engine = new SearchEngine(en, { lexicon: lex });
+    return engine.rankLexical("Quanto custa a mensalidade?", 2).ids.map((i) =>
+      engine.passage(i).id
+    );
+  };
+  assert.deepEqual(ids(null), []);
+  assert.equal(ids(lexicon)[0], "fees#a");
 });

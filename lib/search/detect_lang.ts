@@ -5,9 +5,9 @@
  * word of either language (the Snowball lists the search uses, plus the spoken forms
  * visitors type: "pra", "tá", "vc"), then spelling that only one language has.
  */
-import { SNOWBALL_STOPWORDS } from "@/lib/search/snowball_stopwords.ts";
+import { SNOWBALL_STOPWORDS } from "./snowball_stopwords.ts";
 
-/** Languages the offline model answers in. */
+/** The languages told apart (the analyzer's Lang). */
 export type AnswerLang = "pt" | "en";
 
 /** Lower-cases and strips diacritics: "Ação" → "acao". */

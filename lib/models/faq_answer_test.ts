@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { type AnswerPassage, buildExtractiveAnswer } from "./extractive.ts";
+import { faqAnswerSentences } from "./faq_answer.ts";
+
+const entry = (n: number, question: string, text: string, score: number): AnswerPassage => ({
+  n,
+  title: `Perguntas frequentes › ${question}`,
+  url: `/faq#${n}`,
+  text,
+  score,
+  match: 0.6,
+});
+
+Deno.test("an FAQ entry ranked first answers with its own first sentence, cited once", () => {
+  const answer = buildExtractiveAnswer("Como faço uma cópia de um objeto?", [
+    entry(
+      1,
+      "Como faço para copiar um objeto no Python?",
+      "Em geral, tente copy.copy() ou copy.deepcopy() para o caso geral. Nem todos os objetos podem ser copiados, mas a maioria pode.",
+      9,
+    ),
+    // The neighbour entry shares the visitor's words but answers another question.
+    entry(
+      2,
+      "Por que tuplas e listas são diferentes?",
+      "Uma cópia de uma tupla é a própria tupla, um objeto imutável.",
+      8,
+    ),
+  ]);
+  assert.match(answer, /^“Em geral, tente copy\.copy\(\)/);
+  assert.doesNotMatch(answer, /tupla/);
+  assert.doesNotMatch(answer, /\[2\]/);
+  assert.match(answer, /\[1\]$/);
+});
+
+Deno.test("a yes/no question leads with the sentence that says yes or no", () => {
+  const text = "O Python tem uma licença de código aberto aprovada pela OSI. " +
+    "Sim, você pode usá-lo em produtos comerciais sem pagar nada. Veja a licença completa.";
+  const chosen = faqAnswerSentences("Posso usar Python num produto comercial sem pagar?", text);
+  assert.match(chosen[0], /^Sim, você pode/);
+  assert.ok(chosen.length <= 2);
+});
+
+Deno.test("a how question adds the entry's step or code line after its first sentence", () => {
+  const text =
+    "Há várias formas de fazer isso, e a mais simples depende do que você quer com ela no fim. " +
+    "Em geral, use a função reversed(lista) num laço for.";
+  const chosen = faqAnswerSentences("Como percorro uma lista de trás pra frente?", text);
+  assert.equal(chosen.length, 2);
+  assert.match(chosen[1], /reversed\(lista\)/);
+});
+
+Deno.test("a short first sentence brings the next one; the answer stays about 45 words", () => {
+  const chosen = faqAnswerSentences(
+    "Preciso gostar do Monty Python?",
+    "Não, mas isso ajuda. :) " + "palavra ".repeat(60).trim() + ".",
+  );
+  assert.deepEqual(chosen, ["Não, mas isso ajuda."]);
+});
+
+Deno.test("nothing the search matched: the refusal is in the question's language", () => {
+  const weak = { ...entry(1, "O que é Python?", "Python é uma linguagem.", 1), match: 0.05 };
+  assert.match(
+    buildExtractiveAnswer("Posso usar Python num produto comercial sem pagar nada?", [weak]),
+    /^O site não tem informação sobre isso/,
+  );
+  assert.match(
+    buildExtractiveAnswer("Do you deliver pizza on Sundays?", [weak]),
+    /^The site does not cover that/,
+  );
+});
+
+Deno.test("a quote from a page in the other language says so in the visitor's language", () => {
+  const page: AnswerPassage = {
+    n: 1,
+    title: "FAQ › Can I use it in English?",
+    url: "/en/faq#english",
+    text: "Yes, the whole interface is available in English.",
+    score: 3,
+    match: 0.7,
+  };
+  const answer = buildExtractiveAnswer("Dá pra usar em inglês?", [page]);
+  assert.match(answer, /^O site trata disso só em inglês: “Yes, the whole interface/);
+});

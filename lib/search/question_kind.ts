@@ -1,0 +1,46 @@
+/**
+ * What a question asks for, read from its first words, in Portuguese and English. The
+ * search matches a visitor's question to an FAQ entry's question of the same kind ("why"
+ * to "why"), and the offline model picks the sentence of that kind from the entry.
+ */
+
+/** The kinds of question told apart. */
+export type QuestionKind = "why" | "where" | "when" | "who" | "how" | "what" | "yesno" | "other";
+
+// Order matters: "como assim por que" is rare; "e por que" and "how come" are "why".
+const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
+  ["why", /^\s*(?:e\s+)?(?:por\s*qu[eê]|porque|why|how come)\b/iu],
+  ["where", /^\s*(?:e\s+)?(?:onde|aonde|cad[eê]|where)\b/iu],
+  ["when", /^\s*(?:e\s+)?(?:quando|when|what time)\b/iu],
+  ["who", /^\s*(?:e\s+)?(?:quem|who|whom|whose)\b/iu],
+  [
+    "how",
+    /^\s*(?:e\s+)?(?:como|de que (?:jeito|forma|maneira)|tem como|how\b|what(?:'s| is) the (?:best |fastest |easiest |right )?way)/iu,
+  ],
+  ["what", /^\s*(?:e\s+)?(?:o que|que|qual|quais|what|which)\b/iu],
+  [
+    "yesno",
+    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:posso|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)\s)/iu,
+  ],
+];
+
+/**
+ * The kind of a question.
+ *
+ * @example questionKind("Por que o Python usa indentação?") // "why"
+ */
+export function questionKind(question: string): QuestionKind {
+  const head = question.slice(0, 200);
+  return KIND_PATTERNS.find(([, re]) => re.test(head))?.[0] ?? "other";
+}
+
+/** Whether a heading path's last part reads as a question: the passage is an FAQ entry. */
+export function isFaqEntry(title: string): boolean {
+  const last = title.split(" › ").at(-1) ?? "";
+  return /\?\s*$/.test(last);
+}
+
+/** The question of an FAQ entry's heading path (its last part). */
+export function entryQuestion(title: string): string {
+  return title.split(" › ").at(-1) ?? "";
+}
