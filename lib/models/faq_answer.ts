@@ -54,9 +54,12 @@ export function faqAnswerSentences(question: string, text: string): string[] {
     chosen.push(all[1]);
   }
   // Keep the first sentence whole; drop a follower that would make the answer long.
-  const lead = chosen[0];
-  const rest = chosen.slice(1).filter((s, i, a) =>
-    wordCount(lead) + a.slice(0, i + 1).reduce((n, x) => n + wordCount(x), 0) <= ANSWER_WORDS
-  );
-  return [lead, ...rest];
+  const out = [chosen[0]];
+  let words = wordCount(chosen[0]);
+  for (const s of chosen.slice(1)) {
+    if (words + wordCount(s) > ANSWER_WORDS) break;
+    out.push(s);
+    words += wordCount(s);
+  }
+  return out;
 }
