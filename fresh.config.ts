@@ -15,6 +15,9 @@ export default defineConfig({
   // A provider that sends nothing for this long is given up (raise them for a slow local model).
   modelDeadlines: { firstByteMs: 20_000, idleMs: 30_000 },
   maxOutputTokens: 4096,
+  // Tool calls the model may make in one step and in one turn (the rest are refused with an
+  // error it reads), and how many run at once.
+  toolCalls: { perStep: 8, perTurn: 24, concurrency: 4 },
   // A turn nobody listens to (connection gone, no tab following it) for this long is aborted.
   abandonAfterSeconds: 30,
   retentionDays: 30,

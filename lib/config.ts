@@ -12,6 +12,23 @@ import { loadableConfig } from "@/lib/tools/self_agent.ts";
 /** Most tokens one model call may write when the configuration says nothing. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
+/** Bounds on the tool calls the model makes (see `AppConfig.toolCalls`). */
+export interface ToolCallLimits {
+  /** Most calls one model step may make; the rest of that step's calls are refused. */
+  perStep: number;
+  /** Most calls one turn may make over all its steps; later ones are refused. */
+  perTurn: number;
+  /** Most calls running at the same time; the others wait their turn. */
+  concurrency: number;
+}
+
+/** Default of `toolCalls`. */
+export const DEFAULT_TOOL_CALL_LIMITS: Readonly<ToolCallLimits> = Object.freeze({
+  perStep: 8,
+  perTurn: 24,
+  concurrency: 4,
+});
+
 /** A limit per window: requests a minute and tokens a day. */
 export interface RateLimit {
   requestsPerMinute: number;
@@ -49,6 +66,12 @@ export interface AppConfig {
   abandonAfterSeconds: number;
   /** Most tokens one model call may write (reasoning models count their reasoning too). */
   maxOutputTokens: number;
+  /**
+   * Bounds on the model's tool calls: a step (`perStep`) and a turn (`perTurn`) make at most
+   * this many; each call over a bound is refused with a tool error the model reads (nothing
+   * runs for it), and at most `concurrency` calls run at once. Default 8, 24 and 4.
+   */
+  toolCalls: ToolCallLimits;
   /** Chats expire after this many days without an update. */
   retentionDays: number;
   /** Suggested questions on an empty chat, per language. */
@@ -82,9 +105,13 @@ export const DEFAULT_ABANDON_AFTER_SECONDS = 30;
 
 /** What fresh.config.ts writes: the fields with a default may be left out. */
 export type AppConfigInput =
-  & Omit<AppConfig, "modelDeadlines" | "maxOutputTokens" | "abandonAfterSeconds" | "retrieval">
+  & Omit<
+    AppConfig,
+    "modelDeadlines" | "maxOutputTokens" | "abandonAfterSeconds" | "retrieval" | "toolCalls"
+  >
   & {
     retrieval?: Retrieval;
+    toolCalls?: Partial<ToolCallLimits>;
     modelDeadlines?: Partial<ModelDeadlines>;
     maxOutputTokens?: number;
     abandonAfterSeconds?: number;
@@ -92,8 +119,8 @@ export type AppConfigInput =
 
 /**
  * Checks the configuration and fills in the defaults (`modelDeadlines` from
- * `DEFAULT_MODEL_DEADLINES`, `maxOutputTokens` 4096); a bad value stops the start with a
- * clear message.
+ * `DEFAULT_MODEL_DEADLINES`, `maxOutputTokens` 4096, `toolCalls` from
+ * `DEFAULT_TOOL_CALL_LIMITS`); a bad value stops the start with a clear message.
  */
 export function defineConfig(input: AppConfigInput): AppConfig {
   const config: AppConfig = {
@@ -102,7 +129,9 @@ export function defineConfig(input: AppConfigInput): AppConfig {
     maxOutputTokens: input.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     abandonAfterSeconds: input.abandonAfterSeconds ?? DEFAULT_ABANDON_AFTER_SECONDS,
     retrieval: input.retrieval ?? DEFAULT_RETRIEVAL,
+    toolCalls: { ...DEFAULT_TOOL_CALL_LIMITS, ...input.toolCalls },
   };
+  checkToolCallLimits(config.toolCalls);
   if (config.retrieval !== "prefetch" && config.retrieval !== "tool") {
     throw new Error(
       `fresh.config.ts: "retrieval" must be "prefetch" or "tool", got ${
@@ -145,6 +174,24 @@ export function defineConfig(input: AppConfigInput): AppConfig {
     }
   }
   return config;
+}
+
+/** Checks `toolCalls`: whole numbers in range, a step's bound within the turn's. */
+function checkToolCallLimits(limits: ToolCallLimits): void {
+  const ranges = { perStep: 100, perTurn: 500, concurrency: 32 } as const;
+  for (const [field, max] of Object.entries(ranges) as Array<[keyof ToolCallLimits, number]>) {
+    const value = limits[field];
+    if (!Number.isInteger(value) || value < 1 || value > max) {
+      throw new Error(
+        `fresh.config.ts: "toolCalls.${field}" must be an integer from 1 to ${max}, got ${value}.`,
+      );
+    }
+  }
+  if (limits.perStep > limits.perTurn) {
+    throw new Error(
+      `fresh.config.ts: "toolCalls.perStep" (${limits.perStep}) is above "toolCalls.perTurn" (${limits.perTurn}). Fix: raise perTurn or lower perStep.`,
+    );
+  }
 }
 
 /** Checks every agent's declaration (not its spec: that is loaded at build and start). */

@@ -5,6 +5,7 @@ import {
   DEFAULT_ABANDON_AFTER_SECONDS,
   DEFAULT_MAX_OUTPUT_TOKENS,
   DEFAULT_RETRIEVAL,
+  DEFAULT_TOOL_CALL_LIMITS,
   defineConfig,
 } from "./config.ts";
 import { DEFAULT_MODEL_DEADLINES } from "./models/deadlines.ts";
@@ -118,5 +119,30 @@ Deno.test("config: retrieval defaults to prefetch; tool is kept; anything else s
   assert.throws(
     () => defineConfig({ ...base(), retrieval: "search" as "tool" }),
     /"retrieval" must be "prefetch" or "tool", got "search"/,
+  );
+});
+
+Deno.test("config: toolCalls defaults to 8 a step, 24 a turn, 4 at once; bad bounds stop the start", () => {
+  const { toolCalls: _t, ...rest } = base();
+  assert.deepEqual(defineConfig(rest).toolCalls, DEFAULT_TOOL_CALL_LIMITS);
+  assert.deepEqual(DEFAULT_TOOL_CALL_LIMITS, { perStep: 8, perTurn: 24, concurrency: 4 });
+  assert.deepEqual(defineConfig({ ...rest, toolCalls: { perTurn: 40 } }).toolCalls, {
+    perStep: 8,
+    perTurn: 40,
+    concurrency: 4,
+  });
+  for (
+    const [bad, field] of [[{ perStep: 0 }, "perStep"], [{ perTurn: 1.5 }, "perTurn"], [{
+      concurrency: 33,
+    }, "concurrency"]] as const
+  ) {
+    assert.throws(
+      () => defineConfig({ ...rest, toolCalls: bad }),
+      new RegExp(`fresh\\.config\\.ts: "toolCalls\\.${field}" must be an integer from 1 to`),
+    );
+  }
+  assert.throws(
+    () => defineConfig({ ...rest, toolCalls: { perStep: 30, perTurn: 24 } }),
+    /"toolCalls\.perStep" \(30\) is above "toolCalls\.perTurn" \(24\)/,
   );
 });

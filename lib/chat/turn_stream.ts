@@ -129,6 +129,7 @@ function runEngine(
     tools: plan.tools,
     maxSteps: app.config.maxSteps,
     maxOutputTokens: app.config.maxOutputTokens,
+    toolCalls: app.config.toolCalls,
     abortSignal: abort.signal,
     messageId: answer.message.id,
     toolApproval: approvalHook(app, plan.turnTools, plan.context),

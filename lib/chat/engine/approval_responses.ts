@@ -21,6 +21,7 @@ import { asSchema, getErrorMessage, safeValidateTypes } from "@ai-sdk/provider-u
 import { canonicalJson } from "../approvals.ts";
 import type { ChunkSink } from "./run_turn.ts";
 import { executeToolCall } from "./tool_calls.ts";
+import type { CallBudget } from "./call_budget.ts";
 
 /** One answered approval of the continued message. */
 export interface CollectedApproval {
@@ -100,6 +101,8 @@ export interface AnswerOptions {
   tools: ToolSet;
   abortSignal: AbortSignal;
   errorText: (error: unknown, where: "model" | "tool") => string;
+  /** Bounds how many approved calls run at once (all at once without it). */
+  budget?: Pick<CallBudget, "run">;
 }
 
 /**
@@ -133,10 +136,9 @@ export async function answerApprovals(
   const results = await Promise.all(approved.map(async ({ toolCall }) => {
     const tool = options.tools[toolCall.toolName];
     if (!tool?.execute) return undefined;
-    const outcome = await executeToolCall(tool, toolCall, {
-      messages,
-      abortSignal: options.abortSignal,
-    });
+    const run = () =>
+      executeToolCall(tool, toolCall, { messages, abortSignal: options.abortSignal });
+    const outcome = await (options.budget ? options.budget.run(run) : run());
     emit(
       outcome.ok
         ? { type: "tool-output-available", toolCallId: toolCall.toolCallId, output: outcome.output }

@@ -34,7 +34,7 @@ import {
   type ToolSet,
   type UIMessageChunk,
 } from "ai";
-import { DEFAULT_MAX_OUTPUT_TOKENS } from "@/lib/config.ts";
+import { DEFAULT_MAX_OUTPUT_TOKENS, type ToolCallLimits } from "@/lib/config.ts";
 import { appendText } from "@/lib/text/append.ts";
 import { toUiChunk } from "./ui_chunks.ts";
 import { startModelCall } from "./model_call.ts";
@@ -43,6 +43,7 @@ import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
 import { answerApprovals, collectApprovals } from "./approval_responses.ts";
 import { type PrefetchCall, runPrefetchStep } from "./prefetch_step.ts";
 import { newApprovalId } from "../approvals.ts";
+import { type CallBudget, callBudget } from "./call_budget.ts";
 
 /** What a turn needs. */
 export interface RunTurnOptions {
@@ -57,6 +58,11 @@ export interface RunTurnOptions {
   maxSteps: number;
   /** Most tokens each model call may write (default `DEFAULT_MAX_OUTPUT_TOKENS`, 4096). */
   maxOutputTokens?: number;
+  /**
+   * Tool calls a step and the turn may make, and how many run at once (default
+   * `DEFAULT_TOOL_CALL_LIMITS`: 8, 24, 4). A call over a bound gets a tool error and never runs.
+   */
+  toolCalls?: ToolCallLimits;
   abortSignal: AbortSignal;
   /** Id of the assistant message being streamed. */
   messageId: string;
@@ -166,6 +172,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
   let awaitingApproval = false;
   let failed = false;
   const meter: CallMeter = { promptChars: 0, streamedChars: 0, reported: true };
+  const budget = callBudget(options.toolCalls);
   emit(
     options.startMetadata !== undefined
       ? { type: "start", messageId: options.messageId, messageMetadata: options.startMetadata }
@@ -173,7 +180,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
   );
   try {
     if (approvals.approved.length > 0 || approvals.denied.length > 0) {
-      const results = await answerApprovals(approvals, messages, options, emit);
+      const results = await answerApprovals(approvals, messages, { ...options, budget }, emit);
       if (results) messages.push(results);
       if (abortSignal.aborted) throw abortSignal.reason;
     } else if (options.prefetch) {
@@ -186,7 +193,7 @@ export async function runTurn(options: RunTurnOptions, emit: ChunkSink): Promise
       steps++;
       stepLimitReached = steps === options.maxSteps;
       emit({ type: "start-step" });
-      const step = await runStep(options, messages, emit, stepLimitReached, meter);
+      const step = await runStep(options, messages, emit, stepLimitReached, { meter, budget });
       usage = addUsage(usage, step.usage);
       finishReason = step.finishReason;
       emit({ type: "finish-step" });
@@ -244,8 +251,9 @@ async function runStep(
   messages: ModelMessage[],
   emit: ChunkSink,
   last: boolean,
-  meter: CallMeter,
+  turn: { meter: CallMeter; budget: CallBudget },
 ): Promise<StepResult> {
+  const { meter } = turn;
   const tools: ToolSet = last ? {} : options.tools;
   meter.promptChars = options.instructions.length + JSON.stringify(messages).length;
   meter.streamedChars = 0;
@@ -260,7 +268,7 @@ async function runStep(
     maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     abortSignal: options.abortSignal,
   });
-  const step = new StepState(options, messages, tools, emit, meter);
+  const step = new StepState(options, messages, tools, emit, turn);
   while (true) {
     const { done, value } = await call.reader.read();
     if (done) break;
@@ -292,14 +300,23 @@ class StepState {
   #finishReason: FinishReason = "other";
   #failed = false;
   #awaitingApproval = false;
+  /** Calls of this step that took a place in the budget. */
+  #made = 0;
+  /** The visitor's text of the step's first call over a bound, reused for the rest. */
+  #overBound: string | undefined;
+  readonly meter: CallMeter;
+  readonly budget: CallBudget;
 
   constructor(
     readonly options: RunTurnOptions,
     readonly messages: ModelMessage[],
     readonly tools: ToolSet,
     readonly emit: ChunkSink,
-    readonly meter: CallMeter,
-  ) {}
+    turn: { meter: CallMeter; budget: CallBudget },
+  ) {
+    this.meter = turn.meter;
+    this.budget = turn.budget;
+  }
 
   result(): StepResult {
     return {
@@ -411,6 +428,15 @@ class StepState {
     });
     const tool = Object.hasOwn(tools, part.toolName) ? tools[part.toolName] : undefined;
     if (!tool) return;
+    // Over the step's or the turn's bound: refused before anything runs or asks the visitor.
+    const refused = this.budget.take(this.#made);
+    if (refused) {
+      // Hundreds of calls over a bound make one log line, not one each.
+      this.#overBound ??= options.errorText(refused, "tool");
+      this.#fail(call, refused, dynamic, this.#overBound);
+      return;
+    }
+    this.#made++;
     return approvalFor(options, tool, part, this.messages).then((approval) => {
       if (approval && "refused" in approval) return this.#fail(call, approval.refused, dynamic);
       if (approval) {
@@ -425,7 +451,8 @@ class StepState {
         return;
       }
       if (tool.execute) {
-        this.running.push(execute(options, tool, call, this.messages, emit, dynamic));
+        const run = () => execute(options, tool, call, this.messages, emit, dynamic);
+        this.running.push(this.budget.run(run));
       }
     }, (error: unknown) => {
       // The decision read the model's input and threw on it: bad model output fails this
@@ -435,15 +462,15 @@ class StepState {
     });
   }
 
-  /** Ends `call` with `error` without running it. */
-  #fail(call: StepContent["calls"][number], error: unknown, dynamic: { dynamic?: true }): void {
+  /** Ends `call` with `error` without running it (the visitor sees `errorText`, else the usual). */
+  #fail(
+    call: StepContent["calls"][number],
+    error: unknown,
+    dynamic: { dynamic?: true },
+    errorText = this.options.errorText(error, "tool"),
+  ): void {
     call.outcome = { ok: false, error };
-    this.emit({
-      type: "tool-output-error",
-      toolCallId: call.toolCallId,
-      errorText: this.options.errorText(error, "tool"),
-      ...dynamic,
-    });
+    this.emit({ type: "tool-output-error", toolCallId: call.toolCallId, errorText, ...dynamic });
   }
 }
 
