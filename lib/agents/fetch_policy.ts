@@ -5,6 +5,10 @@
  * - redirects are followed by hand, at most 3, and only on that origin (a 303, or a
  *   301/302 after a non-GET, becomes a bodiless GET); an off-origin Location is refused
  *   and never contacted;
+ * - a redirect that leaves the agent's base URL (its origin and path prefix) loses the
+ *   credentials: `Authorization`, `Proxy-Authorization`, `Cookie` and every header the
+ *   owner configured for the agent (`secretHeaders`) are not sent to it, nor to any later
+ *   hop (another API on the same host must not receive this agent's secrets);
  * - before each hop the host is checked: an IP literal directly, a name resolved to its
  *   A and AAAA records; unless the agent is `local`, every address must be public
  *   unicast (private, loopback, link-local, unique-local, CGNAT, multicast, unspecified,
@@ -29,6 +33,11 @@ export type ResolveDns = (host: string, type: "A" | "AAAA") => Promise<string[]>
 /** Options of {@linkcode executeAgentRequest}. */
 export interface ExecuteOptions {
   agent: Pick<AgentConfig, "id" | "baseUrl" | "local">;
+  /**
+   * Names of the agent's configured headers (its credentials): dropped, with the usual
+   * credential headers, once a redirect leaves the base URL.
+   */
+  secretHeaders?: Iterable<string>;
   /** The fetch used for every hop (default: global fetch). */
   fetch?: typeof fetch;
   /** Limit for the whole call, DNS and body included (default 10 s). */
@@ -103,9 +112,14 @@ async function followRedirects(
   options: ExecuteOptions,
   signal: AbortSignal,
 ): Promise<Response> {
-  const origin = new URL(options.agent.baseUrl).origin;
+  const base = new URL(options.agent.baseUrl);
+  const origin = base.origin;
   let { method, url, body } = request;
   const headers = { ...request.headers };
+  const credentials = new Set([
+    ...CREDENTIAL_HEADERS,
+    ...[...options.secretHeaders ?? []].map((name) => name.toLowerCase()),
+  ]);
   for (let hop = 0;; hop++) {
     const target = new URL(url);
     if (target.origin !== origin) {
@@ -129,6 +143,7 @@ async function followRedirects(
     await response.body?.cancel();
     if (hop >= MAX_REDIRECTS) throw failure("redirect", `More than ${MAX_REDIRECTS} redirects.`);
     url = new URL(location, url).href;
+    if (!underBase(new URL(url), base)) dropHeaders(headers, credentials);
     if (response.status === 303 || (response.status <= 302 && method !== "GET")) {
       if (method !== "HEAD") method = "GET";
       body = undefined;
@@ -136,6 +151,23 @@ async function followRedirects(
         if (name.toLowerCase() === "content-type") delete headers[name];
       }
     }
+  }
+}
+
+/** Headers that carry credentials whatever the agent configured. */
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
+
+/** Whether `url` is on `base`'s origin and under its path prefix (as lib/agents/request.ts checks). */
+function underBase(url: URL, base: URL): boolean {
+  const prefix = base.pathname.replace(/\/+$/, "");
+  return url.origin === base.origin &&
+    (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
+}
+
+/** Removes every header whose lower-case name is in `names`. */
+function dropHeaders(headers: Record<string, string>, names: ReadonlySet<string>): void {
+  for (const name of Object.keys(headers)) {
+    if (names.has(name.toLowerCase())) delete headers[name];
   }
 }
 

@@ -391,3 +391,48 @@ Deno.test("a non-2xx answer is an error with the server's message, never data", 
     assert.deepEqual(await call("/missing"), { status: 404, code: "http", message: "Not Found" });
   });
 });
+
+Deno.test("a redirect that leaves the base path loses the credentials, for every later hop too", async () => {
+  const seen: Record<string, Record<string, string | null>> = {};
+  const names = ["authorization", "cookie", "proxy-authorization", "x-api-token", "x-tenant"];
+  await withServer((request) => {
+    const { pathname } = new URL(request.url);
+    seen[pathname] = Object.fromEntries(names.map((n) => [n, request.headers.get(n)]));
+    const next: Record<string, string> = {
+      "/v1/start": "/v1/inside",
+      "/v1/inside": "/v1x/lookalike",
+      "/v1x/lookalike": "/v1/back",
+      "/v1/other": "../admin/collect",
+    };
+    return next[pathname]
+      ? new Response(null, { status: 302, headers: { location: next[pathname] } })
+      : json({ ok: true });
+  }, async (server) => {
+    const headers = {
+      Authorization: "Bearer secret",
+      Cookie: "session=secret",
+      "Proxy-Authorization": "Basic secret",
+      "X-Api-Token": "configured-secret",
+      "X-Tenant": "acme",
+    };
+    const options = {
+      agent: agent(`${server.url}/v1`, true),
+      secretHeaders: ["x-API-token"],
+    };
+    const send = (path: string) =>
+      executeAgentRequest({ method: "GET", url: `${server.url}${path}`, headers }, options);
+    dataOf(await send("/v1/start"));
+    const all = Object.fromEntries(names.map((n) => [n, null]));
+    const kept = {
+      ...all,
+      ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    };
+    const dropped = { ...all, "x-tenant": "acme" };
+    assert.deepEqual(seen["/v1/start"], kept);
+    assert.deepEqual(seen["/v1/inside"], kept, "a redirect under the base path keeps them");
+    assert.deepEqual(seen["/v1x/lookalike"], dropped, "a path that only starts like the base");
+    assert.deepEqual(seen["/v1/back"], dropped, "once dropped, they stay dropped");
+    dataOf(await send("/v1/other"));
+    assert.deepEqual(seen["/admin/collect"], dropped, "a dot-segment Location out of the base");
+  });
+});

@@ -185,6 +185,7 @@ export async function runAgentCall(
       // In-process calls touch no network; over the network a "self" agent gets no exemption.
       local: selfApp ? true : self ? false : ready.agent.local,
     },
+    secretHeaders: secretHeaderNames(ready.agent),
     fetch: selfApp ? inProcessFetch(selfApp, context.ip) : context.fetch,
     ...(context.timeoutMs ? { timeoutMs: context.timeoutMs } : {}),
     signal,

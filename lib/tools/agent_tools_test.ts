@@ -335,3 +335,23 @@ Deno.test("loadAgents: the built-in contact agent loads; search_site is reserved
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("the agent's configured headers do not follow a redirect out of its base path", async () => {
+  const tokens: Record<string, string | null> = {};
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const { pathname } = new URL(req.url);
+    tokens[pathname] = req.headers.get("x-api-token");
+    if (pathname === "/v1/items") {
+      return new Response(null, { status: 302, headers: { location: "/other-api/items" } });
+    }
+    return Response.json({ items: [] });
+  });
+  try {
+    const base = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/v1`;
+    const tools = agentTools(await ready(base), context);
+    assert.deepEqual(await exec(tools, "listItems", { q: "x" }), { data: { items: [] } });
+    assert.deepEqual(tokens, { "/v1/items": "s3cret", "/other-api/items": null });
+  } finally {
+    await server.shutdown();
+  }
+});
