@@ -28,6 +28,7 @@ import { createKvChatStore } from "@/lib/store/chats.ts";
 import { createContactStore } from "@/lib/store/contact.ts";
 import { kvWatchSeesEveryWriter, openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
+import { createLoginAttempts, loginLimitFromEnv } from "@/lib/store/login_attempts.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
@@ -173,6 +174,7 @@ export async function createServerApp(
     limits: createRateLimiter(kv, config.limits, clock),
     usage,
     adminToken: env.ADMIN_TOKEN || null,
+    loginAttempts: createLoginAttempts(kv, loginLimitFromEnv(env)),
     clock,
     heartbeatMs: 15_000,
     deltaMergeMs: DELTA_MERGE_MS,

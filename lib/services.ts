@@ -9,6 +9,7 @@ import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/chats.ts";
 import type { ContactStore } from "@/lib/store/contact.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
+import type { LoginAttempts } from "@/lib/store/login_attempts.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
 import type { StreamLog } from "@/lib/store/stream_log.ts";
 import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
@@ -39,6 +40,8 @@ export interface AppServices {
   usage: { totals(options?: { days?: number }): Promise<UsageTotal[]> };
   /** Bearer token for admin endpoints; null disables them. */
   adminToken: string | null;
+  /** The limit of admin sign-in tries (wrong tokens, forged session cookies). */
+  loginAttempts: LoginAttempts;
   clock: () => number;
   /** The chunk log of answers in flight (any isolate can resume or stop them). */
   streamLog: StreamLog;

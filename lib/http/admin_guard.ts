@@ -1,41 +1,72 @@
 /**
  * Wrong admin tokens cost the same wherever they are tried: a bearer token on `/admin`,
- * `/admin/messages` or `/api/usage` counts against the IP's failed sign-ins exactly like
- * the login form (lib/store/login_attempts.ts), and a blocked IP gets 429 before any
- * comparison. Without this, the form's limit could be bypassed by sending the header.
+ * `/admin/messages` or `/api/usage` takes a try from the same allowances as the login form
+ * (lib/store/login_attempts.ts), and a client out of tries gets 429 before any comparison.
+ * Without this, the form's limit could be bypassed by sending the header.
  */
 import type { AppServices } from "@/lib/services.ts";
 import type { Context } from "./types.ts";
 import { clientIp } from "./client_ip.ts";
 import { HttpError } from "./errors.ts";
-import { loginRetryAfter, recordLoginFailure } from "@/lib/store/login_attempts.ts";
+import { clientAddress } from "./ip_network.ts";
+
+type Ctx = Pick<Context<AppServices>, "state" | "req" | "app">;
+
+/** What {@linkcode tryAdminCredential} found. */
+export type CredentialTry = { right: boolean } | { retryAfterSeconds: number };
+
+/** The 429 of a client out of tries. */
+export function adminRateLimited(retryAfterSeconds: number): HttpError {
+  return new HttpError(
+    "rate_limited",
+    `Too many wrong admin tokens from this address: try again in ${retryAfterSeconds} s.`,
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+}
+
+/** Seconds until the client of `ctx` may try an admin credential again, or null (reads only). */
+export function adminRetryAfter(ctx: Ctx): Promise<number | null> {
+  return ctx.app.loginAttempts.retryAfter(clientAddress(clientIp(ctx)), ctx.app.clock());
+}
 
 /**
- * Runs `check` (which throws a 401 for a wrong token) under the per-IP limit of failed
- * sign-ins. Only a request that sent `Authorization` counts when refused: a visitor who
- * merely lacks the session cookie tried no token.
+ * Runs `check` (does the credential sent open the admin?) as one try: the try is taken from
+ * the client's allowances first, in one atomic step, so parallel requests cannot compare more
+ * credentials than allowed; a right credential gives its try back.
  */
-export async function withAdminAttemptLimit(
-  ctx: Pick<Context<AppServices>, "state" | "req" | "app">,
-  check: () => Promise<void>,
-): Promise<void> {
-  const { kv, clock } = ctx.app;
-  const ip = clientIp(ctx);
-  const wait = await loginRetryAfter(kv, ip, clock());
-  if (wait !== null) {
-    throw new HttpError(
-      "rate_limited",
-      `Too many wrong admin tokens from this address: try again in ${wait} s.`,
-      { "Retry-After": String(wait) },
-    );
+export async function tryAdminCredential(
+  ctx: Ctx,
+  check: () => Promise<boolean>,
+): Promise<CredentialTry> {
+  const { loginAttempts, clock } = ctx.app;
+  const admission = await loginAttempts.admit(clientAddress(clientIp(ctx)), clock());
+  if (!admission.admitted) return { retryAfterSeconds: admission.retryAfterSeconds };
+  const right = await check();
+  if (right) await loginAttempts.release(admission.ticket, clock());
+  return { right };
+}
+
+/**
+ * Runs `check` (which throws a 401 for a wrong token) under the limit of admin tries. A
+ * request that sent `Authorization` takes a try before the comparison; one that sent no
+ * credential tried nothing and takes none, but still gets 429 while its client is blocked.
+ */
+export async function withAdminAttemptLimit(ctx: Ctx, check: () => Promise<void>): Promise<void> {
+  if (!ctx.app.adminToken || !ctx.req.headers.has("authorization")) {
+    const wait = await adminRetryAfter(ctx);
+    if (wait !== null) throw adminRateLimited(wait);
+    return await check();
   }
-  try {
-    await check();
-  } catch (error) {
-    const refused = error instanceof HttpError && error.status === 401;
-    if (refused && ctx.app.adminToken && ctx.req.headers.has("authorization")) {
-      await recordLoginFailure(kv, ip, clock());
+  let refusal: unknown = null;
+  const result = await tryAdminCredential(ctx, async () => {
+    try {
+      await check();
+      return true;
+    } catch (error) {
+      refusal = error;
+      return false;
     }
-    throw error;
-  }
+  });
+  if ("retryAfterSeconds" in result) throw adminRateLimited(result.retryAfterSeconds);
+  if (!result.right) throw refusal;
 }

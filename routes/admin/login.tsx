@@ -1,16 +1,15 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { constantTimeEqual } from "@/lib/http/admin.ts";
+import { adminRetryAfter, tryAdminCredential } from "@/lib/http/admin_guard.ts";
 import { adminSessionCookie } from "@/lib/http/admin_session.ts";
 import { readFormBody } from "@/lib/http/body.ts";
-import { clientIp } from "@/lib/http/client_ip.ts";
-import { define } from "@/lib/http/define.ts";
+import { type Ctx, define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { adminMessages } from "@/lib/i18n/admin.ts";
 import { format } from "@/lib/i18n/mod.ts";
-import { loginRetryAfter, recordLoginFailure } from "@/lib/store/login_attempts.ts";
 
 type Data = { problem: "wrong" | "disabled" | null } | { problem: "limited"; minutes: number };
 
@@ -20,8 +19,8 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
  * /admin/login: a form for ADMIN_TOKEN; a right token sets the signed admin session cookie
  * and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
  * which the middleware lets through for the chat API, are refused here. After 10 wrong
- * tokens from one IP in 15 minutes it answers 429 (even to the right token) until the
- * window ends (lib/store/login_attempts.ts).
+ * tokens from one address in 15 minutes (or from its IPv6 /64, or from everyone together) it
+ * answers 429, even to the right token, until the window ends (lib/store/login_attempts.ts).
  */
 export const handler = define.handlers<Data>({
   GET(ctx) {
@@ -38,26 +37,24 @@ export const handler = define.handlers<Data>({
       throw new HttpError("origin_not_allowed", "Sign in from this site's own login page.");
     }
     setHead(ctx.state, { title: adminMessages(localeOf(ctx.state)).adminLoginTitle });
-    const ip = clientIp(ctx);
-    const wait = await loginRetryAfter(app.kv, ip, app.clock());
+    // A blocked client is answered before its body is read.
+    const wait = await adminRetryAfter(ctx);
     if (wait !== null) {
       await req.body?.cancel().catch(() => {});
-      return ctx.render({ problem: "limited", minutes: Math.ceil(wait / 60) }, {
-        status: 429,
-        headers: { "Retry-After": String(wait), ...PRIVATE },
-      });
+      return limited(ctx, wait);
     }
     const form = await readFormBody(req);
     const token = app.adminToken;
     const given = form.get("token") ?? "";
-    // Compared even without a token configured, so both cases take the same time.
-    const right = await constantTimeEqual(given, token ?? "") && token !== null;
-    if (!right) {
-      if (token) await recordLoginFailure(app.kv, ip, app.clock());
-      return ctx.render({ problem: token ? "wrong" : "disabled" }, {
-        status: 401,
-        headers: PRIVATE,
-      });
+    if (!token) {
+      // Compared all the same, so a disabled admin takes the same time to answer.
+      await constantTimeEqual(given, "");
+      return ctx.render({ problem: "disabled" }, { status: 401, headers: PRIVATE });
+    }
+    const tried = await tryAdminCredential(ctx, () => constantTimeEqual(given, token));
+    if ("retryAfterSeconds" in tried) return limited(ctx, tried.retryAfterSeconds);
+    if (!tried.right) {
+      return ctx.render({ problem: "wrong" }, { status: 401, headers: PRIVATE });
     }
     const cookie = await adminSessionCookie(token, { secure: app.secureCookies });
     return new Response(null, {
@@ -66,6 +63,14 @@ export const handler = define.handlers<Data>({
     });
   },
 });
+
+/** The 429 page of a client out of tries. */
+function limited(ctx: Ctx<Data>, wait: number): Response {
+  return ctx.render({ problem: "limited", minutes: Math.ceil(wait / 60) }, {
+    status: 429,
+    headers: { "Retry-After": String(wait), ...PRIVATE },
+  });
+}
 
 export default define.page<Data>(function AdminLogin({ data, state, app }) {
   const locale = localeOf(state);
