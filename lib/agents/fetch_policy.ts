@@ -12,7 +12,8 @@
  * - before each hop the host is checked: an IP literal directly, a name resolved to its
  *   A and AAAA records; unless the agent is `local`, every address must be public
  *   unicast (private, loopback, link-local, unique-local, CGNAT, multicast, unspecified,
- *   reserved and IPv4-mapped forms of those are refused, classified by `ipaddr.js`);
+ *   reserved, and IPv4-mapped or IPv4-compatible IPv6 forms of those are refused, classified
+ *   by `ipaddr.js` and {@linkcode addressRange});
  * - one timeout covers the DNS look-ups, the hops and reading the body;
  * - the body is read with a byte cap while streaming (Content-Length is not trusted);
  * - a non-2xx answer is `{ error: { status, message } }`, the message taken from the
@@ -187,14 +188,36 @@ async function checkHost(url: URL, options: ExecuteOptions, signal: AbortSignal)
   }
 }
 
-/** The `ipaddr.js` range of an address, IPv4-mapped IPv6 judged as its IPv4 address. */
+/**
+ * The `ipaddr.js` range of an address; only `"unicast"` is public. IPv6 forms that embed an
+ * IPv4 address are judged by that address: IPv4-mapped (`::ffff:7f00:1` → "ipv4Mapped
+ * loopback") and IPv4-compatible (`::7f00:1` → "ipv4Compatible loopback", which `ipaddr.js`
+ * alone calls unicast). Some stacks still route the deprecated compatible form (RFC 4291) to
+ * the IPv4 address, and no public API uses it, so it is never public, whatever it embeds.
+ * See docs/agents-security.md.
+ */
 export function addressRange(address: string): string {
   const parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    const range = (parsed as ipaddr.IPv6).toIPv4Address().range();
+  if (parsed.kind() === "ipv4") return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) {
+    const range = v6.toIPv4Address().range();
     return range === "unicast" ? "unicast" : `ipv4Mapped ${range}`;
   }
-  return parsed.range();
+  const embedded = ipv4Compatible(v6);
+  if (embedded) {
+    const range = embedded.range();
+    return range === "unicast" ? "ipv4Compatible" : `ipv4Compatible ${range}`;
+  }
+  return v6.range();
+}
+
+/** The IPv4 address of an IPv4-compatible IPv6 address (`::a.b.c.d`, not `::` or `::1`). */
+function ipv4Compatible(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  if (parts.slice(0, 6).some((part) => part !== 0)) return null;
+  if (parts[6] === 0 && parts[7] <= 1) return null; // `::` and `::1` are their own ranges
+  return new ipaddr.IPv4([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]);
 }
 
 async function resolve(

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { type AgentCallResult, executeAgentRequest, type ResolveDns } from "./fetch_policy.ts";
+import {
+  addressRange,
+  type AgentCallResult,
+  executeAgentRequest,
+  type ResolveDns,
+} from "./fetch_policy.ts";
 import type { AgentRequest } from "./request.ts";
 
 /** A loopback server that records the paths it was asked for. */
@@ -435,4 +440,59 @@ Deno.test("a redirect that leaves the base path loses the credentials, for every
     dataOf(await send("/v1/other"));
     assert.deepEqual(seen["/admin/collect"], dropped, "a dot-segment Location out of the base");
   });
+});
+
+Deno.test("IPv4-mapped and IPv4-compatible IPv6 forms are judged by the IPv4 address they carry", () => {
+  const ranges: Array<[string, string]> = [
+    ["::ffff:127.0.0.1", "ipv4Mapped loopback"],
+    ["::ffff:7f00:1", "ipv4Mapped loopback"],
+    ["::ffff:a00:1", "ipv4Mapped private"],
+    ["::ffff:c0a8:101", "ipv4Mapped private"],
+    ["::ffff:a9fe:a9fe", "ipv4Mapped linkLocal"],
+    ["::7f00:1", "ipv4Compatible loopback"],
+    ["0:0:0:0:0:0:7f00:1", "ipv4Compatible loopback"],
+    ["::7f12:3456", "ipv4Compatible loopback"],
+    ["::a00:1", "ipv4Compatible private"],
+    ["::ac10:1", "ipv4Compatible private"],
+    ["::c0a8:101", "ipv4Compatible private"],
+    ["::6440:1", "ipv4Compatible carrierGradeNat"],
+    ["::a9fe:a9fe", "ipv4Compatible linkLocal"],
+    // Deprecated (RFC 4291) and used by no public API: never public, whatever it carries.
+    ["::5db8:d822", "ipv4Compatible"],
+    ["::", "unspecified"],
+    ["::1", "loopback"],
+    ["::ffff:5db8:d822", "unicast"],
+    ["2606:2800:220:1::248", "unicast"],
+  ];
+  for (const [address, range] of ranges) assert.equal(addressRange(address), range, address);
+  // Other translation prefixes are not unwrapped, and not public either.
+  for (const address of ["::ffff:0:7f00:1", "64:ff9b::7f00:1", "2002:7f00:1::"]) {
+    assert.notEqual(addressRange(address), "unicast", address);
+  }
+});
+
+Deno.test("an IPv4-compatible loopback or private address is refused, as a literal or from DNS", async () => {
+  const calls: string[] = [];
+  for (const host of ["[::7f00:1]", "[::127.0.0.1]", "[0:0:0:0:0:0:a00:1]", "[::ffff:7f00:1]"]) {
+    const url = `https://${host}/x`;
+    const error = errorOf(
+      await executeAgentRequest(get(url), {
+        agent: agent(`https://${host}`),
+        fetch: forbiddenFetch(calls),
+      }),
+    );
+    assert.equal(error.code, "blocked", host);
+    assert.match(error.message, /loopback|private/, host);
+  }
+  for (const aaaa of ["::7f00:1", "::a00:1", "::ffff:7f00:1"]) {
+    const error = errorOf(
+      await executeAgentRequest(get("https://api.example.test/x"), {
+        agent: agent("https://api.example.test"),
+        resolveDns: dns({ A: [], AAAA: [aaaa] }),
+        fetch: forbiddenFetch(calls),
+      }),
+    );
+    assert.equal(error.code, "blocked", aaaa);
+  }
+  assert.deepEqual(calls, []);
 });
