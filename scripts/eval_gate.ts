@@ -13,7 +13,7 @@
  * the threshold picked on everything, and the rates of the app's MIN_MATCH per set.
  */
 import { parseArgs } from "node:util";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
@@ -54,6 +54,7 @@ function beirEngine(corpus: string, lang: Lang): SearchEngine {
 }
 
 function questions(path: string): Array<{ _id: string; text: string }> {
+  if (!existsSync(path)) return [];
   return parseJsonl<{ _id: string; text: string }>(readFileSync(path, "utf8"), path);
 }
 
@@ -120,14 +121,20 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
   return out;
 }
 
-/** Share of covered questions refused and of off-topic questions answered at `t`. */
+/**
+ * Share of covered questions refused and of off-topic questions refused at `t`, each the
+ * mean over its sets, so FaQuAD's 900 questions do not outvote a 12-question set.
+ */
 function rates(items: readonly Scored[], t: number) {
-  const covered = items.filter((i) => i.covered);
-  const off = items.filter((i) => !i.covered);
-  return {
-    coveredRefused: covered.filter((i) => i.match < t).length / (covered.length || 1),
-    offTopicRefused: off.filter((i) => i.match < t).length / (off.length || 1),
+  const share = (covered: boolean) => {
+    const sets = [...new Set(items.filter((i) => i.covered === covered).map((i) => i.set))];
+    if (!sets.length) return 0;
+    return sets.reduce((sum, set) => {
+      const rows = items.filter((i) => i.set === set);
+      return sum + rows.filter((i) => i.match < t).length / rows.length;
+    }, 0) / sets.length;
   };
+  return { coveredRefused: share(true), offTopicRefused: share(false) };
 }
 
 /** The threshold with the fewest errors, each kind weighed by its share (balanced). */

@@ -193,7 +193,7 @@ export function buildExtractiveAnswer(
  * as covering it (the search's `match`). Calibrated on held-out folds of covered and
  * off-topic questions in both languages (BENCHMARKS.md, "not covered" gate).
  */
-export const MIN_MATCH = 0.34;
+export const MIN_MATCH = 0.54;
 
 /**
  * Whether the search found the question on the site: the best passage's `match` when the

@@ -23,7 +23,7 @@ import { proximityBonus } from "./proximity.ts";
 import type { TopK } from "./top_k.ts";
 import { type Lexicon, translationGroups } from "./lexicon.ts";
 import { stringAt } from "./string_table.ts";
-import { entryQuestion, isFaqEntry, questionKind } from "./question_kind.ts";
+import { entryQuestion, isFaqEntry, type QuestionKind, questionKind } from "./question_kind.ts";
 import { detectLang } from "./detect_lang.ts";
 import { LANGS } from "./analyzer.ts";
 import type { Passage, SearchOptions, SearchResult, StoredPassage } from "./types.ts";
@@ -128,6 +128,7 @@ export class SearchEngine {
   readonly #pageWeight: number;
   readonly #pages: { scorer: Bm25Scorer; prior: Prior } | null;
   readonly #entryQuestion: readonly [number, number];
+  readonly #entries: Array<EntryQuestion | null | undefined> = [];
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
 
@@ -427,6 +428,23 @@ export class SearchEngine {
   }
 
   /**
+   * Passage `id` as an FAQ entry (its question's index terms and kind), or null when its
+   * heading is no question; read once per passage, on the first query that ranks it.
+   */
+  #entryOf(id: number): EntryQuestion | null {
+    const cached = this.#entries[id];
+    if (cached !== undefined) return cached;
+    const title = stringAt(this.data.strings, id * FIELDS_PER_PASSAGE + 1);
+    let entry: EntryQuestion | null = null;
+    if (isFaqEntry(title)) {
+      const lang = LANGS[this.data.postings.docLangs[id]] ?? "pt";
+      const question = entryQuestion(title);
+      entry = { lang, terms: new Set(analyze(question, lang)), kind: questionKind(question) };
+    }
+    return this.#entries[id] = entry;
+  }
+
+  /**
    * The top passages with FAQ entries lifted by their own question: an entry whose question
    * holds the visitor's words, or asks the same kind of thing ("why" for "why"), is the
    * unit written to answer it. Its BM25 score is multiplied by 1 + a · share + b · kind,
@@ -441,23 +459,21 @@ export class SearchEngine {
     const [a, b] = this.#entryQuestion;
     const kind = questionKind(query);
     const scored = Array.from(top.ids, (id, i) => {
-      const p = this.passage(id);
-      if (!isFaqEntry(p.title)) return [id, top.scores[i]] as const;
-      const lang = p.lang as Lang;
-      const terms = weighted[lang];
+      const entry = this.#entryOf(id);
+      if (!entry) return [id, top.scores[i]] as const;
+      const terms = weighted[entry.lang];
       let share = 0;
       if (terms?.size) {
-        const own = new Set(analyze(entryQuestion(p.title), lang));
         let found = 0;
         let total = 0;
         for (const t of terms.keys()) {
           const w = this.#bm25.idf(t) || this.#rarestIdf();
           total += w;
-          if (own.has(t)) found += w;
+          if (entry.terms.has(t)) found += w;
         }
         share = total > 0 ? found / total : 0;
       }
-      const same = kind !== "other" && questionKind(entryQuestion(p.title)) === kind ? 1 : 0;
+      const same = kind !== "other" && entry.kind === kind ? 1 : 0;
       return [id, top.scores[i] * (1 + a * share + b * same)] as const;
     }).sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, limit);
     return {
@@ -536,11 +552,12 @@ export class SearchEngine {
   }
 
   /**
-   * How much of a query a passage holds (0–1): the IDF weight of the query's words found in
-   * its title or text over the weight of all of them, a word the index lacks counting as
-   * the rarest term. Unlike a BM25 score it is comparable across queries and sites, so the
-   * offline model's "not covered" gate reads it: an off-topic question's rare words
-   * ("pizza") are found nowhere, a covered one's are in its passage. A passage in another
+   * How much of a query a passage and the site hold (0–1): the mean of two shares of the
+   * query's IDF weight, the one whose words the passage's title or text holds and the one
+   * whose words the index holds at all (a word the index lacks counts as the rarest term).
+   * Unlike a BM25 score it is comparable across queries and sites, so the offline model's
+   * "not covered" gate reads it: an off-topic question's rare words ("pizza") are found
+   * nowhere, a covered one's are on the site even when paraphrased. A passage in another
    * language than the query is matched through the lexicon's translations (and the words
    * themselves, for names and code).
    */
@@ -568,6 +585,7 @@ export class SearchEngine {
     return (id) => {
       const groups = groupsIn(LANGS[this.data.postings.docLangs[id]] ?? "pt");
       let found = 0;
+      let known = 0;
       let total = 0;
       for (const terms of groups) {
         let weight = 0;
@@ -576,11 +594,14 @@ export class SearchEngine {
           weight = Math.max(weight, this.#bm25.idf(t));
           hit ||= this.#bm25.has(t, id);
         }
+        if (weight > 0) known += weight;
         weight ||= rarest;
         total += weight;
         if (hit) found += weight;
       }
-      return total > 0 ? Number((found / total).toFixed(3)) : 0;
+      // Half the passage's share, half the site's: a visitor's paraphrase misses the
+      // passage's words but not the site's, an off-topic question misses both.
+      return total > 0 ? Number(((found + known) / (2 * total)).toFixed(3)) : 0;
     };
   }
 
@@ -611,6 +632,13 @@ export class SearchEngine {
       text: stringAt(s, base + 3),
     };
   }
+}
+
+/** An FAQ entry's own question, as the lift reads it. */
+interface EntryQuestion {
+  lang: Lang;
+  terms: Set<string>;
+  kind: QuestionKind;
 }
 
 /** The first `limit` of a ranking. */

@@ -13,6 +13,15 @@ const INTERROGATIVES: Record<Lang, string> = {
   en: "what which where when how many much who whom whose why",
 };
 
+/**
+ * Spoken contractions and chat spellings visitors type ("pra", "vc", "tá") that written
+ * pages never use: they would count as rare words the site lacks.
+ */
+const SPOKEN: Record<Lang, string> = {
+  pt: "pra pro pras pros prum pruma vc vcs ce ta to tô ne né",
+  en: "gonna wanna gotta",
+};
+
 /** Verbs that frame a question ("deve ser", "pode", "can I") rather than carry its subject. */
 const FRAME_VERBS: Record<Lang, string> = {
   pt: "ser deve devem devo pode podem posso poderia existe existem",
@@ -24,8 +33,8 @@ function stemSet(words: string, lang: Lang): Set<string> {
 }
 
 const DROP: Record<Lang, [Set<string>, Set<string>]> = {
-  pt: [stemSet(INTERROGATIVES.pt, "pt"), stemSet(FRAME_VERBS.pt, "pt")],
-  en: [stemSet(INTERROGATIVES.en, "en"), stemSet(FRAME_VERBS.en, "en")],
+  pt: [stemSet(`${INTERROGATIVES.pt} ${SPOKEN.pt}`, "pt"), stemSet(FRAME_VERBS.pt, "pt")],
+  en: [stemSet(`${INTERROGATIVES.en} ${SPOKEN.en}`, "en"), stemSet(FRAME_VERBS.en, "en")],
 };
 
 /**

@@ -20,8 +20,9 @@ export interface Passage {
   /** Fused score (RRF in hybrid mode, BM25 in lexical mode). */
   score: number;
   /**
-   * Share (0–1) of the query's IDF weight whose words the passage holds: comparable across
-   * queries, unlike `score`, so it can tell "found" from "nothing on the site".
+   * How much of the query the passage and the site hold (0–1): the mean of the shares of the
+   * query's IDF weight in the passage and in the whole index. Comparable across queries,
+   * unlike `score`, so it can tell "found" from "nothing on the site".
    */
   match?: number;
   /** 1-based rank in each list; null when the passage was absent from it. */
