@@ -33,6 +33,7 @@ import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
+import { createContextSealer } from "@/lib/agents/context_seal.ts";
 import { createVisitorTokens } from "@/lib/http/visitor_token.ts";
 import { parseArtifactOrigin } from "@/lib/artifacts/origin.ts";
 import { warmChatStack } from "@/lib/chat/lazy.ts";
@@ -170,6 +171,7 @@ export async function createServerApp(
       tokens: await createVisitorTokens(sessionSecret, kv),
     }),
     approvals: createApprovalSigner(sessionSecret),
+    contextSeal: createContextSealer(sessionSecret),
     secureCookies,
     limits: createRateLimiter(kv, config.limits, clock),
     usage,

@@ -13,6 +13,7 @@ import type { LoginAttempts } from "@/lib/store/login_attempts.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
 import type { StreamLog } from "@/lib/store/stream_log.ts";
 import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
+import type { ContextSealer } from "@/lib/agents/context_seal.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent, SelfApp } from "@/lib/tools/agent_tools.ts";
 
@@ -34,6 +35,8 @@ export interface AppServices {
   signer: VisitorSigner;
   /** Signs the approvals the chat asks the visitor for, and verifies them before execution. */
   approvals: ApprovalSigner;
+  /** Seals the context header of "self" agents' calls; POST /api/contact trusts only sealed ones. */
+  contextSeal: ContextSealer;
   /** Secure cookies (`__Host-visitor`): in production or with COOKIE_SECURE=true; see secureCookiesFromEnv. */
   secureCookies: boolean;
   limits: RateLimiter;

@@ -102,6 +102,7 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     origin,
     selfApp: app.selfApp,
     ip,
+    sealContext: (header) => app.contextSeal.seal(header, app.clock()),
   };
   const turn = turnTools({
     search: app.search,

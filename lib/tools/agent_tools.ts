@@ -23,10 +23,12 @@ import { jsonSchema, type JSONSchema7, tool, type ToolSet } from "ai";
 import { resolveAgentHeaders, secretHeaderNames } from "@/lib/agents/agent_config.ts";
 import { type AgentCallResult, executeAgentRequest } from "@/lib/agents/fetch_policy.ts";
 import { validateArguments } from "@/lib/agents/input_schema.ts";
+import { CONTEXT_SEAL_HEADER } from "@/lib/agents/context_seal.ts";
 import {
   type AgentRequest,
   type AssistantContext,
   buildRequest,
+  CONTEXT_HEADER,
   describeRequest,
   type RequestDescription,
 } from "@/lib/agents/request.ts";
@@ -58,6 +60,11 @@ export interface AgentToolContext {
   selfApp?: SelfApp | null;
   /** The visitor's address, handed to the app on in-process calls (its per-IP limits). */
   ip?: string;
+  /**
+   * Seals the context header of a "self" agent's call (lib/agents/context_seal.ts), so the
+   * app's own API can tell it from a header a visitor wrote; absent → sent unsealed (ignored).
+   */
+  sealContext?: (header: string) => Promise<string>;
   /** Options of the network policy (tests point them at loopback servers). */
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -178,7 +185,8 @@ export async function runAgentCall(
   if ("error" in prepared) return prepared;
   const self = isSelfAgent(ready.agent);
   const selfApp = self ? context.selfApp : null;
-  const result: AgentCallResult = await executeAgentRequest(prepared.request, {
+  const request = self ? await sealed(prepared.request, context) : prepared.request;
+  const result: AgentCallResult = await executeAgentRequest(request, {
     agent: {
       id: ready.agent.id,
       baseUrl: agentBaseUrl(ready.agent, context.origin),
@@ -194,6 +202,14 @@ export async function runAgentCall(
     return { error: { status: result.error.status, message: result.error.message } };
   }
   return { data: result.data };
+}
+
+/** `request` with its context header sealed for this app's own API (only "self" agents'). */
+async function sealed(request: AgentRequest, context: AgentToolContext): Promise<AgentRequest> {
+  const header = request.headers[CONTEXT_HEADER];
+  if (header === undefined || !context.sealContext) return request;
+  const seal = await context.sealContext(header);
+  return { ...request, headers: { ...request.headers, [CONTEXT_SEAL_HEADER]: seal } };
 }
 
 /** A fetch that hands the request to the app itself, as if it came from `ip`. */

@@ -1,4 +1,7 @@
 import { CONTEXT_HEADER } from "@/lib/agents/request.ts";
+import { CONTEXT_SEAL_HEADER } from "@/lib/agents/context_seal.ts";
+import type { AssistantContext } from "@/lib/agents/request.ts";
+import type { AppServices } from "@/lib/services.ts";
 import {
   MAX_CONTACT_BODY_BYTES,
   parseAssistantContext,
@@ -31,7 +34,7 @@ export const handler = define.handlers({
       });
     }
     const input = parseContactInput(await readJsonBody(ctx.req, MAX_CONTACT_BODY_BYTES));
-    const context = parseAssistantContext(ctx.req.headers.get(CONTEXT_HEADER));
+    const context = await sealedContext(ctx.req.headers, app);
     const saved = await app.contact.save({
       ...input,
       visitorId: visitorId ?? ANONYMOUS,
@@ -43,3 +46,19 @@ export const handler = define.handlers({
     });
   },
 });
+
+/**
+ * The chat context of a message, only from a header this server sealed when it sent its own
+ * agent's call: a header anyone else wrote (a visitor calling the API directly) is ignored,
+ * and the message is stored without a chat, like any message sent without the assistant.
+ */
+async function sealedContext(
+  headers: Headers,
+  app: AppServices,
+): Promise<AssistantContext | undefined> {
+  const header = headers.get(CONTEXT_HEADER);
+  const seal = headers.get(CONTEXT_SEAL_HEADER);
+  if (header === null || seal === null) return undefined;
+  if (!await app.contextSeal.verify(header, seal, app.clock())) return undefined;
+  return parseAssistantContext(header);
+}

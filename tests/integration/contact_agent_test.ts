@@ -39,6 +39,7 @@ Deno.test("contact agent: loaded with the chat stack, sendMessageToOwner waits f
         origin: server.url,
         selfApp: services.selfApp,
         ip: "203.0.113.7",
+        sealContext: (header) => services.contextSeal.seal(header, services.clock()),
       },
     });
     assert.equal(turn.approvalFor("getContactStatus", {}), null);

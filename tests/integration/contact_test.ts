@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { CONTEXT_HEADER } from "@/lib/agents/request.ts";
+import { CONTEXT_SEAL_HEADER } from "@/lib/agents/context_seal.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -123,18 +124,37 @@ Deno.test("contact over loopback", async (t) => {
       assert.ok(html.includes("&amp; &quot;quotes&quot;"));
     });
 
-    await t.step("the context header is stored when well-formed, ignored otherwise", async () => {
+    await t.step("the context header is stored only when the server sealed it", async () => {
       const context = { chatId: "chat-abc123", locale: "pt-BR", visitor: "h_0123" };
+      const header = JSON.stringify(context);
+      const { contextSeal, clock } = server.services;
+      const seal = await contextSeal.seal(header, clock());
       const ok = await post(server, { ...valid, message: "with context" }, {
-        [CONTEXT_HEADER]: JSON.stringify(context),
+        [CONTEXT_HEADER]: header,
+        [CONTEXT_SEAL_HEADER]: seal,
       });
       assert.equal(ok.status, 201);
       const bad = await post(server, { ...valid, message: "bad context" }, {
         [CONTEXT_HEADER]: "{not json",
+        [CONTEXT_SEAL_HEADER]: await contextSeal.seal("{not json", clock()),
       });
       assert.equal(bad.status, 201, "a malformed header does not refuse the message");
-      const { messages } = await server.services.contact.list({ limit: 2 });
+      // A visitor calling the API directly cannot pick the chat a message belongs to.
+      const forged = { chatId: "someone-elses-chat", locale: "en", visitor: "h_victim" };
+      const forgeries: Record<string, string>[] = [
+        { [CONTEXT_HEADER]: JSON.stringify(forged) },
+        { [CONTEXT_HEADER]: JSON.stringify(forged), [CONTEXT_SEAL_HEADER]: seal },
+        { [CONTEXT_HEADER]: JSON.stringify(forged), [CONTEXT_SEAL_HEADER]: "1.forged" },
+      ];
+      for (const [i, headers] of forgeries.entries()) {
+        const res = await post(server, { ...valid, message: `forged ${i}` }, headers);
+        assert.equal(res.status, 201, "the message is kept, without the forged chat");
+      }
+      const { messages } = await server.services.contact.list({ limit: 5 });
       assert.deepEqual(messages.map((m) => [m.message, m.context]), [
+        ["forged 2", undefined],
+        ["forged 1", undefined],
+        ["forged 0", undefined],
         ["bad context", undefined],
         ["with context", context],
       ]);
