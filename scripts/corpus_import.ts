@@ -8,11 +8,12 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { formatReport } from "@/lib/corpus/import/report.ts";
 import { importCorpus } from "@/lib/corpus/import/run.ts";
+import { DEFAULT_MAX_URLS } from "@/lib/corpus/import/sources.ts";
 
 const USAGE = `Usage: deno task corpus:import <folder | https://site/sitemap.xml | urls.txt>
   [--lang pt|en|auto] [--license ID] [--source NAME] [--include GLOB]... [--exclude GLOB]...
   [--base-url URL] [--id-prefix NAME] [--corpus DIR] [--concurrency N] [--delay MS]
-  [--timeout MS] [--max-bytes N] [--dry-run]`;
+  [--timeout MS] [--max-bytes N] [--max-urls N] [--dry-run]`;
 
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
@@ -31,6 +32,7 @@ if (import.meta.main) {
       delay: { type: "string", default: "1000" },
       timeout: { type: "string", default: "15000" },
       "max-bytes": { type: "string", default: String(2 * 1024 * 1024) },
+      "max-urls": { type: "string", default: String(DEFAULT_MAX_URLS) },
       "dry-run": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -56,6 +58,7 @@ if (import.meta.main) {
       delayMs: Number(values.delay),
       timeoutMs: Number(values.timeout),
       maxBytes: Number(values["max-bytes"]),
+      maxUrls: Number(values["max-urls"]),
       dryRun: values["dry-run"],
     });
     console.log(formatReport(result.entries, result.written));

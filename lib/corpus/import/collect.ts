@@ -1,13 +1,16 @@
 /**
  * Turns a source's items into candidate documents: files of a folder read from
  * disk, pages of a live site fetched under the fetch policy. Every item that
- * does not become a candidate leaves a report line saying why.
+ * does not become a candidate leaves a report line saying why. Each page is
+ * read under the page budget; a fetched page's HTML is dropped as soon as it
+ * is converted, so memory holds markdown, not every page at once.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseRobots } from "./robots.ts";
-import { extractPage } from "./extract.ts";
-import type { PageFetcher } from "./fetch_policy.ts";
+import { extractPage, PageBudgetError } from "./extract.ts";
+import type { Fetched, FetchFailure, PageFetcher } from "./fetch_policy.ts";
+import { DEFAULT_PAGE_BUDGET, type PageBudget } from "./page_budget.ts";
 import { readMarkdownMeta } from "./markdown_source.ts";
 import { toMarkdown } from "./to_markdown.ts";
 import type { ReportEntry } from "./types.ts";
@@ -36,8 +39,16 @@ export function servedPath(rel: string): string {
   return "/" + rel.replace(/(^|\/)index\.html?$/i, "$1").replace(/\.(mdx?)$/i, "");
 }
 
-/** Reads the files `rels` of `dir`. `baseUrl` (optional) makes their URLs absolute. */
-export function collectFolder(dir: string, rels: readonly string[], baseUrl?: string): Collected {
+/**
+ * Reads the files `rels` of `dir`. `baseUrl` (optional) makes their URLs
+ * absolute; a file over `budget.maxBytes` is skipped unread.
+ */
+export function collectFolder(
+  dir: string,
+  rels: readonly string[],
+  baseUrl?: string,
+  budget: Readonly<PageBudget> = DEFAULT_PAGE_BUDGET,
+): Collected {
   const out: Collected = { candidates: [], entries: [], transient: new Set() };
   const robotsFile = join(dir, "robots.txt");
   const robots = existsSync(robotsFile)
@@ -50,6 +61,11 @@ export function collectFolder(dir: string, rels: readonly string[], baseUrl?: st
     const path = servedPath(rel);
     if (robots?.isDisallowed(`http://folder.invalid${path}`, "*")) {
       skip("disallowed by the folder's robots.txt");
+      continue;
+    }
+    if (statSync(join(dir, rel)).size > budget.maxBytes) {
+      skip(`larger than the size cap of ${budget.maxBytes} bytes`);
+      out.transient.add(rel);
       continue;
     }
     const text = readFileSync(join(dir, rel), "utf8");
@@ -76,30 +92,38 @@ export function collectFolder(dir: string, rels: readonly string[], baseUrl?: st
       continue;
     }
     const pageUrl = base ? urlOf(path) : `file://${path}`;
-    const c = htmlCandidate(text, rel, pageUrl, skip);
-    if (c) out.candidates.push({ ...c, url: c.url ?? urlOf(path) });
+    const c = htmlCandidate(text, rel, pageUrl, budget);
+    if ("skip" in c) {
+      skip(c.skip);
+      if (c.transient) out.transient.add(rel);
+    } else out.candidates.push({ ...c, url: c.url ?? urlOf(path) });
   }
   return out;
 }
 
-/** An HTML page as a candidate, or null after reporting why not (noindex, no content…). */
+/**
+ * Why a page is not a candidate. `transient`: the earlier version stays (a
+ * passing failure, or a page over the size or work budget, like the fetch's size cap).
+ */
+interface Skip {
+  skip: string;
+  transient: boolean;
+}
+
+/** An HTML page as a candidate, or why not (noindex, no content, over the budget…). */
 function htmlCandidate(
   html: string,
   origin: string,
   pageUrl: string,
-  skip: (why: string) => void,
-): Candidate | null {
+  budget: Readonly<PageBudget>,
+): Candidate | Skip {
   let page;
   try {
-    page = extractPage(html, pageUrl);
+    page = extractPage(html, pageUrl, budget);
   } catch (error) {
-    skip((error as Error).message);
-    return null;
+    return { skip: (error as Error).message, transient: error instanceof PageBudgetError };
   }
-  if (page.noindex) {
-    skip("noindex (robots meta tag)");
-    return null;
-  }
+  if (page.noindex) return { skip: "noindex (robots meta tag)", transient: false };
   const canonical = page.canonical?.startsWith("file:") ? null : page.canonical;
   return {
     origin,
@@ -112,37 +136,52 @@ function htmlCandidate(
   };
 }
 
-/** Fetches `urls` (at the fetcher's pace) and reads each answer. */
+/** What one URL gave: a candidate, or a report line (and whether the failure may pass). */
+type WebOutcome = { candidate: Candidate } | Skip;
+
+/**
+ * Fetches `urls` (at the fetcher's pace) and reads each answer as it comes,
+ * so only the pages in flight are held as HTML.
+ */
 export async function collectWeb(
   urls: readonly string[],
   fetcher: PageFetcher,
+  budget: Readonly<PageBudget> = DEFAULT_PAGE_BUDGET,
 ): Promise<Collected> {
+  const outcomes: WebOutcome[] = new Array(urls.length);
+  let next = 0;
+  // As many lanes as the fetcher lets run at once: no promise per URL waits in a queue.
+  const lane = async () => {
+    for (let i = next++; i < urls.length; i = next++) {
+      outcomes[i] = readAnswer(urls[i], await fetcher.get(urls[i]), budget);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, fetcher.concurrency) }, lane));
   const out: Collected = { candidates: [], entries: [], transient: new Set() };
-  const results = await Promise.all(urls.map((u) => fetcher.get(u)));
-  for (const [i, res] of results.entries()) {
-    const origin = urls[i];
-    const skip = (why: string) =>
-      out.entries.push({ kind: "skipped", target: origin, detail: why });
-    if (!res.ok) {
-      if (!res.gone) out.transient.add(origin);
-      skip(res.reason);
-      continue;
-    }
-    if (res.status !== 200) {
-      if (res.status !== 404 && res.status !== 410) out.transient.add(origin);
-      skip(`status ${res.status}`);
-      continue;
-    }
-    if (!/^(text\/html|application\/xhtml\+xml)\b/i.test(res.contentType)) {
-      skip(`not HTML (content-type "${res.contentType || "none"}")`);
-      continue;
-    }
-    if (/\b(noindex|none)\b/i.test(res.headers.get("x-robots-tag") ?? "")) {
-      skip("noindex (X-Robots-Tag header)");
-      continue;
-    }
-    const c = htmlCandidate(res.text, origin, res.url, skip);
-    if (c) out.candidates.push(c);
-  }
+  outcomes.forEach((o, i) => {
+    if ("candidate" in o) return void out.candidates.push(o.candidate);
+    if (o.transient) out.transient.add(urls[i]);
+    out.entries.push({ kind: "skipped", target: urls[i], detail: o.skip });
+  });
   return out;
+}
+
+/** One fetched answer as a candidate or a skip. */
+function readAnswer(
+  origin: string,
+  res: Fetched | FetchFailure,
+  budget: Readonly<PageBudget>,
+): WebOutcome {
+  if (!res.ok) return { skip: res.reason, transient: !res.gone };
+  if (res.status !== 200) {
+    return { skip: `status ${res.status}`, transient: res.status !== 404 && res.status !== 410 };
+  }
+  if (!/^(text\/html|application\/xhtml\+xml)\b/i.test(res.contentType)) {
+    return { skip: `not HTML (content-type "${res.contentType || "none"}")`, transient: false };
+  }
+  if (/\b(noindex|none)\b/i.test(res.headers.get("x-robots-tag") ?? "")) {
+    return { skip: "noindex (X-Robots-Tag header)", transient: false };
+  }
+  const c = htmlCandidate(res.text, origin, res.url, budget);
+  return "skip" in c ? c : { candidate: c };
 }

@@ -2,10 +2,13 @@
  * An HTML page → its main content: page metadata (title, language, canonical
  * URL, robots meta, license link) read from the head, chrome removed (nav,
  * header, footer, asides, cookie and consent banners, dialogs), then
- * @mozilla/readability picks the main content. linkedom is the DOM.
+ * @mozilla/readability picks the main content. linkedom is the DOM. A page
+ * over the work budget (page_budget.ts) is refused before it is parsed, since
+ * both the parse and Readability are synchronous and can run for minutes.
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { DEFAULT_PAGE_BUDGET, overBudget, type PageBudget } from "./page_budget.ts";
 
 /** What `extractPage` finds in a page. */
 export interface ExtractedPage {
@@ -29,6 +32,11 @@ export class ExtractError extends Error {
   override name = "ExtractError";
 }
 
+/** Raised when a page is over the work budget: too large, too deep or too many elements. */
+export class PageBudgetError extends ExtractError {
+  override name = "PageBudgetError";
+}
+
 // Page chrome: removed before Readability looks, since it sometimes keeps a banner.
 const CHROME = "nav, footer, aside, dialog, form, script, style, noscript, template, iframe, " +
   "[role=navigation], [role=contentinfo], [role=banner], [role=dialog], [role=alertdialog], " +
@@ -38,12 +46,19 @@ const BANNER =
 
 /**
  * Reads `html` (fetched from `pageUrl`). Throws ExtractError when the bytes are
- * not HTML text or no main content is left.
+ * not HTML text or no main content is left, PageBudgetError when the page is
+ * over `budget`.
  */
-export function extractPage(html: string, pageUrl: string): ExtractedPage {
+export function extractPage(
+  html: string,
+  pageUrl: string,
+  budget: Readonly<PageBudget> = DEFAULT_PAGE_BUDGET,
+): ExtractedPage {
   if (html.includes("\u0000") || !/<[a-z!]/i.test(html)) {
     throw new ExtractError("invalid HTML: the body is not HTML text");
   }
+  const over = overBudget(html, budget);
+  if (over) throw new PageBudgetError(over);
   const { document } = parseHTML(html);
   if (!document.body || !document.documentElement) {
     throw new ExtractError("invalid HTML: no <body> could be parsed");

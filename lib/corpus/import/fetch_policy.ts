@@ -44,15 +44,35 @@ export interface FetchFailure {
   gone: boolean;
 }
 
+/** A response whose body a caller's reader consumed (see `PageFetcher.read`). */
+export interface FetchedWith<T> extends Omit<Fetched, "text"> {
+  value: T;
+}
+
+/** Options of one request: `robots: false` for the sitemap and robots.txt themselves. */
+export interface GetOptions {
+  robots?: boolean;
+  maxBytes?: number;
+}
+
 /** A polite fetcher bound to one host. */
 export interface PageFetcher {
-  /** GETs `url` under the policy; `robots: false` for the sitemap and robots.txt themselves. */
-  get(
+  /** GETs `url` under the policy, the body read whole up to the size cap. */
+  get(url: string, options?: GetOptions): Promise<Fetched | FetchFailure>;
+  /**
+   * GETs `url` under the policy and hands the final response to `read`, which
+   * consumes its body as it arrives (within the request's slot and timeout)
+   * and returns a value or a failure.
+   */
+  read<T>(
     url: string,
-    options?: { robots?: boolean; maxBytes?: number },
-  ): Promise<Fetched | FetchFailure>;
+    options: GetOptions,
+    read: (res: Response) => Promise<T | FetchFailure>,
+  ): Promise<FetchedWith<T> | FetchFailure>;
   /** The policy's user agent. */
   readonly userAgent: string;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
 }
 
 /** The default user agent of the importer. */
@@ -87,8 +107,11 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
     }
   }
 
-  /** One request, no redirect following, body read up to the cap. */
-  function once(url: string, maxBytes: number): Promise<Response | FetchFailure | Fetched> {
+  /** One request, no redirect following, the body handed to `read`. */
+  function once<T>(
+    url: string,
+    read: (res: Response) => Promise<T | FetchFailure>,
+  ): Promise<Response | FetchFailure | FetchedWith<T>> {
     return slot(async () => {
       const signal = AbortSignal.timeout(timeoutMs);
       try {
@@ -101,15 +124,15 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
           await res.body?.cancel();
           return res;
         }
-        const body = await readCapped(res, maxBytes);
-        if (typeof body !== "string") return body;
+        const value = await read(res);
+        if (isFailure(value)) return value;
         return {
           ok: true,
           url,
           status: res.status,
           contentType: res.headers.get("content-type") ?? "",
           headers: res.headers,
-          text: body,
+          value,
         };
       } catch (error) {
         const timedOut = signal.aborted;
@@ -124,10 +147,11 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
     });
   }
 
-  async function get(
+  async function readWith<T>(
     url: string,
-    opts: { robots?: boolean; maxBytes?: number } = {},
-  ): Promise<Fetched | FetchFailure> {
+    opts: GetOptions,
+    read: (res: Response) => Promise<T | FetchFailure>,
+  ): Promise<FetchedWith<T> | FetchFailure> {
     const seen = [url];
     let current = url;
     for (let hop = 0;; hop++) {
@@ -137,7 +161,7 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
         const why = (await robotsRules())(current);
         if (why) return { ok: false, gone: true, reason: why };
       }
-      const out = await once(current, opts.maxBytes ?? options.maxBytes ?? 2 * 1024 * 1024);
+      const out = await once(current, read);
       if (!(out instanceof Response)) return out;
       const next = new URL(out.headers.get("location")!, current).href;
       if (seen.includes(next)) {
@@ -149,6 +173,14 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
       seen.push(next);
       current = next;
     }
+  }
+
+  async function get(url: string, opts: GetOptions = {}): Promise<Fetched | FetchFailure> {
+    const cap = opts.maxBytes ?? options.maxBytes ?? 2 * 1024 * 1024;
+    const out = await readWith(url, opts, (res) => readCapped(res, cap));
+    if (!out.ok) return out;
+    const { value, ...rest } = out;
+    return { ...rest, text: value };
   }
 
   function robotsRules(): Promise<(url: string) => string | null> {
@@ -168,7 +200,12 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
     return robots;
   }
 
-  return { get, userAgent };
+  return { get, read: readWith, userAgent, concurrency: limit };
+}
+
+function isFailure(value: unknown): value is FetchFailure {
+  return typeof value === "object" && value !== null && (value as FetchFailure).ok === false &&
+    typeof (value as FetchFailure).reason === "string";
 }
 
 function checkHost(url: string, host: string): string | null {

@@ -70,6 +70,8 @@ export interface PlanOptions {
   prefix: string;
   /** Origins that failed for a passing reason this run: their documents are kept as they are. */
   keep: ReadonlySet<string>;
+  /** Keep every earlier document this run did not see (the source was only partly read). */
+  keepUnseen?: boolean;
 }
 
 /** Compares `docs` with the manifest entries of the same source. */
@@ -114,7 +116,9 @@ export async function planImport(
   }
   const present = new Set(docs.map((d) => d.origin));
   for (const [origin, r] of mine) {
-    if (!present.has(origin) && !options.keep.has(origin)) plan.removed.push(r);
+    if (!present.has(origin) && !options.keep.has(origin) && !options.keepUnseen) {
+      plan.removed.push(r);
+    }
   }
   const gone = new Set(plan.removed.map((r) => r.id));
   plan.next = current.filter((r) => !gone.has(r.id)).map((r) => replaced.get(r.id) ?? r)

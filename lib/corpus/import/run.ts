@@ -12,6 +12,7 @@ import { relative } from "node:path";
 import { stripRepeatedBlocks } from "./boilerplate.ts";
 import { type Candidate, type Collected, collectFolder, collectWeb } from "./collect.ts";
 import { createFetcher } from "./fetch_policy.ts";
+import { DEFAULT_PAGE_BUDGET, type PageBudget } from "./page_budget.ts";
 import { pickLang } from "./lang.ts";
 import { applyPlan, type ImportPlan, planImport, readManifest } from "./manifest_update.ts";
 import { countReport, type ReportCounts } from "./report.ts";
@@ -47,7 +48,12 @@ export interface ImportOptions {
   concurrency?: number;
   delayMs?: number;
   timeoutMs?: number;
+  /** Largest page read, in bytes (default 2 MiB). */
   maxBytes?: number;
+  /** Most page URLs read from a sitemap (default 50,000); the report says when it is reached. */
+  maxUrls?: number;
+  /** Per-page bounds on nesting depth, element count and work (see page_budget.ts). */
+  pageBudget?: Partial<Omit<PageBudget, "maxBytes">>;
   /** Report only; write nothing. */
   dryRun?: boolean;
   /** The fetch a live import uses (default globalThis.fetch). */
@@ -71,7 +77,13 @@ export async function importCorpus(options: ImportOptions): Promise<ImportResult
   let collected: Collected;
   let from: string;
   let name: string;
+  let capped = false;
   const notes: ReportEntry[] = [];
+  const budget: PageBudget = {
+    ...DEFAULT_PAGE_BUDGET,
+    ...options.pageBudget,
+    maxBytes: options.maxBytes ?? DEFAULT_PAGE_BUDGET.maxBytes,
+  };
   if (kind === "folder") {
     const dir = resolve(options.source);
     from = relative(Deno.cwd(), dir) || ".";
@@ -80,7 +92,7 @@ export async function importCorpus(options: ImportOptions): Promise<ImportResult
     if (!rels.length) {
       throw new SourceError(`Folder "${dir}" has no .html, .md or .mdx file to import`);
     }
-    collected = collectFolder(dir, rels, options.baseUrl);
+    collected = collectFolder(dir, rels, options.baseUrl, budget);
     if (!options.baseUrl) {
       notes.push({
         kind: "note",
@@ -96,22 +108,28 @@ export async function importCorpus(options: ImportOptions): Promise<ImportResult
     const fetcher = createFetcher({ ...options, origin: site.origin });
     let list = urls ?? [];
     if (kind === "sitemap") {
-      const map = await readSitemap(site.href, fetcher);
+      const map = await readSitemap(site.href, fetcher, options.maxUrls);
       list = map.urls;
+      capped = map.capped;
       notes.push(...map.notes);
     }
-    const filtered = list.filter((u) => keep(safePath(u)));
+    const filtered: string[] = [];
     for (const u of list) {
-      if (!filtered.includes(u)) {
-        notes.push({ kind: "skipped", target: u, detail: "excluded by --include/--exclude" });
-      }
+      if (keep(safePath(u))) filtered.push(u);
+      else notes.push({ kind: "skipped", target: u, detail: "excluded by --include/--exclude" });
     }
-    collected = await collectWeb(filtered, fetcher);
+    collected = await collectWeb(filtered, fetcher, budget);
   }
   const entries = [...notes, ...collected.entries];
   const docs = settle(collected.candidates, options, options.sourceName ?? name, entries);
   const prefix = options.idPrefix ?? slugPrefix(name);
-  const plan = await planImport(current, docs, { from, prefix, keep: collected.transient });
+  // Past the URL cap the sitemap was not read: pages not seen may still be listed.
+  const plan = await planImport(current, docs, {
+    from,
+    prefix,
+    keep: collected.transient,
+    keepUnseen: capped,
+  });
   reportPlan(plan, collected, entries);
   const dirty = plan.added.length + plan.changed.length + plan.removed.length > 0;
   if (dirty && !options.dryRun) applyPlan(options.corpusDir, plan);
