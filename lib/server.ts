@@ -11,6 +11,7 @@ import manifest from "@/fresh.gen.ts";
 import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type App, createApp } from "@/lib/http/app.ts";
+import { createAdminSessions } from "@/lib/http/admin_session.ts";
 import type { IslandAssets } from "@/lib/http/types.ts";
 import {
   createVisitorSigner,
@@ -29,6 +30,7 @@ import { createContactStore } from "@/lib/store/contact.ts";
 import { kvWatchSeesEveryWriter, openKv } from "@/lib/store/kv.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createLoginAttempts, loginLimitFromEnv } from "@/lib/store/login_attempts.ts";
+import { createAdminSessionStore } from "@/lib/store/admin_sessions.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
 import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
@@ -177,6 +179,9 @@ export async function createServerApp(
     usage,
     adminToken: env.ADMIN_TOKEN || null,
     loginAttempts: createLoginAttempts(kv, loginLimitFromEnv(env)),
+    adminSessions: await createAdminSessions(sessionSecret, createAdminSessionStore(kv), {
+      secure: secureCookies,
+    }),
     clock,
     heartbeatMs: 15_000,
     deltaMergeMs: DELTA_MERGE_MS,

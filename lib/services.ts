@@ -4,6 +4,7 @@
  */
 import type { AppConfig } from "@/lib/config.ts";
 import type { VisitorSigner } from "@/lib/http/visitor.ts";
+import type { AdminSessions } from "@/lib/http/admin_session.ts";
 import type { ModelRegistry } from "@/lib/models/types.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/chats.ts";
@@ -45,6 +46,8 @@ export interface AppServices {
   adminToken: string | null;
   /** The limit of admin sign-in tries (wrong tokens, forged session cookies). */
   loginAttempts: LoginAttempts;
+  /** The admin's sign-in sessions (cookie after /admin/login), kept in KV. */
+  adminSessions: AdminSessions;
   clock: () => number;
   /** The chunk log of answers in flight (any isolate can resume or stop them). */
   streamLog: StreamLog;

@@ -6,6 +6,7 @@
  */
 import type { AppServices } from "@/lib/services.ts";
 import type { Context } from "./types.ts";
+import { requireAdmin } from "./admin.ts";
 import { clientIp } from "./client_ip.ts";
 import { HttpError } from "./errors.ts";
 import { clientAddress } from "./ip_network.ts";
@@ -69,4 +70,28 @@ export async function withAdminAttemptLimit(ctx: Ctx, check: () => Promise<void>
   });
   if ("retryAfterSeconds" in result) throw adminRateLimited(result.retryAfterSeconds);
   if (!result.right) throw refusal;
+}
+
+/**
+ * The guard of admin pages: `Authorization: Bearer <ADMIN_TOKEN>` (a wrong one takes a try,
+ * see {@linkcode withAdminAttemptLimit}), else a live session cookie. A cookie that opens no
+ * session counts as a wrong token. A live session passes even while its client is out of
+ * tries: it was opened with the token, and checking it tests no guess, so a flood of wrong
+ * tokens from elsewhere cannot lock a signed-in owner out. Throws 401 `unauthorized` (no
+ * credential, or a refused one) or 429 `rate_limited`; a null token disables admin pages.
+ */
+export async function requireAdminPage(ctx: Ctx): Promise<void> {
+  const { req, app } = ctx;
+  const token = app.adminToken;
+  if (!token || req.headers.has("authorization")) {
+    return await withAdminAttemptLimit(ctx, () => requireAdmin(req, token));
+  }
+  const session = await app.adminSessions.check(req, token, app.clock());
+  if (session === "live") return;
+  if (session === "refused") {
+    const tried = await tryAdminCredential(ctx, () => Promise.resolve(false));
+    if ("retryAfterSeconds" in tried) throw adminRateLimited(tried.retryAfterSeconds);
+    throw new HttpError("unauthorized", "The admin session has ended: sign in at /admin/login.");
+  }
+  await withAdminAttemptLimit(ctx, () => requireAdmin(req, token));
 }

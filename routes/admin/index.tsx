@@ -1,9 +1,9 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { UsageChart } from "@/components/admin/UsageChart.tsx";
 import { type Dashboard, loadDashboard, tokensByDay } from "@/lib/admin/dashboard.ts";
-import { isUnauthorized, requireAdminPage } from "@/lib/http/admin_session.ts";
+import { requireAdminPage } from "@/lib/http/admin_guard.ts";
+import { isUnauthorized } from "@/lib/http/admin_session.ts";
 import { define } from "@/lib/http/define.ts";
-import { withAdminAttemptLimit } from "@/lib/http/admin_guard.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";
@@ -20,10 +20,7 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 export const handler = define.handlers<Dashboard>({
   async GET(ctx) {
     try {
-      await withAdminAttemptLimit(
-        ctx,
-        () => requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies),
-      );
+      await requireAdminPage(ctx);
     } catch (error) {
       if (!isUnauthorized(error) || ctx.req.headers.has("authorization")) throw error;
       return new Response(null, {

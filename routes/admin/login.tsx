@@ -1,7 +1,6 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { constantTimeEqual } from "@/lib/http/admin.ts";
 import { adminRetryAfter, tryAdminCredential } from "@/lib/http/admin_guard.ts";
-import { adminSessionCookie } from "@/lib/http/admin_session.ts";
 import { readFormBody } from "@/lib/http/body.ts";
 import { type Ctx, define } from "@/lib/http/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
@@ -16,8 +15,8 @@ type Data = { problem: "wrong" | "disabled" | null } | { problem: "limited"; min
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
- * /admin/login: a form for ADMIN_TOKEN; a right token sets the signed admin session cookie
- * and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
+ * /admin/login: a form for ADMIN_TOKEN; a right token opens an admin session (kept in KV, its
+ * id in a signed cookie: lib/http/admin_session.ts) and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
  * which the middleware lets through for the chat API, are refused here. After 10 wrong
  * tokens from one address in 15 minutes (or from its IPv6 /64, or from everyone together) it
  * answers 429, even to the right token, until the window ends (lib/store/login_attempts.ts).
@@ -56,7 +55,7 @@ export const handler = define.handlers<Data>({
     if (!tried.right) {
       return ctx.render({ problem: "wrong" }, { status: 401, headers: PRIVATE });
     }
-    const cookie = await adminSessionCookie(token, { secure: app.secureCookies });
+    const cookie = await app.adminSessions.start(token, app.clock());
     return new Response(null, {
       status: 303,
       headers: { Location: "/admin", "Set-Cookie": cookie, ...PRIVATE },

@@ -1,14 +1,16 @@
-import { clearAdminSessionCookie } from "@/lib/http/admin_session.ts";
 import { define } from "@/lib/http/define.ts";
 
-/** POST /admin/logout: ends the admin session (the middleware refuses foreign origins). */
+/**
+ * POST /admin/logout: ends the admin session: its KV record is deleted, so the cookie opens
+ * nothing any more even if a copy of it survives (the middleware refuses foreign origins).
+ */
 export const handler = define.handlers({
-  POST(ctx) {
+  async POST(ctx) {
     return new Response(null, {
       status: 303,
       headers: {
         Location: "/admin/login",
-        "Set-Cookie": clearAdminSessionCookie(ctx.app.secureCookies),
+        "Set-Cookie": await ctx.app.adminSessions.end(ctx.req),
         "Cache-Control": "no-store",
       },
     });

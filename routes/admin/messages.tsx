@@ -1,8 +1,7 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { ErrorPage } from "@/components/ErrorPage.tsx";
-import { requireAdminPage } from "@/lib/http/admin_session.ts";
+import { requireAdminPage } from "@/lib/http/admin_guard.ts";
 import { define } from "@/lib/http/define.ts";
-import { withAdminAttemptLimit } from "@/lib/http/admin_guard.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
@@ -23,10 +22,7 @@ export const handler = define.handlers<Data>({
   async GET(ctx) {
     const t = messages(localeOf(ctx.state));
     try {
-      await withAdminAttemptLimit(
-        ctx,
-        () => requireAdminPage(ctx.req, ctx.app.adminToken, ctx.app.secureCookies),
-      );
+      await requireAdminPage(ctx);
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 401) throw error;
       setHead(ctx.state, { title: t.adminUnauthorizedTitle });
