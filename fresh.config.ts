@@ -39,7 +39,8 @@ export default defineConfig({
   },
   maxBodyBytes: 256 * 1024,
   // OpenAPI agents: each operation of the spec becomes a tool of the chat. GET runs at once,
-  // other methods wait for the visitor's approval (see "approval" in lib/agents/types.ts).
+  // other methods wait for the visitor's approval; `approvalMode: "all"` makes reads wait too
+  // (see "approvalMode" and "approval" in lib/agents/types.ts, and docs/agents-security.md).
   agents: [
     {
       // The built-in agent: this app's own contact API (POST /api/contact, GET /api/contact/status).

@@ -9,7 +9,7 @@
  * environment in its headers (every visitor would receive the secret).
  */
 import { AgentConfigError } from "./types.ts";
-import type { AgentConfig } from "./types.ts";
+import type { AgentConfig, AgentOperation } from "./types.ts";
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -30,6 +30,14 @@ export function validateAgentConfig(agent: AgentConfig): AgentConfig {
     );
   }
   checkBaseUrl(agent);
+  if (agent.approvalMode !== undefined && !["writes", "all"].includes(agent.approvalMode)) {
+    throw new AgentConfigError(
+      `Agent "${id}": "approvalMode" is ${
+        JSON.stringify(agent.approvalMode)
+      }. Fix: set it to "writes" (reads run at once) or "all" (every call waits for the visitor).`,
+      id,
+    );
+  }
   if (agent.runIn === "browser") {
     for (const [name, value] of Object.entries(agent.headers ?? {})) {
       if (envReferences(value).length) {
@@ -64,6 +72,22 @@ function checkBaseUrl(agent: AgentConfig): void {
       agent.id,
     );
   }
+}
+
+/**
+ * Whether a call of `operation` waits for the visitor: the agent's `approval` rule for the
+ * operation when it has one (`"always"` / `"never"`), else `approvalMode`: `"all"` asks for
+ * every call, `"writes"` (the default) for every method but GET and HEAD.
+ */
+export function operationNeedsApproval(
+  operation: Pick<AgentOperation, "method" | "toolName">,
+  agent: Pick<AgentConfig, "approval" | "approvalMode">,
+): boolean {
+  const rule = agent.approval?.[operation.toolName];
+  if (rule === "always") return true;
+  if (rule === "never") return false;
+  if (agent.approvalMode === "all") return true;
+  return operation.method !== "GET" && operation.method !== "HEAD";
 }
 
 /** The names of the environment variables referenced by a header value. */

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { resolveAgentHeaders, secretHeaderNames, validateAgentConfig } from "./agent_config.ts";
+import {
+  operationNeedsApproval,
+  resolveAgentHeaders,
+  secretHeaderNames,
+  validateAgentConfig,
+} from "./agent_config.ts";
 import { AgentConfigError } from "./types.ts";
 import type { AgentConfig } from "./types.ts";
 
@@ -55,4 +60,19 @@ Deno.test("headers resolve ${ENV} references; a missing variable is explained", 
   });
   assert.throws(() => resolveAgentHeaders(agent, {}), /CONTACT_TOKEN, which is not set.*Fix/);
   assert.deepEqual(secretHeaderNames(agent), ["Authorization", "X-Org"]);
+});
+
+Deno.test("approvalMode: writes by default, all asks for reads too, the per-operation rule wins", () => {
+  const get = { method: "GET" as const, toolName: "getInfo" };
+  const head = { method: "HEAD" as const, toolName: "peek" };
+  const post = { method: "POST" as const, toolName: "send" };
+  const ask = (mode: AgentConfig["approvalMode"], approval?: AgentConfig["approval"]) =>
+    [get, head, post].map((op) => operationNeedsApproval(op, { approvalMode: mode, approval }));
+  assert.deepEqual(ask(undefined), [false, false, true]);
+  assert.deepEqual(ask("writes"), [false, false, true]);
+  assert.deepEqual(ask("all"), [true, true, true]);
+  assert.deepEqual(ask("all", { getInfo: "never" }), [false, true, true], "an allow-list");
+  assert.deepEqual(ask("writes", { getInfo: "always", send: "never" }), [true, false, false]);
+  assert.equal(validateAgentConfig({ ...agent, approvalMode: "all" }).approvalMode, "all");
+  refused({ ...agent, approvalMode: "reads" as never }, '"approvalMode" is "reads"');
 });

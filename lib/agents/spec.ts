@@ -15,7 +15,7 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import * as yaml from "js-yaml";
-import { validateAgentConfig } from "./agent_config.ts";
+import { operationNeedsApproval, validateAgentConfig } from "./agent_config.ts";
 import { readCapped } from "./body_reader.ts";
 import { operationInputSchema, toJsonSchema } from "./input_schema.ts";
 import { AgentConfigError } from "./types.ts";
@@ -284,7 +284,6 @@ function buildOperation(
   const all = [...parameters.path, ...parameters.query, ...parameters.header];
   checkNames(all, requestBody, fault);
   const upper = method.toUpperCase() as HttpMethod;
-  const rule = agent.approval?.[id];
   return {
     agentId: agent.id,
     toolName: id,
@@ -295,7 +294,7 @@ function buildOperation(
     parameters,
     ...(requestBody ? { requestBody } : {}),
     inputSchema: operationInputSchema(all, requestBody),
-    needsApproval: rule ? rule === "always" : upper !== "GET" && upper !== "HEAD",
+    needsApproval: operationNeedsApproval({ method: upper, toolName: id }, agent),
   };
 }
 

@@ -25,6 +25,13 @@ export type AgentRunIn = "server" | "browser";
 /** An owner's override of the method rule for one operation. */
 export type ApprovalRule = "always" | "never";
 
+/**
+ * Which calls of an agent wait for the visitor: `"writes"` every method but GET and HEAD,
+ * `"all"` reads too (a GET's query string can carry chat data out: see
+ * docs/agents-security.md).
+ */
+export type ApprovalMode = "writes" | "all";
+
 /** One agent as the site owner declares it. */
 export interface AgentConfig {
   /** Stable id, `^[a-z0-9][a-z0-9_-]{0,63}$`; used in logs and error messages. */
@@ -51,7 +58,15 @@ export interface AgentConfig {
    * for agents that run in the browser.
    */
   headers?: Record<string, string>;
-  /** Per `operationId`: `"always"` asks the visitor, `"never"` runs at once. */
+  /**
+   * Which calls wait for the visitor's approval by default: `"writes"` (the default) or
+   * `"all"`, reads included.
+   */
+  approvalMode?: ApprovalMode;
+  /**
+   * Per `operationId`, over `approvalMode`: `"always"` asks the visitor, `"never"` runs at
+   * once (under `"all"`, the allow-list of operations that need no approval).
+   */
   approval?: Record<string, ApprovalRule>;
   /** May call private or loopback addresses (e.g. an API on localhost). */
   local?: boolean;
@@ -99,7 +114,7 @@ export interface AgentOperation {
   requestBody?: AgentRequestBody;
   /** The tool's input: parameters by name and the JSON body under `body`. */
   inputSchema: JsonSchema;
-  /** GET/HEAD run at once, other methods wait for the visitor, unless `approval` says otherwise. */
+  /** Whether a call waits for the visitor: `approvalMode`, then `approval` (`operationNeedsApproval`). */
   needsApproval: boolean;
 }
 

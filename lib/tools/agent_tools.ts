@@ -20,7 +20,11 @@
  */
 import { Lru } from "@/lib/lru.ts";
 import { jsonSchema, type JSONSchema7, tool, type ToolSet } from "ai";
-import { resolveAgentHeaders, secretHeaderNames } from "@/lib/agents/agent_config.ts";
+import {
+  operationNeedsApproval,
+  resolveAgentHeaders,
+  secretHeaderNames,
+} from "@/lib/agents/agent_config.ts";
 import { type AgentCallResult, executeAgentRequest } from "@/lib/agents/fetch_policy.ts";
 import { validateArguments } from "@/lib/agents/input_schema.ts";
 import { CONTEXT_SEAL_HEADER } from "@/lib/agents/context_seal.ts";
@@ -107,17 +111,15 @@ async function hashOf(visitorId: string): Promise<string> {
 }
 
 /**
- * Whether a call of `operation` waits for the visitor: GET and HEAD run at once,
- * other methods wait, unless the agent's `approval` says `"always"` or `"never"`.
+ * Whether a call of `operation` waits for the visitor: GET and HEAD run at once, other
+ * methods wait, unless the agent's `approvalMode` is `"all"` or its `approval` says
+ * `"always"` or `"never"` for the operation (lib/agents/agent_config.ts).
  */
 export function needsApproval(
   operation: Pick<AgentOperation, "method" | "toolName">,
-  agent: Pick<AgentConfig, "approval">,
+  agent: Pick<AgentConfig, "approval" | "approvalMode">,
 ): boolean {
-  const rule = agent.approval?.[operation.toolName];
-  if (rule === "always") return true;
-  if (rule === "never") return false;
-  return operation.method !== "GET" && operation.method !== "HEAD";
+  return operationNeedsApproval(operation, agent);
 }
 
 /**
