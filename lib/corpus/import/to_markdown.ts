@@ -13,6 +13,16 @@ const turndown = new TurndownService({
 // Images carry no searchable words and would only be noise in passages.
 turndown.remove(["img", "picture", "video", "audio", "canvas", "button"]);
 turndown.remove((node) => node.nodeName.toLowerCase() === "svg");
+// An FAQ question in a <summary> or a <dt> becomes a bold question line of its own, which the
+// chunker reads as an FAQ entry (lib/search/chunker.ts): the answer after it is one unit.
+turndown.addRule("faq-question", {
+  filter: (node) => {
+    const name = node.nodeName.toLowerCase();
+    return (name === "summary" || name === "dt") && /\?\s*$/.test(node.textContent ?? "");
+  },
+  replacement: (content) =>
+    `\n\n**${content.replace(/\s+/g, " ").replace(/\*\*/g, "").trim()}**\n\n`,
+});
 
 /**
  * The document's markdown: `# title`, then the content with any top-level

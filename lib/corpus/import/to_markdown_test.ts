@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { toMarkdown } from "./to_markdown.ts";
+import { chunkMarkdown } from "@/lib/search/chunker.ts";
+
+Deno.test("FAQ questions in <summary> and <dt> become FAQ entries of their own", () => {
+  const markdown = toMarkdown(
+    `<h2>Conta</h2>
+    <details><summary>Preciso criar uma conta?</summary><p>Não. Basta abrir o chat.</p></details>
+    <dl><dt>Meus dados ficam guardados?</dt><dd><p>Por 30 dias.</p></dd>
+    <dt>Glossário</dt><dd>Termos usados.</dd></dl>`,
+    "Ajuda",
+  );
+  assert.match(markdown, /^\*\*Preciso criar uma conta\?\*\*$/m);
+  assert.match(markdown, /^\*\*Meus dados ficam guardados\?\*\*$/m);
+  // A <dt> that is no question stays text.
+  assert.doesNotMatch(markdown, /\*\*Glossário\*\*/);
+  const entries = chunkMarkdown(markdown).map((c) => [c.path.at(-1), c.text.split("\n")[0]]);
+  assert.deepEqual(entries, [
+    ["Preciso criar uma conta?", "Não. Basta abrir o chat."],
+    ["Meus dados ficam guardados?", "Por 30 dias."],
+  ]);
+});
