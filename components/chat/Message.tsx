@@ -271,16 +271,24 @@ function SourceChips(
       <ol>
         {sources.map((s) => (
           <li key={s.n} id={`src-${messageId}-${s.n}`}>
-            <a
-              class="chip"
-              href={s.href}
-              target="_blank"
-              rel="noopener"
-              aria-describedby={`srcd-${messageId}-${s.n}`}
-            >
-              <span class="chip-n">{s.n}</span>
-              <span class="chip-title">{s.title.split(" › ").pop()}</span>
-            </a>
+            {s.href
+              ? (
+                <a
+                  class="chip"
+                  href={s.href}
+                  target="_blank"
+                  rel="noopener"
+                  aria-describedby={`srcd-${messageId}-${s.n}`}
+                >
+                  <ChipLabel source={s} />
+                </a>
+              )
+              : (
+                // Not a link the page may follow: the chip keeps its number and title only.
+                <span class="chip" aria-describedby={`srcd-${messageId}-${s.n}`}>
+                  <ChipLabel source={s} />
+                </span>
+              )}
             <span class="chip-preview" role="tooltip" id={`srcd-${messageId}-${s.n}`}>
               <strong>{s.title}</strong>
               {s.snippet && <span>{s.snippet}</span>}
@@ -289,6 +297,15 @@ function SourceChips(
         ))}
       </ol>
     </nav>
+  );
+}
+
+function ChipLabel({ source }: { source: Source }) {
+  return (
+    <>
+      <span class="chip-n">{source.n}</span>
+      <span class="chip-title">{source.title.split(" › ").pop()}</span>
+    </>
   );
 }
 

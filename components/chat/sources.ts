@@ -1,8 +1,11 @@
 /**
  * The sources of an answer: its `source-url` parts, enriched with the passage
  * text from the `search_site` tool output, linked to the passage on its page.
+ * Only an absolute http(s) URL becomes a link: a chat saved in KV may hold a
+ * URL from before the server checked them (`javascript:`, `data:`…).
  */
 import type { ChatMessage, SearchToolOutput } from "@/lib/chat/types.ts";
+import { httpLink } from "@/lib/text/source_link.ts";
 
 /** One numbered source of an answer. */
 export interface Source {
@@ -11,8 +14,8 @@ export interface Source {
   title: string;
   /** First line of the passage, for the chip's preview. */
   snippet: string;
-  /** The URL with a `#:~:text=` fragment that scrolls to the passage. */
-  href: string;
+  /** The URL with a `#:~:text=` fragment that scrolls to the passage; null when not a link. */
+  href: string | null;
 }
 
 /** A text fragment directive for the first words of a passage. */
@@ -44,12 +47,13 @@ export function sourcesOf(message: ChatMessage): Source[] {
     if (!Number.isInteger(n) || seen.has(n)) continue;
     seen.add(n);
     const text = texts.get(n) ?? "";
+    const link = httpLink(part.url);
     out.push({
       n,
       url: part.url,
       title: part.title ?? part.url,
       snippet: text.split("\n").find((l) => l.trim())?.trim().slice(0, 160) ?? "",
-      href: text ? textFragmentUrl(part.url, text) : part.url,
+      href: link && text ? textFragmentUrl(link, text) : link,
     });
   }
   return out.sort((a, b) => a.n - b.n);

@@ -108,6 +108,7 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     search: app.search,
     agents: pickAgents(app.agents, request.agent),
     origin,
+    siteOrigins: app.config.allowedOrigins,
     onSource: (s) => {
       citable.add(String(s.n));
       sources.onSource(s);

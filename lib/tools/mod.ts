@@ -45,6 +45,8 @@ export interface TurnToolsOptions {
   agents: readonly ReadyAgent[];
   /** Origin that makes passage URLs absolute. */
   origin: string;
+  /** Other origins of the site whose URLs may be source links (`allowedOrigins`). */
+  siteOrigins?: readonly string[];
   /** Called for every numbered passage, to stream it as a source. */
   onSource: OnSource;
   /** The turn's facts agent calls carry (its `origin` resolves "self" agents). */
@@ -74,6 +76,7 @@ export function turnTools(options: TurnToolsOptions): TurnTools {
   const tools: ToolSet = {
     [SEARCH_TOOL]: createSearchTool(options.search, {
       origin: options.origin,
+      siteOrigins: options.siteOrigins,
       onSource: options.onSource,
     }),
     [ARTIFACT_TOOL]: createArtifactTool(),

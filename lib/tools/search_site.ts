@@ -7,12 +7,18 @@
  * each of them; what the model is shown (`toModelOutput`) holds their text,
  * looked up in the server's index. The text of an internal document never
  * leaves the server.
+ *
+ * A passage URL becomes a source link only when it is an http(s) URL of the
+ * site's own origins (a root-relative path, `origin`, `siteOrigins`): a
+ * manifest edited by hand can hold anything. A passage whose URL is refused
+ * is treated like an internal one, with no number and no URL.
  */
 import type { JSONValue } from "ai";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import type { InternalPassageRef, PublicPassage, SearchToolOutput } from "@/lib/chat/types.ts";
+import { sourceLink } from "@/lib/text/source_link.ts";
 
 /** Name of the tool, shared with the offline model. */
 export const SEARCH_TOOL = "search_site";
@@ -33,6 +39,8 @@ export type OnSource = (source: { n: number; url: string; title: string }) => vo
 export interface SearchToolOptions {
   /** Origin that makes passage URLs absolute. */
   origin: string;
+  /** Other origins of the site whose absolute URLs may be source links (`allowedOrigins`). */
+  siteOrigins?: readonly string[];
   onSource: OnSource;
   /** Passages per search (default 5). */
   k?: number;
@@ -63,11 +71,11 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
         };
       }
       const passages = result.passages.map((p): PublicPassage | InternalPassageRef => {
-        if (p.url === null || p.n === undefined) {
+        const url = p.url === null ? null : sourceLink(p.url, options.origin, options.siteOrigins);
+        if (url === null || p.n === undefined) {
           return { ref: p.id, title: p.title, internal: true };
         }
         let n = numbers.get(p.id);
-        const url = new URL(p.url, options.origin).href;
         if (n === undefined) {
           n = numbers.size + 1;
           numbers.set(p.id, n);

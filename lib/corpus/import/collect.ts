@@ -13,6 +13,7 @@ import type { Fetched, FetchFailure, PageFetcher } from "./fetch_policy.ts";
 import { DEFAULT_PAGE_BUDGET, type PageBudget } from "./page_budget.ts";
 import { readMarkdownMeta } from "./markdown_source.ts";
 import { toMarkdown } from "./to_markdown.ts";
+import { sourceLink } from "@/lib/text/source_link.ts";
 import type { ReportEntry } from "./types.ts";
 
 /** A page read and converted, before language, license and boilerplate are settled. */
@@ -58,6 +59,7 @@ export function collectFolder(
   const urlOf = (path: string) => base ? new URL(path.slice(1), base).href : path;
   for (const rel of rels) {
     const skip = (why: string) => out.entries.push({ kind: "skipped", target: rel, detail: why });
+    const note = (why: string) => out.entries.push({ kind: "note", target: rel, detail: why });
     const path = servedPath(rel);
     if (robots?.isDisallowed(`http://folder.invalid${path}`, "*")) {
       skip("disallowed by the folder's robots.txt");
@@ -76,7 +78,9 @@ export function collectFolder(
           skip(meta.skip);
           continue;
         }
-        const url = meta.url ? (base ? new URL(meta.url, base).href : meta.url) : urlOf(path);
+        const own = meta.url ? ownUrl(meta.url, base) : null;
+        if (meta.url && !own) note(ignoredUrl("permalink", meta.url));
+        const url = own ?? urlOf(path);
         out.candidates.push({
           origin: rel,
           url,
@@ -96,7 +100,10 @@ export function collectFolder(
     if ("skip" in c) {
       skip(c.skip);
       if (c.transient) out.transient.add(rel);
-    } else out.candidates.push({ ...c, url: c.url ?? urlOf(path) });
+      continue;
+    }
+    if (c.note) note(c.note);
+    out.candidates.push({ ...c.candidate, url: c.candidate.url ?? urlOf(path) });
   }
   return out;
 }
@@ -110,13 +117,19 @@ interface Skip {
   transient: boolean;
 }
 
+/** A page read as a candidate, with a note for the report when its canonical link was refused. */
+interface Read {
+  candidate: Candidate;
+  note?: string;
+}
+
 /** An HTML page as a candidate, or why not (noindex, no content, over the budget…). */
 function htmlCandidate(
   html: string,
   origin: string,
   pageUrl: string,
   budget: Readonly<PageBudget>,
-): Candidate | Skip {
+): Read | Skip {
   let page;
   try {
     page = extractPage(html, pageUrl, budget);
@@ -124,8 +137,8 @@ function htmlCandidate(
     return { skip: (error as Error).message, transient: error instanceof PageBudgetError };
   }
   if (page.noindex) return { skip: "noindex (robots meta tag)", transient: false };
-  const canonical = page.canonical?.startsWith("file:") ? null : page.canonical;
-  return {
+  const canonical = page.canonical ? ownUrl(page.canonical, pageUrl) : null;
+  const candidate: Candidate = {
     origin,
     url: canonical ?? (pageUrl.startsWith("file:") ? null : pageUrl),
     title: page.title || origin,
@@ -134,10 +147,33 @@ function htmlCandidate(
     markdown: toMarkdown(page.html, page.title || origin),
     verbatim: false,
   };
+  return page.canonical && !canonical
+    ? { candidate, note: ignoredUrl("canonical link", page.canonical) }
+    : { candidate };
 }
 
+/**
+ * `url` (a canonical link, a permalink) when it is an http(s) URL of the
+ * import's own origin — `base`'s — else null. A folder without a base URL
+ * (`base` null or a file: URL) has no origin: only a root-relative path is its own.
+ */
+function ownUrl(url: string, base: URL | string | null): string | null {
+  const at = base === null ? "" : String(base);
+  if (!at || at.startsWith("file:")) return /^\/(?![/\\])/.test(url) ? url : null;
+  let resolved: string;
+  try {
+    resolved = new URL(url, at).href;
+  } catch {
+    return null;
+  }
+  return sourceLink(resolved, at);
+}
+
+const ignoredUrl = (what: string, url: string) =>
+  `${what} "${url}" ignored: not an http(s) URL of the site's own origin`;
+
 /** What one URL gave: a candidate, or a report line (and whether the failure may pass). */
-type WebOutcome = { candidate: Candidate } | Skip;
+type WebOutcome = Read | Skip;
 
 /**
  * Fetches `urls` (at the fetcher's pace) and reads each answer as it comes,
@@ -159,7 +195,10 @@ export async function collectWeb(
   await Promise.all(Array.from({ length: Math.max(1, fetcher.concurrency) }, lane));
   const out: Collected = { candidates: [], entries: [], transient: new Set() };
   outcomes.forEach((o, i) => {
-    if ("candidate" in o) return void out.candidates.push(o.candidate);
+    if ("candidate" in o) {
+      if (o.note) out.entries.push({ kind: "note", target: urls[i], detail: o.note });
+      return void out.candidates.push(o.candidate);
+    }
     if (o.transient) out.transient.add(urls[i]);
     out.entries.push({ kind: "skipped", target: urls[i], detail: o.skip });
   });
@@ -182,6 +221,5 @@ function readAnswer(
   if (/\b(noindex|none)\b/i.test(res.headers.get("x-robots-tag") ?? "")) {
     return { skip: "noindex (X-Robots-Tag header)", transient: false };
   }
-  const c = htmlCandidate(res.text, origin, res.url, budget);
-  return "skip" in c ? c : { candidate: c };
+  return htmlCandidate(res.text, origin, res.url, budget);
 }
