@@ -2,6 +2,7 @@
  * Serves files under static/. Content-hashed island bundles (/_islands/) are
  * immutable for a year; every other file is revalidated with a strong ETag.
  * Files are read once and kept in memory: static/ is small and fixed per deploy.
+ * A path that cannot be read, for any reason, is no file: 404, never a 500.
  */
 
 const TYPES: Record<string, string> = {
@@ -17,6 +18,15 @@ const TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
   ".html": "text/html; charset=utf-8",
 };
+
+/** OS error codes that say the path names no readable file, not that the server is broken. */
+const PATH_CODES = new Set(["ENOENT", "EISDIR", "ENOTDIR", "ENAMETOOLONG", "EINVAL", "EILSEQ"]);
+
+function badPath(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory ||
+    error instanceof Deno.errors.NotADirectory ||
+    PATH_CODES.has((error as { code?: string } | null)?.code ?? "");
+}
 
 interface CachedFile {
   body: Uint8Array<ArrayBuffer>;
@@ -43,9 +53,9 @@ export function createStaticHandler(
       const ext = pathname.slice(pathname.lastIndexOf("."));
       file = { body, etag, type: TYPES[ext] ?? "application/octet-stream" };
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory)) {
-        throw error;
-      }
+      // The path comes from the request: whatever the file system says about it (no such
+      // file, a folder, a file used as a folder, a name too long for it) means no file here.
+      if (!badPath(error)) console.warn(`Static file "${pathname}" unreadable:`, error);
     }
     // Misses are not cached: a later build may add the file.
     if (file && !dev) cache.set(pathname, file);
