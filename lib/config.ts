@@ -64,6 +64,11 @@ export interface AppConfig {
    * A dropped connection alone does not stop a turn. Default 30.
    */
   abandonAfterSeconds: number;
+  /**
+   * Most resume followers (`GET /api/chat/:id/stream`, one per open tab) one chat may have
+   * at once on a server instance; the next is answered 429 with Retry-After. Default 16.
+   */
+  maxFollowersPerChat: number;
   /** Most tokens one model call may write (reasoning models count their reasoning too). */
   maxOutputTokens: number;
   /**
@@ -103,11 +108,19 @@ export const DEFAULT_RETRIEVAL: Retrieval = "prefetch";
 /** Default of `abandonAfterSeconds`. */
 export const DEFAULT_ABANDON_AFTER_SECONDS = 30;
 
+/** Default of `maxFollowersPerChat`. */
+export const DEFAULT_MAX_FOLLOWERS_PER_CHAT = 16;
+
 /** What fresh.config.ts writes: the fields with a default may be left out. */
 export type AppConfigInput =
   & Omit<
     AppConfig,
-    "modelDeadlines" | "maxOutputTokens" | "abandonAfterSeconds" | "retrieval" | "toolCalls"
+    | "modelDeadlines"
+    | "maxOutputTokens"
+    | "abandonAfterSeconds"
+    | "maxFollowersPerChat"
+    | "retrieval"
+    | "toolCalls"
   >
   & {
     retrieval?: Retrieval;
@@ -115,6 +128,7 @@ export type AppConfigInput =
     modelDeadlines?: Partial<ModelDeadlines>;
     maxOutputTokens?: number;
     abandonAfterSeconds?: number;
+    maxFollowersPerChat?: number;
   };
 
 /**
@@ -128,6 +142,7 @@ export function defineConfig(input: AppConfigInput): AppConfig {
     modelDeadlines: resolveModelDeadlines(input.modelDeadlines, "fresh.config.ts: "),
     maxOutputTokens: input.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     abandonAfterSeconds: input.abandonAfterSeconds ?? DEFAULT_ABANDON_AFTER_SECONDS,
+    maxFollowersPerChat: input.maxFollowersPerChat ?? DEFAULT_MAX_FOLLOWERS_PER_CHAT,
     retrieval: input.retrieval ?? DEFAULT_RETRIEVAL,
     toolCalls: { ...DEFAULT_TOOL_CALL_LIMITS, ...input.toolCalls },
   };
@@ -143,6 +158,12 @@ export function defineConfig(input: AppConfigInput): AppConfig {
   if (typeof abandon !== "number" || !(abandon > 0 && abandon <= 3600)) {
     throw new Error(
       `fresh.config.ts: "abandonAfterSeconds" must be a number of seconds above 0 and at most 3600, got ${abandon}.`,
+    );
+  }
+  const followers = config.maxFollowersPerChat;
+  if (!Number.isInteger(followers) || followers < 1 || followers > 1000) {
+    throw new Error(
+      `fresh.config.ts: "maxFollowersPerChat" must be an integer from 1 to 1000, got ${followers}.`,
     );
   }
   const nameProblem = localizedTextProblem(config.site.name, '"site.name"');
