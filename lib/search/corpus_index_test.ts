@@ -175,3 +175,20 @@ Deno.test("passage(id): the stored passage by id, null for an unknown id or a mi
   assert.equal(s.passage("notas#nao-existe"), null);
   assert.equal(loadSiteSearch({ assetPath: out + ".missing" }).passage(notas.id), null);
 });
+
+Deno.test("the demo FAQ: every question is one passage whose title ends with it", async () => {
+  const { corpusPassages } = await import("./corpus_index.ts");
+  const { loadCorpus } = await import("./manifest.ts");
+  const root = fileURLToPath(new URL("../../corpus/", import.meta.url));
+  const docs = await loadCorpus(root);
+  const faq = readFileSync(join(root, "pt/perguntas-frequentes.md"), "utf8");
+  const questions = [...faq.matchAll(/^### (.+\?)$/gm)].map((m) => m[1]);
+  assert.ok(questions.length >= 10);
+  const passages = corpusPassages(docs).filter((p) => p.docId === "perguntas-frequentes");
+  for (const q of questions) {
+    const own = passages.filter((p) => p.title.endsWith(`› ${q}`));
+    assert.equal(own.length, 1, `"${q}" is one passage`);
+    // Its text is its own answer only: no other question's heading inside.
+    for (const other of questions) if (other !== q) assert.ok(!own[0].text.includes(other));
+  }
+});
