@@ -3,17 +3,29 @@
  * browser; the server builds the frame page of a separate artifact origin.
  *
  * The CSP meta tag is the document's first element, so it governs everything the
- * artifact holds: no network of any kind, no forms, only inline script and style.
- * A small script after it reports the document's height to the parent — the only
- * message the parent listens to (see {@linkcode readSizeMessage}).
+ * artifact holds: no network of any kind (WebRTC included, where `webrtc` is known),
+ * no forms, only inline script and style. A second policy lets only scripts carrying
+ * the document's nonce run. The first script, nonced, shuts WebRTC where the policy
+ * cannot (see lib/artifacts/frame_guard.ts) and reports the document's height to the
+ * parent — the only message the parent listens to (see {@linkcode readSizeMessage}).
  */
+import { FRAME_GUARD } from "./frame_guard.ts";
 
 /** The artifact's policy: nothing leaves the frame. */
 export const ARTIFACT_CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; form-action 'none'";
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; form-action 'none'; webrtc 'block'";
 
 /** The first element of every artifact document. */
 export const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${ARTIFACT_CSP}">`;
+
+/**
+ * The second policy of an artifact document: scripts run only with `nonce`. Nested frames
+ * inherit it, and the artifact cannot read the nonce (see lib/artifacts/frame_guard.ts), so
+ * no nested frame runs a script of its own.
+ */
+export function scriptNonceMeta(nonce: string): string {
+  return `<meta http-equiv="Content-Security-Policy" content="script-src 'nonce-${nonce}'">`;
+}
 
 /** Type of the frame's size messages. */
 export const SIZE_MESSAGE = "artifact-size";
@@ -32,24 +44,31 @@ const REPORT_SIZE = `(()=>{const post=()=>parent.postMessage({type:"${SIZE_MESSA
 export interface SandboxDocOptions {
   /**
    * The page's CSP nonce. A `srcdoc` frame inherits the page's policy as well as having
-   * its own, so its scripts and styles run only when they carry the page's nonce; a frame
-   * served from the artifact origin has a policy of its own and needs none.
+   * its own, so its scripts and styles run only when they carry the page's nonce. Without
+   * one (a frame served from the artifact origin), or with a malformed one, the document
+   * gets a fresh nonce of its own.
    */
   nonce?: string;
 }
 
+const NONCE = /^[A-Za-z0-9+/=_-]+$/;
+
+/** A fresh nonce: 16 random bytes, base64. */
+function freshNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
 /**
  * The whole document of an HTML artifact: a doctype (standards mode; not an element),
- * the CSP meta tag, the size reporter, then the artifact with its own doctype dropped.
+ * the CSP meta tags, the guard and size reporter, then the artifact with its own doctype
+ * dropped; every script and style carries the nonce.
  */
 export function buildSandboxDoc(content: string, options: SandboxDocOptions = {}): string {
-  const nonce = options.nonce && /^[A-Za-z0-9+/=_-]+$/.test(options.nonce) ? options.nonce : null;
+  const nonce = options.nonce && NONCE.test(options.nonce) ? options.nonce : freshNonce();
   const body = content.replace(/^\s*<!doctype[^>]*>/i, "");
-  const attr = nonce ? ` nonce="${nonce}"` : "";
-  return "<!DOCTYPE html>" + CSP_META +
+  return "<!DOCTYPE html>" + CSP_META + scriptNonceMeta(nonce) +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<script${attr}>${REPORT_SIZE}</script>` +
-    (nonce ? withNonce(body, nonce) : body);
+    `<script nonce="${nonce}">${FRAME_GUARD};${REPORT_SIZE}</script>` + withNonce(body, nonce);
 }
 
 /** Adds `nonce` to every `<script` and `<style` start tag (a linear scan; text inside is harmless). */

@@ -8,8 +8,10 @@ import {
   CSP_META,
   MAX_FRAME_HEIGHT,
   readSizeMessage,
+  scriptNonceMeta,
   withNonce,
 } from "./sandbox_doc.ts";
+import { FRAME_GUARD } from "./frame_guard.ts";
 
 interface Node {
   nodeName: string;
@@ -60,11 +62,25 @@ Deno.test("sandbox document: the CSP meta tag is the first element, nothing but 
   }
 });
 
-Deno.test("sandbox document: the policy is the issue's, word for word", () => {
+Deno.test("sandbox document: the policy is the issue's, word for word, plus webrtc 'block'", () => {
   assert.equal(
     ARTIFACT_CSP,
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; form-action 'none'",
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; form-action 'none'; webrtc 'block'",
   );
+});
+
+Deno.test("sandbox document: a second policy demands the nonce; the guard runs first, with it", () => {
+  const doc = buildSandboxDoc("<script>1</script>", { nonce: "abc" });
+  assert.ok(doc.startsWith("<!DOCTYPE html>" + CSP_META + scriptNonceMeta("abc")));
+  assert.equal(scriptNonceMeta("abc").match(/content="([^"]*)"/)?.[1], "script-src 'nonce-abc'");
+  const scripts = walk(parse(doc) as unknown as Node).filter((n) => n.tagName === "script");
+  assert.equal(scripts.length, 2);
+  assert.deepEqual(scripts[0].attrs, [{ name: "nonce", value: "abc" }]);
+  assert.ok(scripts[0].childNodes?.[0].value?.startsWith(FRAME_GUARD + ";"));
+  // Without a nonce (a frame on the artifact origin) the document makes one of its own.
+  const own = /'nonce-([^']+)'/.exec(buildSandboxDoc("<p>x</p>"))?.[1] ?? "";
+  assert.match(own, /^[A-Za-z0-9+/]{22}==$/);
+  assert.notEqual(/'nonce-([^']+)'/.exec(buildSandboxDoc("<p>x</p>"))?.[1], own);
 });
 
 Deno.test("sandbox document: the artifact's doctype is dropped, its content kept", () => {
@@ -82,8 +98,10 @@ Deno.test("sandbox document: with a nonce every script and style carries it; bad
   );
   assert.equal(doc.match(/<(script|style) nonce="abc\+\/="/gi)?.length, 4, doc);
   assert.match(doc, /<scripts>/, "other tags untouched");
+  // A malformed nonce is never copied into the document: it gets a fresh one instead.
   const quoted = buildSandboxDoc("<script>1</script>", { nonce: '"><img src=x>' });
-  assert.doesNotMatch(quoted, /nonce=/);
+  assert.doesNotMatch(quoted, /img src/);
+  assert.match(quoted, /<script nonce="[A-Za-z0-9+/]{22}==">1<\/script>/);
   assert.equal(withNonce("<style\n>", "n"), '<style nonce="n"\n>');
 });
 

