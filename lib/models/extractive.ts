@@ -8,7 +8,6 @@ import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
 import { type AnswerLang, detectLang, fold } from "@/lib/search/detect_lang.ts";
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
-import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { sentences } from "./sentences.ts";
 
 export { type AnswerLang, detectLang, fold, sentences };
@@ -181,45 +180,18 @@ export function buildExtractiveAnswer(
   );
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
   if (!searchFound(quotable)) return NOT_COVERED[lang];
-  const [top, runner] = [...quotable].sort((a, b) => b.score - a.score);
-  let quoted = isFaqEntry(top.title)
+  const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));
+  const quoted = isFaqEntry(top.title)
     ? faqAnswer(question, top)
     : sentenceAnswer(question, queryTerms, quotable, options);
   if (!quoted) return NOT_COVERED[lang];
-  const other = isFaqEntry(top.title) ? closeEntry(top, runner) : null;
-  if (other) {
-    const alt = faqAnswer(question, other, 1);
-    if (alt) quoted += ` ${ALSO_ASKED[lang](entryQuestion(other.title))} ${alt}`;
-  }
   return withLanguageNote(quoted, lang, quotable);
 }
 
 /**
- * Score ratio from which the second-ranked FAQ entry is offered too: the search cannot tell
- * which of two entries the visitor means, so both are quoted, the second under its own
- * question, rather than a guess. Picked on held-out folds (BENCHMARKS.md).
- */
-export const CLOSE_ENTRY_RATIO = 0.9;
-
-const ALSO_ASKED: Record<AnswerLang, (question: string) => string> = {
-  pt: (q) => `Se a dúvida for “${q}”:`,
-  en: (q) => `If you meant “${q}”:`,
-};
-
-/** The runner-up when it is an FAQ entry scored close to the top one, else null. */
-function closeEntry(
-  top: AnswerPassage & { n: number },
-  runner: (AnswerPassage & { n: number }) | undefined,
-): (AnswerPassage & { n: number }) | null {
-  if (!runner || !isFaqEntry(runner.title) || runner.n === top.n) return null;
-  if (!(top.score > 0) || runner.score < CLOSE_ENTRY_RATIO * top.score) return null;
-  return (runner.match ?? 1) >= MIN_MATCH ? runner : null;
-}
-
-/**
- * Least share of the question's weight the best passage must hold for the site to count
- * as covering it (the search's `match`). Calibrated on held-out folds of covered and
- * off-topic questions in both languages (BENCHMARKS.md, "not covered" gate).
+ * Least `match` of the best passage (the mean of the question's weight it holds and the site
+ * holds) for the site to count as covering the question. Calibrated by `deno task eval:gate`
+ * on held-out folds of covered and off-topic questions in both languages (BENCHMARKS.md).
  */
 export const MIN_MATCH = 0.54;
 
@@ -234,12 +206,8 @@ function searchFound(quotable: readonly AnswerPassage[]): boolean {
 }
 
 /** The answer of an FAQ entry, quoted with its number; null when it has no sentence. */
-function faqAnswer(
-  question: string,
-  entry: AnswerPassage & { n: number },
-  maxSentences = 3,
-): string | null {
-  const chosen = faqAnswerSentences(question, entry.text).slice(0, maxSentences);
+function faqAnswer(question: string, entry: AnswerPassage & { n: number }): string | null {
+  const chosen = faqAnswerSentences(question, entry.text);
   if (!chosen.length) return null;
   return chosen.map((text) => `“${tidy(text)}”`).join(" ") + ` [${entry.n}]`;
 }

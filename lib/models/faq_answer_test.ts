@@ -82,25 +82,3 @@ Deno.test("a quote from a page in the other language says so in the visitor's la
   const answer = buildExtractiveAnswer("Dá pra usar em inglês?", [page]);
   assert.match(answer, /^O site trata disso só em inglês: “Yes, the whole interface/);
 });
-
-Deno.test("two FAQ entries ranked close: the second is offered under its own question", () => {
-  const first = entry(1, "Por que o nome é Python?", "Guido gostava do Monty Python.", 10);
-  const second = entry(
-    2,
-    "Por que o Python foi criado?",
-    "Guido queria uma linguagem simples.",
-    9.5,
-  );
-  const answer = buildExtractiveAnswer("Por que o Guido criou o Python?", [first, second]);
-  assert.equal(
-    answer,
-    "“Guido gostava do Monty Python.” [1] Se a dúvida for “Por que o Python foi criado?”: " +
-      "“Guido queria uma linguagem simples.” [2]",
-  );
-  // A clear winner is answered alone.
-  const far = { ...second, score: 5 };
-  assert.doesNotMatch(
-    buildExtractiveAnswer("Por que o Guido criou o Python?", [first, far]),
-    /\[2\]/,
-  );
-});
