@@ -1,6 +1,7 @@
 import type { Signal } from "@preact/signals";
 import type { AgentChoice } from "./agents.ts";
 import type { ModelOption } from "@/lib/client/use_models.ts";
+import { modelChoices, showModelPicker } from "@/lib/client/model_choices.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";
 import type { Locale, Messages } from "@/lib/i18n/mod.ts";
 import { Icon } from "@/components/Icon.tsx";
@@ -11,10 +12,17 @@ import { Icon } from "@/components/Icon.tsx";
  */
 export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean }) {
   const { t, input } = c;
-  const models = c.models.value;
+  const choices = modelChoices(c.models.value);
+  const pickModel = showModelPicker(choices);
+  // Any picker moves below the question on a phone, so a label is not cut to a few letters.
+  const pickers = pickAgent && pickModel
+    ? " composer-pickers composer-agents"
+    : pickAgent || pickModel
+    ? " composer-pickers"
+    : "";
   return (
     <form
-      class={pickAgent ? "composer composer-agents" : "composer"}
+      class={"composer" + pickers}
       onSubmit={(e) => {
         e.preventDefault();
         void c.send(input.value);
@@ -31,7 +39,15 @@ export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean
         onKeyDown={c.onKeyDown}
       />
       {pickAgent && <AgentPicker t={t} agents={c.agents} agent={c.agent} />}
-      {models.length > 1 && <ModelPicker t={t} locale={c.locale} models={models} model={c.model} />}
+      {pickModel && (
+        <ModelPicker
+          t={t}
+          locale={c.locale}
+          models={choices.usable}
+          needKey={choices.needKey}
+          model={c.model}
+        />
+      )}
       {c.busy.value
         ? (
           <button
@@ -82,10 +98,11 @@ function AgentPicker(
 }
 
 function ModelPicker(
-  { t, locale, models, model }: {
+  { t, locale, models, needKey, model }: {
     t: Messages;
     locale: Locale;
     models: ModelOption[];
+    needKey: number;
     model: Signal<string | null>;
   },
 ) {
@@ -96,14 +113,17 @@ function ModelPicker(
       value={model.value ?? undefined}
       onChange={(e) => (model.value = e.currentTarget.value)}
     >
-      {models.map((m) => {
-        const label = m.labels?.[locale] ?? m.label;
-        return (
-          <option key={m.id} value={m.id} disabled={!m.available}>
-            {m.available ? label : `${label} (${t.unavailable})`}
-          </option>
-        );
-      })}
+      {models.map((m) => (
+        <option key={m.id} value={m.id} title={m.labels?.[locale] ?? m.label}>
+          {m.labels?.[locale] ?? m.label}
+        </option>
+      ))}
+      {/* One line says why the rest are missing, instead of a row per model nobody can pick. */}
+      {needKey > 0 && (
+        <option value="" disabled class="model-picker-note">
+          {t.modelsNeedKey.replace("{n}", String(needKey))}
+        </option>
+      )}
     </select>
   );
 }

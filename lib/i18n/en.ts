@@ -31,7 +31,7 @@ export const en: typeof ptBR = {
   agentPickerLabel: "Agent",
   allAgents: "All agents",
   modelLabel: "Model",
-  unavailable: "unavailable",
+  modelsNeedKey: "{n} more need an API key from the site owner",
   errorGeneric: "The answer could not be obtained.",
   retry: "Try again",
   newChat: "New chat",

@@ -28,7 +28,7 @@ export const ptBR = {
   agentPickerLabel: "Agente",
   allAgents: "Todos os agentes",
   modelLabel: "Modelo",
-  unavailable: "indisponível",
+  modelsNeedKey: "mais {n} precisam de uma chave de API do dono do site",
   errorGeneric: "Não foi possível obter a resposta.",
   retry: "Tentar de novo",
   newChat: "Nova conversa",

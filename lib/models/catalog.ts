@@ -109,8 +109,8 @@ const STATIC_MODELS: ModelInfo[] = [
 const OFFLINE_MODEL: ModelInfo = {
   id: OFFLINE_MODEL_ID,
   label: {
-    "pt-BR": "Offline — cita o site (sem IA generativa)",
-    en: "Offline — quotes the site (no generative AI)",
+    "pt-BR": "Offline — cita o site, sem IA",
+    en: "Offline — quotes the site, no AI",
   },
   family: "offline",
   provider: "offline",

@@ -1,0 +1,108 @@
+/**
+ * The visitor's UI as a new visitor meets it: the model picker, copying an answer with its
+ * sources, a stopped chat's title, earlier answers after regenerate, suggestions from the
+ * site's own content, and the approval card. Screenshots for the README go to docs/screenshots/.
+ */
+import assert from "node:assert/strict";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, VIEWS, watchPage } from "../support/browser.ts";
+import { startTestServer } from "../support/server.ts";
+import { testConfig } from "../support/chat_client.ts";
+import { openaiReplayEnv, openChat } from "../support/ui.ts";
+
+const E2E = { sanitizeOps: false, sanitizeResources: false };
+const DOCS_SHOTS = new URL("../../docs/screenshots/", import.meta.url).pathname;
+
+/** The phone and desktop views, light and dark, at the 390 px of a common phone. */
+const SHOT_VIEWS = VIEWS.map((v) => ({ ...v, width: v.width === 360 ? 390 : v.width }));
+
+/** A context at one of `SHOT_VIEWS`, in `locale`. */
+function shotContext(
+  browser: Browser,
+  view: (typeof SHOT_VIEWS)[number],
+  locale = "pt-BR",
+): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: view.width, height: view.height },
+    colorScheme: view.scheme,
+    locale,
+  });
+}
+
+/** Width of the picked option's label against the room the closed select gives it. */
+function pickedLabelFits(page: Page): Promise<{ label: string; text: number; room: number }> {
+  return page.locator("select.model-picker:not(.agent-picker)").evaluate((el) => {
+    const select = el as HTMLSelectElement;
+    const style = getComputedStyle(select);
+    const probe = document.createElement("span");
+    probe.style.font = style.font;
+    probe.style.whiteSpace = "pre";
+    probe.textContent = select.selectedOptions[0].text;
+    document.body.append(probe);
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    // The native arrow takes about 20 px of the content box.
+    const room = select.clientWidth - parseFloat(style.paddingLeft) -
+      parseFloat(style.paddingRight) - 20;
+    return { label: select.selectedOptions[0].text, text, room };
+  });
+}
+
+Deno.test({
+  ...E2E,
+  name:
+    "e2e visitor: the model picker lists only usable models, says how many need a key, fits 390 px",
+  async fn() {
+    const offline = await startTestServer({ config: testConfig() });
+    // The OpenAI key makes two more models usable; no request is sent since nothing is asked.
+    const keyed = await startTestServer({
+      env: openaiReplayEnv("http://127.0.0.1:9"),
+      config: testConfig(),
+    });
+    const browser = await launchBrowser();
+    try {
+      for (const view of SHOT_VIEWS) {
+        const context = await shotContext(browser, view);
+        const page = await context.newPage();
+        const seen = watchPage(page);
+
+        // No key: only the offline model can answer, so there is nothing to pick.
+        const loaded = page.waitForResponse((r) => r.url().endsWith("/api/models"));
+        await openChat(page, offline.url + "/");
+        await loaded;
+        await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+        assert.equal(await page.locator("select.model-picker option[disabled]").count(), 0);
+        assert.equal(await page.locator("select.model-picker:not(.agent-picker)").count(), 0);
+
+        await openChat(page, keyed.url + "/");
+        const picker = page.locator("select.model-picker:not(.agent-picker)");
+        await picker.waitFor();
+        const options = await picker.locator("option").evaluateAll((els) =>
+          els.map((o) => ({ text: o.textContent, disabled: (o as HTMLOptionElement).disabled }))
+        );
+        assert.deepEqual(options, [
+          { text: "GPT-5 mini (OpenAI)", disabled: false },
+          { text: "GPT-4.1 mini (OpenAI)", disabled: false },
+          { text: "Offline — cita o site, sem IA", disabled: false },
+          { text: "mais 8 precisam de uma chave de API do dono do site", disabled: true },
+        ]);
+        await picker.selectOption("local");
+        const fit = await pickedLabelFits(page);
+        assert.ok(fit.text <= fit.room, `label cut at ${view.width} px: ${JSON.stringify(fit)}`);
+        assert.equal(
+          await page.evaluate(() => document.documentElement.scrollWidth > innerWidth),
+          false,
+        );
+        await page.locator(".composer").screenshot({
+          path: `${DOCS_SHOTS}model-picker-${view.width}-${view.scheme}.png`,
+        });
+        assert.deepEqual(seen.errors, []);
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+      await keyed.close();
+      await offline.close();
+    }
+  },
+});
