@@ -239,3 +239,25 @@ Deno.test("prefetch: Gemini gets the search as a functionCall and its functionRe
   const response = contents[2].parts[0].functionResponse as { name: string };
   assert.equal(response.name, "search_site");
 });
+
+Deno.test("prefetch: a real model reads the FAQ entry that answers, whole and alone, first", async () => {
+  const { calls } = await ask(
+    "prefetch",
+    [{ type: "text", text: "Não precisa [1]." }],
+    ["Preciso criar uma conta?"],
+  );
+  const prompt = JSON.stringify(calls[0].prompt);
+  const result = calls[0].prompt.flatMap((m) => m.role === "tool" ? m.content : [])
+    .find((p) => p.type === "tool-result");
+  assert.ok(result && result.type === "tool-result", prompt.slice(0, 300));
+  const output = result.output as {
+    type: string;
+    value: { passages: Array<{ title: string; text: string; n: number }> };
+  };
+  const first = output.value.passages[0];
+  assert.equal(first.n, 1);
+  assert.match(first.title, /› Preciso criar uma conta para usar o assistente\?$/);
+  assert.match(first.text, /^Não\. Não há cadastro nem login/);
+  // The entry's passage holds its own answer only, no neighbour entry's question.
+  assert.doesNotMatch(first.text, /\?\s/);
+});
