@@ -19,6 +19,7 @@ import {
   secureCookiesFromEnv,
 } from "@/lib/http/visitor.ts";
 import { readIslandAssets } from "@/lib/islands/build.ts";
+import { assetsDir } from "@/lib/islands/assets_dir.ts";
 import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
 import { type LazyEmbedder, lazyEmbedderFromEnv } from "@/lib/search/lazy_embedder.ts";
@@ -63,8 +64,14 @@ export interface ServerOptions {
   /** The fetch providers use (tests point it at a replay server). */
   fetch?: typeof fetch;
   search?: SiteSearch;
-  /** Island assets; read from static/_islands/manifest.json when omitted. */
+  /** Island assets; read from `_islands/manifest.json` of `assetsDir` when omitted. */
   islandAssets?: IslandAssets | null;
+  /**
+   * Folder of the build's island bundles and widget scripts. Default: ASSETS_DIR of the
+   * process (not of `env`: it says where this checkout's build wrote, which tests that swap
+   * `env` still need), else static/ (lib/islands/assets_dir.ts).
+   */
+  assetsDir?: URL;
   /** Overrides of individual services (tests). */
   services?: Partial<AppServices>;
   /**
@@ -129,11 +136,13 @@ export async function createServerApp(
   const given = options.services?.agents;
   const agentConfigs = given?.map((a) => a.agent) ?? config.agents ?? [];
   const loadAgents = given ? () => Promise.resolve(given) : agentLoader(agentConfigs, root, env);
+  const assets = options.assetsDir ?? assetsDir(root);
   const islandAssets = options.islandAssets !== undefined
     ? options.islandAssets
-    : await readIslandAssets(root);
+    : await readIslandAssets(root, assets);
   if (!islandAssets) {
-    console.warn("static/_islands/manifest.json is missing: run `deno task build` first.");
+    const path = decodeURIComponent(new URL("_islands/manifest.json", assets).pathname);
+    console.warn(`"${path}" is missing: run \`deno task build\` first.`);
   }
   const kv = options.kv ?? await openKv(env.DENO_KV_PATH);
   const watchSeesAll = options.kvWatchSeesEveryWriter ??
@@ -197,6 +206,7 @@ export async function createServerApp(
     manifest,
     services,
     staticDir: new URL("static/", root),
+    assetsDir: assets,
     islandAssets,
     dev,
     connectOrigins: browserAgentOrigins(services.agentConfigs),

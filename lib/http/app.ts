@@ -1,7 +1,7 @@
 /**
  * The request pipeline: static files, then the file routes of the manifest with
- * their middleware, then the 404 page. /api/ paths always answer JSON; every
- * other path gets HTML error pages.
+ * their middleware, then the 404 page. /api/ paths (and /mcp) always answer JSON;
+ * every other path gets HTML error pages.
  */
 import { type ComponentType, h, type VNode } from "preact";
 import { renderDocument } from "@/lib/islands/render.ts";
@@ -17,6 +17,7 @@ import {
   type Segment,
 } from "./route_path.ts";
 import { createStaticHandler } from "./static_files.ts";
+import { isApiPath } from "./api_cors.ts";
 import { errorName, noteRequest, type RequestLogOptions, withRequestLog } from "./request_log.ts";
 import type { Context, HandlerFn, IslandAssets, Manifest, Method, RouteModule } from "./types.ts";
 
@@ -42,6 +43,11 @@ export interface AppOptions<S> {
   services: S;
   /** Folder served as static files. */
   staticDir: URL;
+  /**
+   * Folder of the build's generated files (island bundles, widget scripts), served before
+   * `staticDir` when it is another folder (a test build's, lib/islands/assets_dir.ts).
+   */
+  assetsDir?: URL;
   /** Island bundle file names, or null when not built yet. */
   islandAssets: IslandAssets | null;
   /** Development mode: static files reread, errors shown in detail. */
@@ -94,10 +100,18 @@ export function compileRoutes(manifest: Manifest): {
   return { routes, middlewares, special };
 }
 
+/** Serves the assets folder first, then the static folder, when they differ. */
+function staticHandler<S>(options: AppOptions<S>): ReturnType<typeof createStaticHandler> {
+  const serveStatic = createStaticHandler(options.staticDir, { dev: options.dev });
+  if (!options.assetsDir || options.assetsDir.href === options.staticDir.href) return serveStatic;
+  const serveAssets = createStaticHandler(options.assetsDir, { dev: options.dev });
+  return async (req, url) => await serveAssets(req, url) ?? serveStatic(req, url);
+}
+
 /** Builds the app from the manifest. */
 export function createApp<S>(options: AppOptions<S>): App {
   const { routes, middlewares, special } = compileRoutes(options.manifest);
-  const serveStatic = createStaticHandler(options.staticDir, { dev: options.dev });
+  const serveStatic = staticHandler(options);
   const islands = options.manifest.islands as Record<string, ComponentType<unknown>>;
 
   function page(
@@ -184,7 +198,7 @@ export function createApp<S>(options: AppOptions<S>): App {
     url: URL,
     state: Record<string, unknown>,
   ): Promise<Response> {
-    const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
+    const isApi = isApiPath(url);
     let route: CompiledRoute | undefined;
     let params: Record<string, string> | null = null;
     for (const r of routes) {
@@ -248,7 +262,7 @@ export function createApp<S>(options: AppOptions<S>): App {
     const state: Record<string, unknown> = {
       remoteAddr: info && "hostname" in info.remoteAddr ? info.remoteAddr.hostname : undefined,
     };
-    const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
+    const isApi = isApiPath(url);
     try {
       if (!isApi) {
         const file = await serveStatic(req, url);

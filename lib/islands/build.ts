@@ -1,6 +1,7 @@
 /**
  * Builds the island bundles with `deno bundle --platform browser
- * --code-splitting --minify` into static/_islands/, names every entry by its
+ * --code-splitting --minify` into `_islands/` of the assets folder (static/ unless
+ * ASSETS_DIR says otherwise, lib/islands/assets_dir.ts), names every entry by its
  * content hash and writes manifest.json (read by the server at start).
  *
  * The project's deno.json compiles JSX with "precompile" (fast server
@@ -9,6 +10,7 @@
  */
 import type { IslandAssets } from "@/lib/http/types.ts";
 import { islandEntries } from "@/lib/http/manifest_gen.ts";
+import { assetsDir } from "./assets_dir.ts";
 
 const BOOT_ENTRY = "lib/islands/client/boot.ts";
 /** A flattened import between bundle files: "./name-HASH.js". */
@@ -22,7 +24,7 @@ async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
 /** Builds the bundles and returns what the server needs to link them. */
 export async function buildIslands(
   root: URL,
-  { minify = true, outDir = new URL("static/_islands/", root) }: {
+  { minify = true, outDir = new URL("_islands/", assetsDir(root)) }: {
     minify?: boolean;
     outDir?: URL;
   } = {},
@@ -138,10 +140,16 @@ async function pruneOld(outDir: URL, assets: IslandAssets): Promise<void> {
   }
 }
 
-/** Reads static/_islands/manifest.json, or null when the bundles were never built. */
-export async function readIslandAssets(root: URL): Promise<IslandAssets | null> {
+/**
+ * Reads `_islands/manifest.json` of the assets folder (default: ASSETS_DIR, else static/), or
+ * null when the bundles were never built.
+ */
+export async function readIslandAssets(
+  root: URL,
+  dir: URL = assetsDir(root),
+): Promise<IslandAssets | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(new URL("static/_islands/manifest.json", root)));
+    return JSON.parse(await Deno.readTextFile(new URL("_islands/manifest.json", dir)));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;

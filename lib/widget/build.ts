@@ -5,12 +5,17 @@
  * reference widget.js by URL, so it is revalidated (ETag) rather than content-hashed.
  */
 
+import { assetsDir } from "@/lib/islands/assets_dir.ts";
+
 const ENTRIES = { "widget.js": "lib/widget/loader.ts", "widget_frame.js": "lib/widget/frame.ts" };
 
-/** Bundles the loader and the frame script into `outDir` (default static/); returns their paths. */
+/**
+ * Bundles the loader and the frame script into `outDir` (default: the assets folder, static/
+ * unless ASSETS_DIR says otherwise); returns their paths.
+ */
 export async function buildWidget(
   root: URL,
-  { outDir = new URL("static/", root), minify = true }: { outDir?: URL; minify?: boolean } = {},
+  { outDir = assetsDir(root), minify = true }: { outDir?: URL; minify?: boolean } = {},
 ): Promise<Record<keyof typeof ENTRIES, URL>> {
   const tmp = await Deno.makeTempDir({ prefix: "widget-build-" });
   try {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { ChatMessage, SearchToolOutput } from "@/lib/chat/types.ts";
 import { createScriptedModel, scriptedRegistry } from "@/lib/models/testing.ts";
+import { assetsDir } from "@/lib/islands/assets_dir.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import {
   CookieJar,
@@ -20,6 +21,8 @@ import {
 
 const ROOT = new URL("../../", import.meta.url);
 const STATIC = new URL("static/", ROOT);
+/** The folders the server serves files from: static/ and the build's assets folder. */
+const SERVED = [...new Set([STATIC.href, assetsDir(ROOT).href])].map((href) => new URL(href));
 /** A question the search answers with the internal checklist first. */
 const QUERY = "lista de verificação antes de publicar";
 /** A sentence of that checklist: what must never reach a visitor, and what the model needs. */
@@ -73,12 +76,14 @@ Deno.test("internal docs: the test knows sentences of the internal document", ()
 
 Deno.test("internal docs: no file under static/ is the index or holds internal text", async () => {
   let files = 0;
-  for await (const file of walk(STATIC)) {
-    files++;
-    const bytes = await Deno.readFile(file);
-    const path = file.pathname.slice(STATIC.pathname.length);
-    assert.ok(!isIndex(bytes), `static/${path} is a search index`);
-    assertNoInternalText(new TextDecoder().decode(bytes), `static/${path}`);
+  for (const dir of SERVED) {
+    for await (const file of walk(dir)) {
+      files++;
+      const bytes = await Deno.readFile(file);
+      const path = decodeURIComponent(file.pathname);
+      assert.ok(!isIndex(bytes), `${path} is a search index`);
+      assertNoInternalText(new TextDecoder().decode(bytes), path);
+    }
   }
   assert.ok(files > 0);
 });
@@ -94,12 +99,14 @@ Deno.test("internal docs: the server serves no index, at its old path or any sta
       assert.equal(res.status, 404, path);
       assert.ok(!isIndex(bytes), path);
     }
-    for await (const file of walk(STATIC)) {
-      const path = file.pathname.slice(STATIC.pathname.length - 1);
-      const res = await fetch(server.url + path);
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      assert.ok(!isIndex(bytes), `${path} serves a search index`);
-      assertNoInternalText(new TextDecoder().decode(bytes), path);
+    for (const dir of SERVED) {
+      for await (const file of walk(dir)) {
+        const path = file.pathname.slice(dir.pathname.length - 1);
+        const res = await fetch(server.url + path);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        assert.ok(!isIndex(bytes), `${path} serves a search index`);
+        assertNoInternalText(new TextDecoder().decode(bytes), path);
+      }
     }
     // The index is still there for the server: search works (once its engine has loaded).
     await server.services.search.ready?.();

@@ -29,9 +29,12 @@ export interface ProductionProcess {
   stop(): Promise<Deno.CommandStatus>;
 }
 
-/** What the child inherits so Deno finds its module cache; nothing app-related. */
+/**
+ * What the child inherits so Deno finds its module cache and the build (ASSETS_DIR: where
+ * `deno task test` put the bundles); nothing app-related.
+ */
 function baseEnv(): Record<string, string> {
-  const keep = ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME", "DENO_TLS_CA_STORE"];
+  const keep = ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME", "DENO_TLS_CA_STORE", "ASSETS_DIR"];
   return Object.fromEntries(
     keep.flatMap((k) => Deno.env.get(k) !== undefined ? [[k, Deno.env.get(k)!]] : []),
   );
