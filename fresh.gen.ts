@@ -32,8 +32,11 @@ import * as $27 from "./routes/c/[id].tsx";
 import * as $28 from "./routes/lang/[code].ts";
 import * as $29 from "./routes/sobre/[slug].tsx";
 import * as $30 from "./routes/admin/index.tsx";
-import * as $31 from "./routes/widget.tsx";
-import * as $32 from "./routes/index.tsx";
+import * as $31 from "./routes/llms-full.txt.ts";
+import * as $32 from "./routes/llms.txt.ts";
+import * as $33 from "./routes/mcp.ts";
+import * as $34 from "./routes/widget.tsx";
+import * as $35 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import $$2 from "./islands/WidgetChat.tsx";
@@ -72,8 +75,11 @@ const manifest: Manifest = {
     "lang/[code].ts": $28,
     "sobre/[slug].tsx": $29,
     "admin/index.tsx": $30,
-    "widget.tsx": $31,
-    "index.tsx": $32,
+    "llms-full.txt.ts": $31,
+    "llms.txt.ts": $32,
+    "mcp.ts": $33,
+    "widget.tsx": $34,
+    "index.tsx": $35,
   },
   islands: {
     ChatMessages: $$0,

@@ -45,6 +45,7 @@ import { resolveAgentHeaders } from "@/lib/agents/agent_config.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
 import { cachedAgents } from "@/lib/tools/agent_cache.ts";
+import { mcpSettingsFromEnv } from "@/lib/mcp/settings.ts";
 
 /** Options of `createServerApp`; everything has a production default. */
 export interface ServerOptions {
@@ -200,6 +201,7 @@ export async function createServerApp(
     loadAgents,
     artifactOrigin: parseArtifactOrigin(env.ARTIFACT_ORIGIN),
     selfApp: null,
+    mcp: mcpSettingsFromEnv(env),
     ...options.services,
   };
   const app = createApp({

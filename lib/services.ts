@@ -17,6 +17,7 @@ import type { ApprovalSigner } from "@/lib/chat/approvals.ts";
 import type { ContextSealer } from "@/lib/agents/context_seal.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent, SelfApp } from "@/lib/tools/agent_tools.ts";
+import type { McpSettings } from "@/lib/mcp/settings.ts";
 
 /** Application version, reported by /api/health. */
 export const VERSION = "0.1.0";
@@ -72,4 +73,6 @@ export interface AppServices {
   loadAgents: () => Promise<ReadyAgent[]>;
   /** This app's handler, for in-process calls of "self" agents (set once the app is built). */
   selfApp: SelfApp | null;
+  /** The MCP server at `/mcp` (MCP_ENABLED, MCP_TOKEN…; lib/mcp/settings.ts). */
+  mcp: McpSettings;
 }

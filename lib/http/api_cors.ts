@@ -9,11 +9,11 @@ import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
 
 /** Methods and request headers a preflight allows (the widget's token travels in Authorization). */
 const ALLOW_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
-const ALLOW_HEADERS = "content-type, authorization";
+const ALLOW_HEADERS = "content-type, authorization, mcp-protocol-version, mcp-session-id";
 
-/** Whether `url` is an API path (JSON answers, CORS applies). */
+/** Whether `url` is an API path (JSON answers, CORS applies): /api/* and the MCP server, /mcp. */
 export function isApiPath(url: URL): boolean {
-  return url.pathname === "/api" || url.pathname.startsWith("/api/");
+  return url.pathname === "/api" || url.pathname.startsWith("/api/") || url.pathname === "/mcp";
 }
 
 /**

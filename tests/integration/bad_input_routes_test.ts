@@ -88,6 +88,9 @@ const PATHS: Record<string, (id: string) => string> = {
   "api/visitor-token.ts": () => "/api/visitor-token",
   "artifact/frame.ts": (id) => `/artifact/frame?parent=${encodeURIComponent(`http://${id}`)}`,
   "_404.tsx": (id) => `/no-such/${id}`,
+  "mcp.ts": () => "/mcp",
+  "llms.txt.ts": () => "/llms.txt",
+  "llms-full.txt.ts": () => "/llms-full.txt",
 };
 /** The methods each route implements, favoured by the generator. */
 const OWN_METHODS: Record<string, string[]> = {
@@ -103,6 +106,7 @@ const OWN_METHODS: Record<string, string[]> = {
   "admin/login.tsx": ["GET", "POST"],
   "admin/logout.ts": ["POST"],
   "api/visitor-token.ts": ["POST"],
+  "mcp.ts": ["POST"],
 };
 
 const printable = fc.string({
@@ -286,7 +290,7 @@ function toRequest(s: Spec, w: World): { path: string; init: RequestInit } {
 
 /** Checks one answer against the contract; returns a problem or null. Reads the whole body. */
 async function check(path: string, res: Response): Promise<string | null> {
-  const isApi = path.startsWith("/api/") || path === "/api";
+  const isApi = path.startsWith("/api/") || path === "/api" || /^\/mcp(\?|$)/.test(path);
   const type = res.headers.get("content-type") ?? "";
   const text = await res.text();
   if (res.status >= 500 && !(res.status === 503 && text.includes('"unavailable"'))) {
@@ -296,13 +300,17 @@ async function check(path: string, res: Response): Promise<string | null> {
   if (isApi) {
     if (!type.startsWith("application/json")) return `${res.status} is not JSON (${type})`;
     if (!text) return null; // HEAD
-    let body: { error?: { code?: string; message?: string } };
+    let body: { error?: { code?: string | number; message?: string } };
     try {
       body = JSON.parse(text);
     } catch {
       return `${res.status} body is not JSON: ${text.slice(0, 100)}`;
     }
-    const code = body.error?.code ?? "";
+    // /mcp answers JSON-RPC: a numeric error code and a message, or the API's own error.
+    if (path.startsWith("/mcp") && typeof body.error?.code === "number") {
+      return body.error.message ? null : "no message";
+    }
+    const code = String(body.error?.code ?? "");
     if (!DOCUMENTED.has(code)) return `undocumented code "${code}"`;
     if (ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status) {
       return `code "${code}" with status ${res.status}`;
