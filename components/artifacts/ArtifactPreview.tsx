@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { buildSandboxDoc, DOCUMENT_MESSAGE, readSizeMessage } from "@/lib/artifacts/sandbox_doc.ts";
 import type { ArtifactVersion } from "@/lib/artifacts/types.ts";
 
@@ -27,6 +27,16 @@ export function svgDataUrl(content: string): string {
 export function ArtifactPreview({ version, label, artifactOrigin, nonce }: ArtifactPreviewProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState<number | null>(null);
+  // Built once per version: parsing a large artifact takes a while, and every height the frame
+  // reports renders again (without the page's nonce, each build would make a new one, and a new
+  // `srcdoc` reloads the frame).
+  const srcdoc = useMemo(
+    () =>
+      version.kind === "html" && !artifactOrigin
+        ? buildSandboxDoc(version.content, { nonce: nonce ?? undefined })
+        : "",
+    [version.kind, version.content, artifactOrigin, nonce],
+  );
   useEffect(() => {
     setHeight(null);
     const onMessage = (e: MessageEvent) => {
@@ -82,7 +92,7 @@ export function ArtifactPreview({ version, label, artifactOrigin, nonce }: Artif
         ref={frame}
         class="artifact-frame"
         sandbox="allow-scripts"
-        srcdoc={buildSandboxDoc(version.content, { nonce: nonce ?? undefined })}
+        srcdoc={srcdoc}
         title={label}
         referrerpolicy="no-referrer"
         style={style}

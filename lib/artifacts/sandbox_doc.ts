@@ -10,6 +10,9 @@
  * parent — the only message the parent listens to (see {@linkcode readSizeMessage}).
  */
 import { FRAME_GUARD } from "./frame_guard.ts";
+import { withNonce } from "./script_nonce.ts";
+
+export { withNonce };
 
 /** The artifact's policy: nothing leaves the frame. */
 export const ARTIFACT_CSP =
@@ -66,14 +69,13 @@ function freshNonce(): string {
 export function buildSandboxDoc(content: string, options: SandboxDocOptions = {}): string {
   const nonce = options.nonce && NONCE.test(options.nonce) ? options.nonce : freshNonce();
   const body = content.replace(/^\s*<!doctype[^>]*>/i, "");
-  return "<!DOCTYPE html>" + CSP_META + scriptNonceMeta(nonce) +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<script nonce="${nonce}">${FRAME_GUARD};${REPORT_SIZE}</script>` + withNonce(body, nonce);
-}
-
-/** Adds `nonce` to every `<script` and `<style` start tag (a linear scan; text inside is harmless). */
-export function withNonce(html: string, nonce: string): string {
-  return html.replace(/<(script|style)(?=[\s/>])/gi, `<$1 nonce="${nonce}"`);
+  // One parse of the whole document: the artifact's markup is read in the context it runs in.
+  return withNonce(
+    "<!DOCTYPE html>" + CSP_META + scriptNonceMeta(nonce) +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+      `<script>${FRAME_GUARD};${REPORT_SIZE}</script>` + body,
+    nonce,
+  );
 }
 
 /** A size message read from a frame's `postMessage`, or null when it is anything else. */

@@ -12,6 +12,7 @@ import {
   withNonce,
 } from "./sandbox_doc.ts";
 import { FRAME_GUARD } from "./frame_guard.ts";
+import { MAX_ARTIFACT_BYTES } from "./types.ts";
 
 interface Node {
   nodeName: string;
@@ -134,4 +135,34 @@ Deno.test("artifact origin page: takes one document from the parent origin only;
   assert.match(csp, /; sandbox allow-scripts;/);
   assert.match(csp, /frame-ancestors https:\/\/chat\.example/);
   assert.doesNotMatch(csp, /allow-same-origin/);
+});
+
+Deno.test("nonces go on real script and style elements only: text that looks like a tag survives byte for byte", () => {
+  const script = `<script>const html = "<script src=x></" + "script><style>p{}</style>";
+// a comment: <script> and <style> here are not tags
+const re = /<style\\b/; if (a <script) {}
+</script>`;
+  const rest = "<!-- <script>1</script> --><textarea><style>x</style></textarea>" +
+    `<iframe srcdoc="<script>2</script>"></iframe><p title="<script>">x</p>`;
+  const doc = buildSandboxDoc(script + rest, { nonce: "n0" });
+  const nonced = 'nonce="n0"';
+  assert.ok(doc.endsWith(`<script ${nonced}>` + script.slice("<script>".length) + rest), doc);
+  // The frame's own script and the artifact's one: no more.
+  assert.equal(doc.split(nonced).length - 1, 2);
+  // In SVG and in a template too, and the nonce the artifact wrote comes second.
+  assert.equal(
+    withNonce('<svg><script>1</script><style>a{}</style></svg><template><script nonce="x">', "n"),
+    '<svg><script nonce="n">1</script><style nonce="n">a{}</style></svg>' +
+      '<template><script nonce="n" nonce="x">',
+  );
+});
+
+Deno.test("nonces: an artifact at the size limit, and one nested deep, get theirs", () => {
+  const unit = '<div class="row"><span>a &lt; b</span><script>var s = "<script>";</script></div>\n';
+  const content = unit.repeat(Math.floor(MAX_ARTIFACT_BYTES / unit.length));
+  const doc = buildSandboxDoc(content, { nonce: "n" });
+  assert.equal(doc.split('<script nonce="n">').length - 1, 1 + content.split("<div").length - 1);
+  // Deep nesting parses without overflowing the stack.
+  const deep = "<div>".repeat(MAX_ARTIFACT_BYTES / 5 - 20) + "<style>p{}</style>";
+  assert.ok(withNonce(deep, "n").endsWith('<style nonce="n">p{}</style>'));
 });
