@@ -10,7 +10,9 @@
  *   deno task eval:gate [--json]
  *
  * Prints per fold the threshold picked and both rates on the held-out fold, their mean,
- * the threshold picked on everything, and the rates of the app's MIN_MATCH per set.
+ * the threshold picked on everything, and the rates of the app's MIN_MATCH per set,
+ * including the held-out off-topic set (tests/fixtures/offtopic/heldout_*), which no
+ * threshold is ever picked on.
  */
 import { parseArgs } from "node:util";
 import { existsSync, readFileSync } from "node:fs";
@@ -31,12 +33,15 @@ interface Scored {
   id: string;
   set: string;
   covered: boolean;
+  /** False for a set the threshold is never picked on, only measured. */
+  calibrate: boolean;
   match: number;
 }
 
 interface QuestionSet {
   name: string;
   covered: boolean;
+  calibrate?: boolean;
   engine: SearchEngine;
   questions: Array<{ _id: string; text: string }>;
 }
@@ -86,6 +91,13 @@ async function loadSets(): Promise<QuestionSet[]> {
         questions: questions(`${FIXTURES}offtopic/queries_${lang}.jsonl`),
       },
       {
+        name: `offtopic-heldout-${lang}@pyfaq`,
+        covered: false,
+        calibrate: false,
+        engine,
+        questions: questions(`${FIXTURES}offtopic/heldout_queries_${lang}.jsonl`),
+      },
+      {
         name: `offtopic-${lang}@site`,
         covered: false,
         engine: siteEngine,
@@ -115,7 +127,13 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
     for (const q of s.questions) {
       const { passages } = await s.engine.search(q.text, { k: 5 });
       const match = Math.max(0, ...passages.map((p) => p.match ?? 0));
-      out.push({ id: `${s.name}/${q._id}`, set: s.name, covered: s.covered, match });
+      out.push({
+        id: `${s.name}/${q._id}`,
+        set: s.name,
+        covered: s.covered,
+        calibrate: s.calibrate ?? true,
+        match,
+      });
     }
   }
   return out;
@@ -159,7 +177,8 @@ const r4 = (x: number) => Number(x.toFixed(4));
 
 /** Run the calibration and return its report. */
 export async function runGateEval(): Promise<Record<string, unknown>> {
-  const items = await score(await loadSets());
+  const all = await score(await loadSets());
+  const items = all.filter((i) => i.calibrate);
   const folds = Array.from({ length: FOLDS }, (_, k) => {
     const t = pick(items.filter((i) => fold(i.id) !== k));
     const r = rates(items.filter((i) => fold(i.id) === k), t);
@@ -168,9 +187,9 @@ export async function runGateEval(): Promise<Record<string, unknown>> {
   const mean = (f: (x: typeof folds[number]) => number) =>
     r4(folds.reduce((s, x) => s + f(x), 0) / FOLDS);
   const perSet = Object.fromEntries(
-    [...new Set(items.map((i) => i.set))].map((set) => {
-      const r = rates(items.filter((i) => i.set === set), MIN_MATCH);
-      const covered = items.find((i) => i.set === set)!.covered;
+    [...new Set(all.map((i) => i.set))].map((set) => {
+      const r = rates(all.filter((i) => i.set === set), MIN_MATCH);
+      const covered = all.find((i) => i.set === set)!.covered;
       return [set, r4(covered ? r.coveredRefused : r.offTopicRefused)];
     }),
   );
