@@ -4,6 +4,7 @@ import { errorText, textOf } from "@/lib/client/chat_text.ts";
 import { threadClickHandler } from "@/lib/client/thread_click.ts";
 import { Icon } from "@/components/Icon.tsx";
 import { AnswerActions } from "./AnswerActions.tsx";
+import { answerForCopy } from "./copy_text.ts";
 import { EditForm } from "./EditForm.tsx";
 import { Message } from "./Message.tsx";
 
@@ -84,7 +85,7 @@ function ThreadItem(
             rating={feedback.ratings.value[m.id] ?? null}
             copied={feedback.copied.value === m.id}
             commenting={feedback.commenting.value === m.id}
-            onCopy={() => feedback.copyAnswer(m)}
+            onCopy={() => feedback.copyAnswer(m, answerForCopy(m, t.sources))}
             onRegenerate={() => chat.regenerate({ messageId: m.id })}
             onRate={(r) => feedback.rate(m, r)}
             onComment={(comment) => feedback.rate(m, "down", comment)}

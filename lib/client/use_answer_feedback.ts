@@ -1,7 +1,6 @@
 /** An answer's actions: copy it, and rate it (thumbs, with a comment on a thumbs down). */
 import { type Signal, useSignal } from "@preact/signals";
 import type { ChatMessage } from "@/lib/chat/types.ts";
-import { textOf } from "@/lib/client/chat_text.ts";
 
 /** A rating of an answer; null: none. */
 export type Rating = "up" | "down" | null;
@@ -13,7 +12,8 @@ export interface AnswerFeedback {
   commenting: Signal<string | null>;
   /** The answer just copied (for 1.5 s). */
   copied: Signal<string | null>;
-  copyAnswer: (m: ChatMessage) => Promise<void>;
+  /** Puts `text` (the answer with its sources, built by the caller) on the clipboard. */
+  copyAnswer: (m: ChatMessage, text: string) => Promise<void>;
   /** Rates `m` (the same rating again clears it), saved with POST /api/chats/:id/feedback. */
   rate: (m: ChatMessage, rating: "up" | "down", comment?: string) => Promise<void>;
 }
@@ -29,8 +29,8 @@ export function useAnswerFeedback(
   const commenting = useSignal<string | null>(null);
   const copied = useSignal<string | null>(null);
 
-  async function copyAnswer(m: ChatMessage) {
-    await navigator.clipboard.writeText(textOf(m, true));
+  async function copyAnswer(m: ChatMessage, text: string) {
+    await navigator.clipboard.writeText(text);
     copied.value = m.id;
     setTimeout(() => copied.value === m.id && (copied.value = null), 1500);
   }

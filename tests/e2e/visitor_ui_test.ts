@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, VIEWS, watchPage } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import { testConfig } from "../support/chat_client.ts";
-import { openaiReplayEnv, openChat } from "../support/ui.ts";
+import { ask, openaiReplayEnv, openChat, waitForAnswer } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const DOCS_SHOTS = new URL("../../docs/screenshots/", import.meta.url).pathname;
@@ -103,6 +103,46 @@ Deno.test({
       await browser.close();
       await keyed.close();
       await offline.close();
+    }
+  },
+});
+
+Deno.test({
+  ...E2E,
+  name: "e2e visitor: copying an answer keeps its citations and its sources as links",
+  async fn() {
+    const server = await startTestServer({ config: testConfig() });
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ locale: "pt-BR" });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+        origin: server.url,
+      });
+      const page = await context.newPage();
+      const seen = watchPage(page);
+      await openChat(page, server.url + "/");
+      await ask(page, "Quais dados vocês guardam e por quanto tempo?");
+      await waitForAnswer(page);
+      const answer = page.locator(".msg-assistant").last();
+      const links = await answer.locator("a.source-chip, .sources a").evaluateAll((els) =>
+        els.map((a) => (a as HTMLAnchorElement).href)
+      );
+      assert.ok(links.length > 0, "the offline answer cites the site");
+      await answer.getByRole("button", { name: "Copiar resposta" }).click();
+      await answer.getByText("Copiado").waitFor();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      assert.match(copied, /\[1\]/, "the citation numbers stay");
+      const [, list = ""] = copied.split("\n\nFontes:\n");
+      const listed = [...list.matchAll(/^\[(\d+)\] \[[^\]]+\]\((https?:[^)]+)\)$/gm)];
+      assert.ok(listed.length > 0, `a sources list of markdown links: ${copied}`);
+      for (const [, , url] of listed) {
+        assert.ok(url.startsWith(server.url + "/"), `a link to the site's page: ${url}`);
+      }
+      assert.deepEqual(seen.errors, []);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
     }
   },
 });
