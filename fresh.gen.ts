@@ -32,11 +32,12 @@ import * as $27 from "./routes/c/[id].tsx";
 import * as $28 from "./routes/lang/[code].ts";
 import * as $29 from "./routes/sobre/[slug].tsx";
 import * as $30 from "./routes/admin/index.tsx";
-import * as $31 from "./routes/llms-full.txt.ts";
-import * as $32 from "./routes/llms.txt.ts";
-import * as $33 from "./routes/mcp.ts";
-import * as $34 from "./routes/widget.tsx";
-import * as $35 from "./routes/index.tsx";
+import * as $31 from "./routes/en/index.ts";
+import * as $32 from "./routes/llms-full.txt.ts";
+import * as $33 from "./routes/llms.txt.ts";
+import * as $34 from "./routes/mcp.ts";
+import * as $35 from "./routes/widget.tsx";
+import * as $36 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import $$2 from "./islands/WidgetChat.tsx";
@@ -75,11 +76,12 @@ const manifest: Manifest = {
     "lang/[code].ts": $28,
     "sobre/[slug].tsx": $29,
     "admin/index.tsx": $30,
-    "llms-full.txt.ts": $31,
-    "llms.txt.ts": $32,
-    "mcp.ts": $33,
-    "widget.tsx": $34,
-    "index.tsx": $35,
+    "en/index.ts": $31,
+    "llms-full.txt.ts": $32,
+    "llms.txt.ts": $33,
+    "mcp.ts": $34,
+    "widget.tsx": $35,
+    "index.tsx": $36,
   },
   islands: {
     ChatMessages: $$0,

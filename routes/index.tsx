@@ -3,14 +3,22 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
 import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
+import { answerFormPost } from "@/lib/chat/form_post.ts";
+import { newChatId } from "@/lib/chat/chat_id.ts";
 
 interface Data extends ShellData {
   /** The agent `?agent=` names, when it is a configured one (else null, no error). */
   agent: string | null;
 }
 
-/** A new, empty conversation, with the visitor's chat list. */
+/**
+ * A new, empty conversation, with the visitor's chat list; its form posted without
+ * JavaScript starts a chat and shows it answered.
+ */
 export const handler = define.handlers<Data>({
+  POST(ctx) {
+    return answerFormPost(ctx, newChatId());
+  },
   async GET(ctx) {
     const agent = knownAgent(
       agentChoices(ctx.app.agentConfigs.map((agent) => ({ agent })), localeOf(ctx.state)),

@@ -1,4 +1,5 @@
-import type { Signal } from "@preact/signals";
+import { type Signal, useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import type { AgentChoice } from "./agents.ts";
 import type { ModelOption } from "@/lib/client/use_models.ts";
 import { modelChoices, showModelPicker } from "@/lib/client/model_choices.ts";
@@ -12,6 +13,13 @@ import { Icon } from "@/components/Icon.tsx";
  */
 export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean }) {
   const { t, input } = c;
+  // Without JavaScript the form posts to the page itself (routes/index.tsx, routes/c/[id].tsx),
+  // so the send button is enabled until the island runs and can tell an empty question.
+  const hydrated = useSignal(false);
+  useEffect(() => {
+    hydrated.value = true;
+  }, []);
+  const action = c.chat.messages.length ? `/c/${c.chat.id}` : "/";
   const choices = modelChoices(c.models.value);
   const pickModel = showModelPicker(choices);
   // Any picker moves below the question on a phone, so a label is not cut to a few letters.
@@ -23,6 +31,8 @@ export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean
   return (
     <form
       class={"composer" + pickers}
+      method="post"
+      action={action}
       onSubmit={(e) => {
         e.preventDefault();
         void c.send(input.value);
@@ -31,6 +41,7 @@ export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean
       <label class="visually-hidden" for="composer-input">{t.composerLabel}</label>
       <textarea
         id="composer-input"
+        name="text"
         ref={c.textarea}
         rows={1}
         placeholder={t.composerPlaceholder}
@@ -68,7 +79,7 @@ export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean
             class="send"
             aria-label={t.send}
             title={t.send}
-            disabled={!input.value.trim()}
+            disabled={hydrated.value && !input.value.trim()}
           >
             <Icon d="M4 12h14M12 5l7 7-7 7" size={20} weight={2} />
           </button>

@@ -4,6 +4,7 @@ import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { CHAT_ID } from "@/lib/chat/chat_id.ts";
+import { answerFormPost } from "@/lib/chat/form_post.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
@@ -17,8 +18,15 @@ interface Data extends ShellData {
   prerendered: Record<string, string>;
 }
 
-/** A saved conversation, rendered on the server; another visitor's chat is a 404 like a missing one. */
+/**
+ * A saved conversation, rendered on the server; another visitor's chat is a 404 like a missing
+ * one. Its form posted without JavaScript asks the next question and shows it answered.
+ */
 export const handler = define.handlers<Data>({
+  POST(ctx) {
+    if (!CHAT_ID.test(ctx.params.id)) throw new HttpError("not_found", "Chat not found.");
+    return answerFormPost(ctx, ctx.params.id);
+  },
   async GET(ctx) {
     const { app, params } = ctx;
     if (!CHAT_ID.test(params.id)) throw new HttpError("not_found", "Chat not found.");
@@ -28,7 +36,11 @@ export const handler = define.handlers<Data>({
       loadShellData(ctx),
     ]);
     if (chat && chat.visitorId !== visitorId) throw new HttpError("not_found", "Chat not found.");
-    // No record yet: a chat whose first answer is still streaming, shown empty with its id.
+    // No record and no answer under way: deleted (or never saved), a 404 with the way home.
+    if (!chat && !await app.streamLog.active(params.id)) {
+      throw new HttpError("not_found", "Chat not found.");
+    }
+    // No record yet: a chat whose first answer is streaming (its save failed), shown empty.
     const list = chat
       ? scrubInternal(await app.store.loadMessages(params.id) as ChatMessage[])
       : [];

@@ -59,6 +59,7 @@ interface Spec {
 /** A path for each route file, with the chat id or slug the generator chose. */
 const PATHS: Record<string, (id: string) => string> = {
   "index.tsx": () => "/",
+  "en/index.ts": () => "/en",
   "c/[id].tsx": (id) => `/c/${id}`,
   "c/[id]/delete.tsx": (id) => `/c/${id}/delete`,
   "c/[id]/rename.ts": (id) => `/c/${id}/rename`,
@@ -94,6 +95,8 @@ const PATHS: Record<string, (id: string) => string> = {
 };
 /** The methods each route implements, favoured by the generator. */
 const OWN_METHODS: Record<string, string[]> = {
+  "index.tsx": ["GET", "POST"],
+  "c/[id].tsx": ["GET", "POST"],
   "c/[id]/delete.tsx": ["GET", "POST"],
   "c/[id]/rename.ts": ["POST"],
   "me/delete.tsx": ["GET", "POST"],
