@@ -7,6 +7,7 @@ import { buildCatalog, OFFLINE_MODEL_ID } from "./catalog.ts";
 import { resolveModelDeadlines } from "./deadlines.ts";
 import { createRoutedFetch } from "./gateway_fetch.ts";
 import type { LocalModelOptions } from "./local_model.ts";
+import { recordOfflineUsage } from "./offline_usage.ts";
 import { isSdkFamily, loadProviderSdks, providerSdk, type SdkFamily } from "./provider_sdks.ts";
 import { gatewayBaseUrl, providerConfig, PROVIDERS } from "./providers.ts";
 import type {
@@ -89,7 +90,13 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
   const isAvailable = (m: ModelInfo) => configs.get(m.provider)?.configured ?? false;
 
   const build = (info: ModelInfo, getOptions: GetModelOptions): LanguageModelV4 => {
-    if (info.family === "offline") return providerSdk("offline")(options.local);
+    if (info.family === "offline") {
+      return recordOfflineUsage(providerSdk("offline")(options.local), {
+        modelId: info.id,
+        recorder: options.recorder,
+        clock: options.clock,
+      });
+    }
     const config = configs.get(info.provider)!;
     const gatewayToken = env.AI_GATEWAY_TOKEN?.trim();
     const routed = createRoutedFetch({
