@@ -60,8 +60,9 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
+    // Offline answers are 20–40 words: 200 ms a word leaves the time to reload or stop mid-answer.
     const server = await startTestServer({
-      services: { models: createModelRegistry({ env: {}, local: { delayMs: 40 } }) },
+      services: { models: createModelRegistry({ env: {}, local: { delayMs: 200 } }) },
     });
     const browser = await launchBrowser();
     try {
