@@ -81,7 +81,9 @@ export function useChatClient(
           document.dispatchEvent(
             new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }),
           );
-        if (!isAbort && !isError && chat.messages.length <= 2) {
+        // A stopped or broken first answer is saved with its question, so it is titled too:
+        // the list would otherwise show "…" for it.
+        if (chat.messages.length <= 2) {
           void nameChat(chat.id).then(announce);
         } else announce();
       },

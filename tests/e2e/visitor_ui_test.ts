@@ -5,10 +5,17 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, VIEWS, watchPage } from "../support/browser.ts";
-import { startTestServer } from "../support/server.ts";
+import { DESKTOP, launchBrowser, viewContext, VIEWS, watchPage } from "../support/browser.ts";
 import { testConfig } from "../support/chat_client.ts";
-import { ask, openaiReplayEnv, openChat, waitForAnswer } from "../support/ui.ts";
+import { startReplayedApp, startTestServer } from "../support/server.ts";
+import {
+  ask,
+  chatScript,
+  openaiChatStream,
+  openaiReplayEnv,
+  openChat,
+  waitForAnswer,
+} from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const DOCS_SHOTS = new URL("../../docs/screenshots/", import.meta.url).pathname;
@@ -143,6 +150,49 @@ Deno.test({
     } finally {
       await browser.close();
       await server.close();
+    }
+  },
+});
+
+Deno.test({
+  ...E2E,
+  name: "e2e visitor: a chat stopped during its first answer is listed under a real title",
+  async fn() {
+    // The answer streams a few words, then stalls until the visitor stops it.
+    const stalled = openaiChatStream("Guardamos o histórico das conversas por trinta dias.", 8);
+    const app = await startReplayedApp(chatScript([{ body: stalled, stallAfterChunks: 3 }]));
+    const browser = await launchBrowser();
+    try {
+      const context = await viewContext(browser, DESKTOP);
+      const page = await context.newPage();
+      // The stop request is lost on the way (a flaky network), so the page cuts the stream
+      // itself, as it does whenever the server's last chunk comes after the cut.
+      await page.route("**/api/chat/*/stop", (route) => route.abort());
+      await openChat(page, app.server.url + "/");
+      await ask(page, "Quais dados vocês guardam e por quanto tempo?");
+      await page.locator(".msg-assistant .md").getByText("Guardamos").waitFor();
+      await page.getByRole("button", { name: "Parar" }).click();
+      await page.locator(".thread[aria-busy=false]").waitFor();
+      const chatId = await page.waitForFunction(() =>
+        location.pathname.match(/^\/c\/([\w-]+)$/)?.[1]
+      ).then((h) => h.jsonValue());
+      const entry = page.locator(`#chat-list li[data-chat-id="${chatId}"] > a`);
+      await entry.waitFor();
+      // The title comes from /api/title: the model's ("Conversa de teste") or the question's.
+      await page.waitForFunction(
+        (id) =>
+          document.querySelector(`#chat-list li[data-chat-id="${id}"] > a`)?.textContent !== "…",
+        chatId,
+        { timeout: 10_000 },
+      );
+      assert.match(await entry.innerText(), /Conversa de teste|Quais dados vocês guardam/);
+      await page.reload();
+      await page.waitForSelector(".conversation[data-hydrated=true]");
+      assert.notEqual(await entry.innerText(), "…", "the saved title is a real one too");
+      await context.close();
+    } finally {
+      await browser.close();
+      await app.close();
     }
   },
 });
