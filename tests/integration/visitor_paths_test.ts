@@ -110,6 +110,13 @@ Deno.test("visitor paths: the home form posts without JavaScript and the answer 
     const empty = await jar.fetch(server.url + location, form({ text: "  " }));
     assert.equal(empty.status, 303);
     assert.equal((await server.services.store.loadMessages(id)).length, 4);
+    // Another site's page cannot post a question on the visitor's behalf.
+    const forged = await jar.fetch(server.url + "/", {
+      ...form({ text: "Oi" }),
+      headers: { origin: "https://evil.example" },
+    });
+    assert.equal(forged.status, 403);
+    await forged.body?.cancel();
     // Another visitor cannot post into this chat.
     const other = await fetch(server.url + location, form({ text: "Oi" }));
     assert.equal(other.status, 404);
