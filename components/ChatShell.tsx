@@ -57,6 +57,8 @@ interface ChatShellProps extends ShellData, ShellChrome {
   prerendered?: Record<string, string>;
   /** The agent preselected on a new chat (a known id from `?agent=`). */
   agent?: string | null;
+  /** The public URL of the site's MCP server, for the footer's snippets; null: none. */
+  mcpUrl?: string | null;
 }
 
 /** The page around the conversation: header, chat list, the message-list island, footer. */
@@ -74,6 +76,7 @@ export function ChatShell(
     prerendered,
     chats,
     cursor,
+    mcpUrl = null,
   }: ChatShellProps,
 ) {
   return (
@@ -94,7 +97,7 @@ export function ChatShell(
           artifactOrigin={artifactOrigin}
         />
       </main>
-      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
+      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} mcpUrl={mcpUrl} locale={locale} />
       <script src="/chat_list.js" defer></script>
     </div>
   );

@@ -41,6 +41,8 @@ interface DocPageProps {
   locale: Locale;
   t: Messages;
   siteName: string;
+  /** The public URL of the site's MCP server, for the footer's snippets; null: none. */
+  mcpUrl?: string | null;
 }
 
 /**
@@ -48,7 +50,7 @@ interface DocPageProps {
  * readable article column, with a way back to the chat, the other-language
  * version when there is one, and the document's source and license.
  */
-export function DocPage({ page, locale, t, siteName }: DocPageProps) {
+export function DocPage({ page, locale, t, siteName, mcpUrl = null }: DocPageProps) {
   const l = LABELS[locale];
   const alt = page.alternate;
   const licenseUrl = LICENSE_URLS[page.license];
@@ -97,7 +99,7 @@ export function DocPage({ page, locale, t, siteName }: DocPageProps) {
           </span>
         </p>
       </main>
-      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} />
+      <Footer t={t} howUrl={HOW_IT_WORKS_URL[locale]} mcpUrl={mcpUrl} locale={locale} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { define } from "@/lib/http/define.ts";
+import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
@@ -30,10 +31,11 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function Home({ data, state, app }) {
+export default define.page<Data>(function Home({ data, state, app, url }) {
   return (
     <ChatShell
       {...shellChrome(localeOf(state), app.config, app.agentConfigs, app.artifactOrigin)}
+      mcpUrl={mcpPublicUrl(app, url)}
       agent={data.agent}
       chats={data.chats}
       cursor={data.cursor}

@@ -1,4 +1,5 @@
 import { define } from "@/lib/http/define.ts";
+import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
@@ -54,10 +55,11 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function ChatPage({ data, state, app }) {
+export default define.page<Data>(function ChatPage({ data, state, app, url }) {
   return (
     <ChatShell
       {...shellChrome(localeOf(state), app.config, app.agentConfigs, app.artifactOrigin)}
+      mcpUrl={mcpPublicUrl(app, url)}
       chatId={data.id}
       messages={data.messages}
       prerendered={data.prerendered}

@@ -1,4 +1,5 @@
 import { define } from "@/lib/http/define.ts";
+import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
@@ -26,7 +27,7 @@ export const handler = define.handlers<DocPageData>({
   },
 });
 
-export default define.page<DocPageData>(function AboutPage({ data, state, app }) {
+export default define.page<DocPageData>(function AboutPage({ data, state, app, url }) {
   const locale = localeOf(state);
   return (
     <DocPage
@@ -34,6 +35,7 @@ export default define.page<DocPageData>(function AboutPage({ data, state, app })
       locale={locale}
       t={messages(locale)}
       siteName={localize(app.config.site.name, locale)}
+      mcpUrl={mcpPublicUrl(app, url)}
     />
   );
 });
