@@ -129,6 +129,7 @@ export class SearchEngine {
   readonly #pages: { scorer: Bm25Scorer; prior: Prior } | null;
   readonly #entryQuestion: readonly [number, number];
   readonly #entries: Array<EntryQuestion | null | undefined> = [];
+  #anyEntry: boolean | undefined;
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
 
@@ -405,7 +406,7 @@ export class SearchEngine {
       }
       weighted[lang] = qtf;
     }
-    const lift = this.#entryQuestion[0] > 0 || this.#entryQuestion[1] > 0;
+    const lift = (this.#entryQuestion[0] > 0 || this.#entryQuestion[1] > 0) && this.#hasEntries();
     const depth = Math.max(
       limit,
       this.#proximity > 0 ? PROXIMITY_DEPTH : 0,
@@ -425,6 +426,17 @@ export class SearchEngine {
     }
     top = this.#withProximity(top, weighted, depth);
     return lift ? this.#withEntryQuestions(top, query, weighted, limit) : sliceTop(top, limit);
+  }
+
+  /** Whether any passage is an FAQ entry (read once): without one, the lift has no work. */
+  #hasEntries(): boolean {
+    if (this.#anyEntry === undefined) {
+      this.#anyEntry = false;
+      for (let i = 0; i < this.data.header.counts.passages && !this.#anyEntry; i++) {
+        this.#anyEntry = isFaqEntry(stringAt(this.data.strings, i * FIELDS_PER_PASSAGE + 1));
+      }
+    }
+    return this.#anyEntry;
   }
 
   /**
@@ -458,28 +470,44 @@ export class SearchEngine {
   ): TopK {
     const [a, b] = this.#entryQuestion;
     const kind = questionKind(query);
-    const scored = Array.from(top.ids, (id, i) => {
-      const entry = this.#entryOf(id);
-      if (!entry) return [id, top.scores[i]] as const;
-      const terms = weighted[entry.lang];
-      let share = 0;
-      if (terms?.size) {
-        let found = 0;
-        let total = 0;
-        for (const t of terms.keys()) {
-          const w = this.#bm25.idf(t) || this.#rarestIdf();
-          total += w;
-          if (entry.terms.has(t)) found += w;
-        }
-        share = total > 0 ? found / total : 0;
+    // The query's words and their IDF, once per language rather than once per passage.
+    const rarest = this.#rarestIdf();
+    const words = new Map<Lang, { terms: string[]; idfs: number[]; total: number }>();
+    const wordsIn = (lang: Lang) => {
+      let w = words.get(lang);
+      if (!w) {
+        const terms = [...(weighted[lang]?.keys() ?? [])];
+        const idfs = terms.map((t) => this.#bm25.idf(t) || rarest);
+        w = { terms, idfs, total: idfs.reduce((x, y) => x + y, 0) };
+        words.set(lang, w);
       }
-      const same = kind !== "other" && entry.kind === kind ? 1 : 0;
-      return [id, top.scores[i] * (1 + a * share + b * same)] as const;
-    }).sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, limit);
-    return {
-      ids: Uint32Array.from(scored, (s) => s[0]),
-      scores: Float32Array.from(scored, (s) => s[1]),
+      return w;
     };
+    // Only the head of the ranking is lifted: an entry further down is not the answer.
+    const head = Math.min(top.ids.length, ENTRY_QUESTION_DEPTH);
+    const order = Array.from({ length: head }, (_, i) => i);
+    const lifted = new Float32Array(head);
+    for (let i = 0; i < head; i++) {
+      const entry = this.#entryOf(top.ids[i]);
+      let factor = 1;
+      if (entry) {
+        const { terms, idfs, total } = wordsIn(entry.lang);
+        let found = 0;
+        for (let j = 0; j < terms.length; j++) if (entry.terms.has(terms[j])) found += idfs[j];
+        factor += (total > 0 ? a * found / total : 0) +
+          (kind !== "other" && entry.kind === kind ? b : 0);
+      }
+      lifted[i] = top.scores[i] * factor;
+    }
+    order.sort((x, y) => lifted[y] - lifted[x] || top.ids[x] - top.ids[y]);
+    const n = Math.min(limit, top.ids.length);
+    const ids = new Uint32Array(n);
+    const scores = new Float32Array(n);
+    for (let r = 0; r < n; r++) {
+      ids[r] = r < head ? top.ids[order[r]] : top.ids[r];
+      scores[r] = r < head ? lifted[order[r]] : top.scores[r];
+    }
+    return { ids, scores };
   }
 
   /** The top passages reordered by BM25 plus the proximity bonus of the query's terms. */
@@ -507,7 +535,10 @@ export class SearchEngine {
 
   /** Fused ranking given a query vector (or lexical when it is null). */
   rankWithVector(query: string, vector: ArrayLike<number> | null, limit: number): RankedIds {
-    const lexical = this.rankLexical(query, Math.max(this.#candidates, limit));
+    // Alone, the lexical ranking needs no candidates past the limit; a fusion (RRF, or the
+    // lexicon's merge of two languages) reads deeper.
+    const alone = (!vector || !this.#dense) && !this.#lexicon;
+    const lexical = this.rankLexical(query, alone ? limit : Math.max(this.#candidates, limit));
     if (!vector || !this.#dense) {
       return {
         ...lexical,
@@ -563,10 +594,14 @@ export class SearchEngine {
    */
   #matcher(query: string): (id: number) => number {
     const cross = this.#crossPair(query, queryLangs(query, this.#langs));
-    const groupsByLang = new Map<Lang, string[][]>();
-    const groupsIn = (lang: Lang): string[][] => {
-      let groups = groupsByLang.get(lang);
-      if (groups) return groups;
+    const rarest = this.#rarestIdf();
+    // Per language, once per query: each query word's candidate terms, its weight (its best
+    // term's IDF, or the rarest for a word the index lacks) and whether the index has it.
+    const byLang = new Map<Lang, { groups: string[][]; weights: number[]; known: number }>();
+    const groupsIn = (lang: Lang) => {
+      let entry = byLang.get(lang);
+      if (entry) return entry;
+      let groups: string[][];
       if (!cross || cross[1] !== lang) {
         groups = [...new Set(queryTerms(query, lang, this.#questionWords))].map((t) => [t]);
       } else {
@@ -578,27 +613,23 @@ export class SearchEngine {
           (t) => isQuestionWord(t, from, this.#questionWords),
         ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
       }
-      groupsByLang.set(lang, groups);
-      return groups;
-    };
-    const rarest = this.#rarestIdf();
-    return (id) => {
-      const groups = groupsIn(LANGS[this.data.postings.docLangs[id]] ?? "pt");
-      let found = 0;
       let known = 0;
+      const weights = groups.map((terms) => {
+        const w = Math.max(0, ...terms.map((t) => this.#bm25.idf(t)));
+        known += w;
+        return w || rarest;
+      });
+      byLang.set(lang, entry = { groups, weights, known });
+      return entry;
+    };
+    return (id) => {
+      const { groups, weights, known } = groupsIn(LANGS[this.data.postings.docLangs[id]] ?? "pt");
+      let found = 0;
       let total = 0;
-      for (const terms of groups) {
-        let weight = 0;
-        let hit = false;
-        for (const t of terms) {
-          weight = Math.max(weight, this.#bm25.idf(t));
-          hit ||= this.#bm25.has(t, id);
-        }
-        if (weight > 0) known += weight;
-        weight ||= rarest;
-        total += weight;
-        if (hit) found += weight;
-      }
+      groups.forEach((terms, i) => {
+        total += weights[i];
+        if (terms.some((t) => this.#bm25.has(t, id))) found += weights[i];
+      });
       // Half the passage's share, half the site's: a visitor's paraphrase misses the
       // passage's words but not the site's, an off-topic question misses both.
       return total > 0 ? Number(((found + known) / (2 * total)).toFixed(3)) : 0;
