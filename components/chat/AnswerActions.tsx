@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import type { Messages } from "@/lib/i18n/mod.ts";
 import { Icon } from "../Icon.tsx";
 
@@ -14,6 +15,8 @@ export interface AnswerActionsProps {
   onRegenerate: () => void;
   onRate: (rating: "up" | "down") => void;
   onComment: (comment: string) => void;
+  /** "‹ 1/2 ›" when the question got several answers. */
+  versions?: ComponentChildren;
 }
 
 /** Copy, regenerate, thumbs up/down with an optional comment. */
@@ -21,6 +24,7 @@ export function AnswerActions(props: AnswerActionsProps) {
   const { t } = props;
   return (
     <div class="answer-actions">
+      {props.versions}
       <button
         type="button"
         class="icon-button"

@@ -4,6 +4,7 @@ import { errorText, textOf } from "@/lib/client/chat_text.ts";
 import { threadClickHandler } from "@/lib/client/thread_click.ts";
 import { Icon } from "@/components/Icon.tsx";
 import { AnswerActions } from "./AnswerActions.tsx";
+import { AnswerVersionsNav } from "./AnswerVersions.tsx";
 import { answerForCopy } from "./copy_text.ts";
 import { EditForm } from "./EditForm.tsx";
 import { Message } from "./Message.tsx";
@@ -24,8 +25,15 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
       aria-busy={c.busy.value}
       onClick={threadClickHandler(c.artifact[2], t.codeCopied)}
     >
-      {list.map((m) => (
-        <ThreadItem key={m.id} c={c} message={m} isLast={m === last} isLastUser={m === lastUser} />
+      {list.map((m, i) => (
+        <ThreadItem
+          key={m.id}
+          c={c}
+          message={m}
+          questionId={list[i - 1]?.id ?? ""}
+          isLast={m === last}
+          isLastUser={m === lastUser}
+        />
       ))}
       {chat.status === "submitted" && last?.role === "user" && (
         <p class="typing" aria-hidden="true">
@@ -49,14 +57,27 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
 
 /** One message: the edit form while it is edited, else the message and its actions. */
 function ThreadItem(
-  { c, message: m, isLast, isLastUser }: {
+  { c, message: latest, questionId, isLast, isLastUser }: {
     c: Conversation;
     message: ChatMessage;
+    /** The message before it: for an answer, its question. */
+    questionId: string;
     isLast: boolean;
     isLastUser: boolean;
   },
 ) {
-  const { t, chat, editing, feedback } = c;
+  const { t, chat, editing, feedback, versions } = c;
+  const all = latest.role === "assistant" ? versions.versionsOf(questionId, latest) : [latest];
+  const index = Math.min(versions.shown.value[questionId] ?? all.length - 1, all.length - 1);
+  const m = all[index];
+  const nav = all.length > 1 && (
+    <AnswerVersionsNav
+      t={t}
+      index={index}
+      count={all.length}
+      onShow={(i) => (versions.shown.value = { ...versions.shown.value, [questionId]: i })}
+    />
+  );
   const busy = c.busy.value;
   if (editing.value?.id === m.id) {
     return (
@@ -75,9 +96,18 @@ function ThreadItem(
       render={c.render.value}
       prerendered={c.prerendered}
       interrupted={c.stopped.value.has(m.id)}
-      onRetry={!busy && isLast ? () => chat.regenerate({ messageId: m.id }) : undefined}
+      onRetry={!busy && isLast && m === latest
+        ? () => {
+          if (m.role === "assistant") versions.keep(questionId, m);
+          void chat.regenerate({ messageId: m.id });
+        }
+        : undefined}
       streaming={busy && isLast && m.role === "assistant"}
-      actions={busy ? null : m.role === "assistant"
+      actions={busy
+        ? null
+        : m !== latest
+        ? <div class="answer-actions">{nav}</div>
+        : m.role === "assistant"
         ? (
           <AnswerActions
             t={t}
@@ -86,7 +116,11 @@ function ThreadItem(
             copied={feedback.copied.value === m.id}
             commenting={feedback.commenting.value === m.id}
             onCopy={() => feedback.copyAnswer(m, answerForCopy(m, t.sources))}
-            onRegenerate={() => chat.regenerate({ messageId: m.id })}
+            onRegenerate={() => {
+              versions.keep(questionId, m);
+              void chat.regenerate({ messageId: m.id });
+            }}
+            versions={nav || null}
             onRate={(r) => feedback.rate(m, r)}
             onComment={(comment) => feedback.rate(m, "down", comment)}
           />

@@ -18,7 +18,8 @@ import { type TurnTools, turnTools } from "@/lib/tools/mod.ts";
 import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
 import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
-import type { ChatMessage } from "./types.ts";
+import type { ChatMessage, EarlierAnswer } from "./types.ts";
+import { earlierAnswers } from "./earlier_answers.ts";
 import { scrubInternal } from "./scrub_internal.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
 import { prefetchCall } from "./prefetch.ts";
@@ -51,6 +52,8 @@ export interface TurnPlan {
   replaceFrom: string | null;
   /** The answer this turn continues (approvals, browser results), with the responses applied. */
   continued: ChatMessage | null;
+  /** Regenerate: the answers to the same question so far, kept on the new one. */
+  earlier: EarlierAnswer[];
   /** The tools of the turn with their approval rule. */
   turnTools: TurnTools;
   /** What agent calls of this turn carry. */
@@ -143,6 +146,7 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     question: next.question,
     replaceFrom: next.replaceFrom,
     continued: next.continued,
+    earlier: next.earlier ?? [],
     turnTools: turn,
     context,
     agentId: request.agent ?? modelId,
@@ -160,6 +164,8 @@ interface NextMessages {
   replaceFrom: string | null;
   /** The answer this turn continues (after approvals or browser results), or null for a new one. */
   continued: ChatMessage | null;
+  /** Regenerate: the replaced answer and those before it. */
+  earlier?: EarlierAnswer[];
 }
 
 /** The messages of the turn, for each kind of request. */
@@ -210,7 +216,13 @@ function regeneratePlan(history: ChatMessage[], request: ChatRequest): NextMessa
   }
   const messages = history.slice(0, idx);
   if (messages.length === 0) throw new HttpError("invalid_request", "There is nothing to answer.");
-  return { messages, question: null, replaceFrom: history[idx].id, continued: null };
+  return {
+    messages,
+    question: null,
+    replaceFrom: history[idx].id,
+    continued: null,
+    earlier: earlierAnswers(history[idx]),
+  };
 }
 
 /** A new question, or an edited one (a saved question's id): the edit replaces it and what follows. */

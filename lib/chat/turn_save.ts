@@ -10,7 +10,7 @@ import type { AppServices } from "@/lib/services.ts";
 import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/chats.ts";
 import type { TurnEnd } from "./engine/run_turn.ts";
 import { fallbackTitle } from "./title.ts";
-import type { AnswerOutcome, ChatMessage } from "./types.ts";
+import type { AnswerOutcome, ChatMessage, EarlierAnswer } from "./types.ts";
 import type { TurnPlan } from "./turn_plan.ts";
 
 /** How the start of the turn was saved. */
@@ -32,6 +32,7 @@ export function placeholderAnswer(plan: TurnPlan, id: string): ChatMessage {
       model: plan.modelId,
       createdAt: plan.startedAt,
       outcome: "interrupted",
+      ...(plan.earlier.length ? { earlier: plan.earlier } : {}),
     },
   };
 }
@@ -126,13 +127,19 @@ export async function saveAnswer(
 /**
  * The answer as saved when its turn ended: parts still marked streaming (cut off by an
  * error, a stop or a step bound) are marked done, so a reload never shows them as live.
+ * `earlier`: the answers a regenerate replaced, kept on this one.
  */
-export function settledAnswer(answer: ChatMessage, outcome: AnswerOutcome): ChatMessage {
+export function settledAnswer(
+  answer: ChatMessage,
+  outcome: AnswerOutcome,
+  earlier: EarlierAnswer[] = [],
+): ChatMessage {
   const parts = answer.parts.map((part) =>
     "state" in part && part.state === "streaming" ? { ...part, state: "done" as const } : part
   );
   const metadata = {
     ...answer.metadata,
+    ...(earlier.length ? { earlier } : {}),
     outcome,
     ...(outcome === "stopped" ? { finishReason: "aborted" } : {}),
     ...(outcome === "failed" ? { finishReason: "error" } : {}),

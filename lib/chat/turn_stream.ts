@@ -406,7 +406,11 @@ async function settle(
     );
     return true;
   }
-  const saved = settledAnswer(answer.message, failed ? "failed" : outcomeOf(end, aborted));
+  const saved = settledAnswer(
+    answer.message,
+    failed ? "failed" : outcomeOf(end, aborted),
+    plan.earlier,
+  );
   return await inSpan(TURN_SPANS.save, () => saveAnswer(app, plan, saved, start), {
     "chat.save": "end",
   });

@@ -36,6 +36,18 @@ export interface ChatMessageMetadata {
   routes?: string[];
   /** The visitor's rating of the answer. */
   feedback?: { rating: "up" | "down"; comment?: string };
+  /**
+   * Earlier answers to the same question, oldest first, kept when the visitor regenerated
+   * (shown as "1/2 ‹ ›"); absent on answers never regenerated and on chats saved before.
+   */
+  earlier?: EarlierAnswer[];
+}
+
+/** An answer a regenerate replaced, as kept on its successor (without its own `earlier`). */
+export interface EarlierAnswer {
+  id: string;
+  parts: UIMessage["parts"];
+  metadata?: Omit<ChatMessageMetadata, "earlier" | "feedback">;
 }
 
 /** A message of this app. */

@@ -17,6 +17,7 @@ import { useMarkdown } from "@/lib/client/use_markdown.ts";
 import { useScrollPin } from "@/lib/client/use_scroll_pin.ts";
 import { useComposer } from "@/lib/client/use_composer.ts";
 import { useAnswerFeedback } from "@/lib/client/use_answer_feedback.ts";
+import { useAnswerVersions } from "@/lib/client/use_answer_versions.ts";
 import { useArtifactSlot } from "@/lib/client/use_artifact_slot.ts";
 
 /** The question being edited in place: its id and the text so far. */
@@ -75,6 +76,7 @@ export function useConversation(props: ChatMessagesProps) {
   });
   const feedback = useAnswerFeedback(initialMessages, chat.id);
   const artifact = useArtifactSlot(root);
+  const versions = useAnswerVersions();
 
   return {
     t,
@@ -106,6 +108,7 @@ export function useConversation(props: ChatMessagesProps) {
     view,
     feedback,
     artifact,
+    versions,
   };
 }
 

@@ -196,3 +196,54 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  ...E2E,
+  name: "e2e visitor: regenerate keeps the earlier answer, shown as 1/2 ‹ ›, also after a reload",
+  async fn() {
+    const server = await startTestServer({ config: testConfig() });
+    const browser = await launchBrowser();
+    try {
+      const context = await viewContext(browser, DESKTOP);
+      const page = await context.newPage();
+      const seen = watchPage(page);
+      await openChat(page, server.url + "/");
+      await ask(page, "Quais dados vocês guardam e por quanto tempo?");
+      await waitForAnswer(page);
+      const firstId = await page.locator(".msg-assistant").last().getAttribute("id");
+      await page.getByRole("button", { name: "Gerar de novo" }).click();
+      await page.locator(`#${firstId}`).waitFor({ state: "detached" });
+      await waitForAnswer(page);
+      const secondId = await page.locator(".msg-assistant").last().getAttribute("id");
+      assert.notEqual(secondId, firstId);
+
+      const versions = page.getByRole("group", { name: "Versões desta resposta" });
+      const check = async () => {
+        assert.equal(await versions.innerText().then((s) => s.replace(/\s+/g, "")), "‹2/2›");
+        await versions.getByRole("button", { name: "Resposta anterior" }).click();
+        await page.locator(`#${firstId}`).waitFor();
+        assert.match(await versions.innerText(), /1\/2/);
+        assert.equal(await page.locator(".msg-assistant").count(), 1, "one answer at a time");
+        assert.match(await page.locator(`#${firstId} .md`).innerText(), /\S/);
+        await versions.getByRole("button", { name: "Próxima resposta" }).click();
+        await page.locator(`#${secondId}`).waitFor();
+      };
+      await check();
+
+      // The server kept it: a reload (or another device) shows both versions too.
+      await page.reload();
+      await page.waitForSelector(".conversation[data-hydrated=true]");
+      await check();
+      const chatId = new URL(page.url()).pathname.split("/").at(-1)!;
+      const saved = await server.services.store.loadMessages(chatId);
+      assert.deepEqual(saved.map((m) => m.role), ["user", "assistant"]);
+      const earlier = (saved[1].metadata as { earlier?: { id: string }[] }).earlier;
+      assert.deepEqual(earlier?.map((e) => `m-${e.id}`), [firstId]);
+      assert.deepEqual(seen.errors, []);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
