@@ -21,18 +21,8 @@ export default defineConfig({
   // A turn nobody listens to (connection gone, no tab following it) for this long is aborted.
   abandonAfterSeconds: 30,
   retentionDays: 30,
-  suggestions: {
-    "pt-BR": [
-      "Como o assistente encontra as respostas?",
-      "Quais dados vocês guardam e por quanto tempo?",
-      "Como faço para publicar o assistente no meu site?",
-    ],
-    en: [
-      "How does the assistant find its answers?",
-      "What data do you keep, and for how long?",
-      "How do I deploy the assistant on my site?",
-    ],
-  },
+  // Suggested questions come from the site's content (its FAQ questions, then page titles);
+  // `suggestions: { "pt-BR": [...], en: [...] }` sets a language's list by hand instead.
   limits: {
     visitor: { requestsPerMinute: 20, tokensPerDay: 200_000 },
     ip: { requestsPerMinute: 60, tokensPerDay: 1_000_000 },

@@ -20,6 +20,8 @@ export const HOW_IT_WORKS_URL: Record<Locale, string> = {
 export interface ShellData {
   chats: ChatSummary[];
   cursor: string | null;
+  /** Suggested questions of an empty chat (lib/corpus/suggestions.ts). */
+  suggestions: string[];
 }
 
 /** The shell's props that follow from the page's language and the site's config. */
@@ -27,7 +29,6 @@ export interface ShellChrome {
   locale: Locale;
   t: Messages;
   siteName: string;
-  suggestions: string[];
   /** The configured agents, visitor-facing fields only (never their headers). */
   agents: AgentChoice[];
   /** Where artifact previews are served from (`ARTIFACT_ORIGIN`), or null for `srcdoc` frames. */
@@ -45,7 +46,6 @@ export function shellChrome(
     locale,
     t: catalog(locale),
     siteName: localize(config.site.name, locale),
-    suggestions: config.suggestions[locale],
     agents: agentChoices(agents.map((agent) => ({ agent })), locale),
     artifactOrigin,
   };

@@ -79,8 +79,11 @@ export interface AppConfig {
   toolCalls: ToolCallLimits;
   /** Chats expire after this many days without an update. */
   retentionDays: number;
-  /** Suggested questions on an empty chat, per language. */
-  suggestions: Record<Locale, string[]>;
+  /**
+   * Suggested questions on an empty chat, per language. Optional: without a list for a
+   * language, they come from the site's own content (lib/corpus/suggestions.ts).
+   */
+  suggestions?: Partial<Record<Locale, string[]>>;
   limits: { visitor: RateLimit; ip: RateLimit };
   /** Largest accepted /api/chat body in bytes. */
   maxBodyBytes: number;

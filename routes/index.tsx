@@ -39,6 +39,7 @@ export default define.page<Data>(function Home({ data, state, app, url }) {
       agent={data.agent}
       chats={data.chats}
       cursor={data.cursor}
+      suggestions={data.suggestions}
     />
   );
 });

@@ -5,9 +5,11 @@ import { siteOrigins } from "@/lib/http/origin.ts";
 import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
 import WidgetChat from "@/islands/WidgetChat.tsx";
 import { localize } from "@/lib/i18n/localized.ts";
+import { siteSuggestions } from "@/lib/corpus/suggestions.ts";
 
 interface Data {
   agent: string | null;
+  suggestions: string[];
 }
 
 /**
@@ -18,14 +20,15 @@ interface Data {
  * the chat the frame kept. `?lang=` and `?agent=` come from the loader's `data-` attributes.
  */
 export const handler = define.handlers<Data>({
-  GET(ctx) {
+  async GET(ctx) {
     const lang = ctx.url.searchParams.get("lang");
     if (lang === "en" || lang === "pt-BR") ctx.state.locale = lang;
     const agent = knownAgent(
       agentChoices(ctx.app.agents, localeOf(ctx.state)),
       ctx.url.searchParams.get("agent"),
     );
-    const res = ctx.render({ agent }, { headers: { "Cache-Control": "no-store" } });
+    const suggestions = await siteSuggestions(localeOf(ctx.state), ctx.app.config.suggestions);
+    const res = ctx.render({ agent, suggestions }, { headers: { "Cache-Control": "no-store" } });
     const ancestors = [...ctx.app.config.allowedOrigins, ...siteOrigins(ctx.app.config)];
     const policy = res.headers.get("Content-Security-Policy") ?? "";
     res.headers.set("Content-Security-Policy", withFrameAncestors(policy, ancestors));
@@ -40,7 +43,7 @@ export default define.page<Data>(function Widget({ data, state, app }) {
       <WidgetChat
         locale={locale}
         siteName={localize(app.config.site.name, locale)}
-        suggestions={app.config.suggestions[locale]}
+        suggestions={data.suggestions}
         agents={agentChoices(app.agents, locale)}
         agent={data.agent}
       />

@@ -1,5 +1,6 @@
 /**
- * What every chat page needs besides its messages: the visitor's chat list.
+ * What every chat page needs besides its messages: the visitor's chat list and the
+ * suggested questions.
  */
 import type { ShellData } from "@/components/ChatShell.tsx";
 import type { Ctx } from "@/lib/http/define.ts";
@@ -7,9 +8,19 @@ import { existingVisitor } from "@/lib/http/visitor.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { cursorParam } from "@/lib/http/query.ts";
 import { InvalidCursorError } from "@/lib/store/chats.ts";
+import { localeOf } from "@/lib/http/locale.ts";
+import { siteSuggestions } from "@/lib/corpus/suggestions.ts";
 
-/** The visitor's chat list page named by `?cursor=`; empty for a new visitor. */
+/** The visitor's chat list page named by `?cursor=` (empty for a new visitor) and suggestions. */
 export async function loadShellData(ctx: Ctx<unknown>): Promise<ShellData> {
+  const [list, suggestions] = await Promise.all([
+    loadChatList(ctx),
+    siteSuggestions(localeOf(ctx.state), ctx.app.config.suggestions),
+  ]);
+  return { ...list, suggestions };
+}
+
+async function loadChatList(ctx: Ctx<unknown>): Promise<Omit<ShellData, "suggestions">> {
   // A malformed cursor is a 400 page for every visitor alike, not a silently first page.
   const cursor = cursorParam(ctx.url);
   const visitorId = await existingVisitor(ctx.req, ctx.app.signer);

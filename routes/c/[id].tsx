@@ -65,6 +65,7 @@ export default define.page<Data>(function ChatPage({ data, state, app, url }) {
       prerendered={data.prerendered}
       chats={data.chats}
       cursor={data.cursor}
+      suggestions={data.suggestions}
     />
   );
 });

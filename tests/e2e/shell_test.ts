@@ -27,9 +27,8 @@ Deno.test({
         const file = `${dir}/shell-${view.width}-${view.scheme}.png`;
         await page.screenshot({ path: file });
         // A suggested question is sent at once and answered.
-        await page.getByRole("button", { name: "Como o assistente encontra as respostas?" })
-          .click();
-        await page.locator(".msg-user", { hasText: "Como o assistente encontra as respostas?" })
+        await page.getByRole("button", { name: "O assistente pode inventar coisas?" }).click();
+        await page.locator(".msg-user", { hasText: "O assistente pode inventar coisas?" })
           .waitFor();
         await page.locator(".msg-assistant .receipt").waitFor({ timeout: 15_000 });
         assert.deepEqual(seen.errors, [], "no console errors");

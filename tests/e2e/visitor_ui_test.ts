@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { DESKTOP, launchBrowser, viewContext, VIEWS, watchPage } from "../support/browser.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startReplayedApp, startTestServer } from "../support/server.ts";
+import { docPages } from "@/lib/corpus/pages.ts";
 import {
   ask,
   chatScript,
@@ -241,6 +242,45 @@ Deno.test({
       assert.deepEqual(earlier?.map((e) => `m-${e.id}`), [firstId]);
       assert.deepEqual(seen.errors, []);
       await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
+
+Deno.test({
+  ...E2E,
+  name:
+    "e2e visitor: suggested questions are the site's own, in the visitor's language, and answered",
+  async fn() {
+    const server = await startTestServer({ config: testConfig() });
+    const pages = await docPages.all();
+    const browser = await launchBrowser();
+    try {
+      for (const locale of ["pt-BR", "en"] as const) {
+        const context = await browser.newContext({ locale });
+        const page = await context.newPage();
+        const seen = watchPage(page);
+        await openChat(page, server.url + "/");
+        const shown = await page.locator(".suggestion").allInnerTexts();
+        assert.equal(shown.length, 3);
+        const lang = locale === "en" ? "en" : "pt";
+        const headings = new Set(
+          pages.filter((p) => p.lang === lang).flatMap((
+            p,
+          ) => [p.title, ...p.headings.map((h) => h.text)]),
+        );
+        for (const s of shown) assert.ok(headings.has(s), `"${s}" is on a ${lang} page`);
+        assert.match(shown[0], /\?$/, "a question the site answers comes first");
+
+        await page.locator(".suggestion").first().click();
+        await waitForAnswer(page);
+        const sources = page.locator(".msg-assistant").last().locator(".sources a");
+        assert.ok(await sources.count() > 0, `"${shown[0]}" is answered from the site, cited`);
+        assert.deepEqual(seen.errors, []);
+        await context.close();
+      }
     } finally {
       await browser.close();
       await server.close();
