@@ -21,6 +21,7 @@ import { requestToShow } from "@/lib/client/approval_request.ts";
 import { registerApprovalCard } from "@/lib/client/approval_slot.ts";
 import type { RequestDescription } from "@/lib/agents/request.ts";
 import { ApprovalCard, type CardMode } from "@/components/chat/ApprovalCard.tsx";
+import { localize } from "@/lib/i18n/localized.ts";
 
 /** Props of the card; all serialisable (the tool part's fields). */
 export interface ToolApprovalProps {
@@ -55,6 +56,12 @@ export default function ToolApproval(props: ToolApprovalProps) {
   );
   const sending = useSignal(false);
   const fields = schema ? formFields(schema) : [];
+  const visitor = descriptor?.edit.operation.visitor;
+  const labels: Record<string, string> = {};
+  for (const f of fields) {
+    const label = visitor?.labels?.[f.key] ?? visitor?.labels?.[f.path.at(-1) ?? ""];
+    if (label) labels[f.key] = localize(label, props.locale);
+  }
 
   // Focus follows the card's steps: on arrival, and after each change of mode. A layout
   // effect, so focus moves with the render: a later effect could take focus away from a
@@ -108,6 +115,9 @@ export default function ToolApproval(props: ToolApprovalProps) {
       uid={approval.id.replace(/[^\w-]/g, "_")}
       toolName={props.toolName}
       agentName={descriptor?.agentName ?? descriptor?.agentId ?? ""}
+      summary={visitor?.summary ? localize(visitor.summary, props.locale) : null}
+      labels={labels}
+      shown={formValues(fields, reviewing ? edited.value!.input : props.input)}
       state={state}
       mode={mode.value}
       request={reviewing ? edited.value!.request : descriptor?.request ?? null}

@@ -1,6 +1,8 @@
 /**
- * The approval card's markup (no state, no I/O): the exact HTTP request, the
- * decision buttons, the deny reason, the edit form and the outcome once decided.
+ * The approval card's markup (no state, no I/O): a plain sentence of what approving does,
+ * the fields a person checks under their own labels, the exact HTTP request behind a
+ * "Technical details" disclosure, the decision buttons, the deny reason, the edit form and
+ * the outcome once decided.
  * islands/ToolApproval.tsx owns the state and sends the decision.
  */
 import type { RequestDescription } from "@/lib/agents/request.ts";
@@ -20,6 +22,12 @@ export interface ApprovalCardProps {
   uid: string;
   toolName: string;
   agentName: string;
+  /** What approving does, in the visitor's language (the operation's `x-visitor.summary`). */
+  summary: string | null;
+  /** Each field's label in the visitor's language, by field key. */
+  labels: Record<string, string>;
+  /** The values the request carries, by field key (shown for checking). */
+  shown: FormValues;
   /** The tool part's state. */
   state: string;
   mode: CardMode;
@@ -50,9 +58,20 @@ export interface ApprovalCardProps {
   };
 }
 
+/**
+ * The headers that carry this app's sealed chat context (lib/agents/request.ts
+ * `CONTEXT_HEADER`, context_seal.ts): ids a visitor cannot check, said in words instead.
+ */
+const CONTEXT_HEADERS = /^x-assistant-context(-seal)?$/i;
+
 /** The method, final URL, headers and pretty body of a request. */
 export function RequestView({ request, t }: { request: RequestDescription; t: CardMessages }) {
-  const headers = Object.entries(request.headers);
+  const headers = Object.entries(request.headers).map(([name, value]) =>
+    [name, CONTEXT_HEADERS.test(name) ? t.approvalContextHeader : value] as const
+  ).filter(([name], i, all) =>
+    // The seal says nothing more than the context it seals: one line for both.
+    !/-seal$/i.test(name) || !all.some(([other], j) => j !== i && CONTEXT_HEADERS.test(other))
+  );
   return (
     <div class="approval-request">
       <p class="approval-line">
@@ -125,6 +144,37 @@ function Outcome(p: ApprovalCardProps) {
   );
 }
 
+/** A field's label: the spec's for the visitor's language, else its name made readable. */
+export function fieldLabel(f: FormField, labels: Record<string, string>): string {
+  const name = f.path.at(-1) ?? f.key;
+  const label = labels[f.key] ?? name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ");
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+/** The input type for a one-line field: e-mail and URL keyboards on a phone. */
+function inputType(f: FormField): "email" | "url" | "text" {
+  return f.format === "email" ? "email" : f.format === "uri" || f.format === "url" ? "url" : "text";
+}
+
+/** The values the request carries, each under its label, for the visitor to check. */
+function Values({ p }: { p: ApprovalCardProps }) {
+  if (!p.fields.length) return null;
+  return (
+    <dl class="approval-values">
+      {p.fields.map((f) => (
+        <div key={f.key}>
+          <dt>{fieldLabel(f, p.labels)}</dt>
+          <dd class={f.kind === "text" || f.kind === "json" ? "approval-value-long" : undefined}>
+            {f.kind === "boolean" && p.shown[f.key]
+              ? (p.shown[f.key] === "true" ? p.t.approvalYes : p.t.approvalNo)
+              : p.shown[f.key] || <span class="approval-empty">{p.t.approvalEmpty}</span>}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function Field({ f, p }: { f: FormField; p: ApprovalCardProps }) {
   const id = `${p.uid}-f-${f.key.replace(/[^\w-]/g, "_")}`;
   const problems = p.problems[f.key] ?? [];
@@ -150,6 +200,10 @@ function Field({ f, p }: { f: FormField; p: ApprovalCardProps }) {
     )
     : f.kind === "text" || f.kind === "json"
     ? <textarea {...common} rows={f.kind === "json" ? 4 : 3} value={value} onInput={onInput} />
+    : f.kind === "string" && inputType(f) === "email"
+    ? <input {...common} type="email" autoComplete="email" value={value} onInput={onInput} />
+    : f.kind === "string" && inputType(f) === "url"
+    ? <input {...common} type="url" value={value} onInput={onInput} />
     : f.kind === "string"
     ? <input {...common} type="text" value={value} onInput={onInput} />
     : (
@@ -164,10 +218,9 @@ function Field({ f, p }: { f: FormField; p: ApprovalCardProps }) {
   return (
     <div class="approval-field">
       <label for={id}>
-        {f.path.at(-1)}
+        {fieldLabel(f, p.labels)}
         {f.required && <span class="approval-required">({p.t.approvalRequired})</span>}
       </label>
-      {f.description && <span class="approval-hint">{f.description}</span>}
       {control}
       {problems.length > 0 && (
         <ul class="approval-problems" id={`${id}-err`}>
@@ -179,8 +232,6 @@ function Field({ f, p }: { f: FormField; p: ApprovalCardProps }) {
 }
 
 function EditForm(p: ApprovalCardProps) {
-  const top = p.fields.filter((f) => f.path.length === 1);
-  const body = p.fields.filter((f) => f.path.length > 1);
   const general = p.problems[""] ?? [];
   const any = Object.keys(p.problems).length > 0;
   return (
@@ -198,14 +249,9 @@ function EditForm(p: ApprovalCardProps) {
         }
       }}
     >
-      <p class="approval-form-title">{format(p.t.approvalEditTitle, { tool: p.toolName })}</p>
-      {top.map((f) => <Field key={f.key} f={f} p={p} />)}
-      {body.length > 0 && (
-        <fieldset>
-          <legend>body</legend>
-          {body.map((f) => <Field key={f.key} f={f} p={p} />)}
-        </fieldset>
-      )}
+      <p class="approval-form-title">{p.t.approvalEditTitle}</p>
+      {/* The schema's descriptions are written for the model: a person gets the labels. */}
+      {p.fields.map((f) => <Field key={f.key} f={f} p={p} />)}
       {any && (
         <div class="approval-problems" role="alert">
           <p>{p.t.approvalFixProblems}</p>
@@ -234,16 +280,20 @@ export function ApprovalCard(p: ApprovalCardProps) {
       ref={p.cardRef}
       data-approval-state={p.state}
     >
-      <h3 class="approval-title" id={headingId}>{t.approvalTitle}</h3>
+      <h3 class="approval-title" id={headingId}>{p.summary ?? t.approvalTitle}</h3>
       <p class="approval-intro">
-        {format(t.approvalIntro, { agent: p.agentName, tool: p.toolName })}
-        {p.runInBrowser && <>{t.approvalBrowser}</>}
+        {format(t.approvalIntro, { agent: p.agentName })}
+        {p.runInBrowser && <>{" "}{t.approvalBrowser}</>}
       </p>
       {p.mode === "edit" && pending ? <EditForm {...p} /> : p.request && (
         <>
           {p.mode === "review" && <p class="approval-edited" role="status">{t.approvalEdited}</p>}
-          <p class="visually-hidden">{t.approvalRequest}</p>
-          <RequestView request={p.request} t={t} />
+          <Values p={p} />
+          <details class="approval-details">
+            <summary>{t.approvalDetails}</summary>
+            <p class="visually-hidden">{t.approvalRequest}</p>
+            <RequestView request={p.request} t={t} />
+          </details>
         </>
       )}
       {!pending && <Outcome {...p} />}

@@ -27,7 +27,9 @@ import type {
   HttpMethod,
   JsonSchema,
   ParameterLocation,
+  VisitorTexts,
 } from "./types.ts";
+import { type LocalizedText, localizedTextProblem } from "@/lib/i18n/localized.ts";
 
 /** Options of {@linkcode loadAgent} and {@linkcode loadSpecDocument}. */
 export interface LoadSpecOptions {
@@ -295,6 +297,7 @@ function buildOperation(
     ...(requestBody ? { requestBody } : {}),
     inputSchema: operationInputSchema(all, requestBody),
     needsApproval: operationNeedsApproval({ method: upper, toolName: id }, agent),
+    ...visitorTexts(operation["x-visitor"], fault),
   };
 }
 
@@ -422,4 +425,34 @@ export function checkToolNames(agents: readonly LoadedAgent[], reserved: readonl
       owners.set(operation.toolName, agent.id);
     }
   }
+}
+
+/** `x-visitor` of an operation, checked: a wrong text stops the build like any spec fault. */
+function visitorTexts(
+  raw: unknown,
+  fault: (problem: string, fix: string) => Error,
+): { visitor?: VisitorTexts } {
+  if (raw === undefined) return {};
+  const fix = 'write { "summary": { "pt-BR": "…", "en": "…" }, "labels": { "email": {…} } }';
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    throw fault("its x-visitor is not an object", fix);
+  }
+  const { summary, labels } = raw as { summary?: unknown; labels?: unknown };
+  const texts: VisitorTexts = {};
+  if (summary !== undefined) {
+    const problem = localizedTextProblem(summary, "x-visitor.summary");
+    if (problem) throw fault(problem, fix);
+    texts.summary = summary as LocalizedText;
+  }
+  if (labels !== undefined) {
+    if (!labels || typeof labels !== "object" || Array.isArray(labels)) {
+      throw fault("its x-visitor.labels is not an object", fix);
+    }
+    for (const [name, label] of Object.entries(labels)) {
+      const problem = localizedTextProblem(label, `x-visitor.labels["${name}"]`);
+      if (problem) throw fault(problem, fix);
+    }
+    texts.labels = labels as Record<string, LocalizedText>;
+  }
+  return { visitor: texts };
 }

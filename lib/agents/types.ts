@@ -116,6 +116,19 @@ export interface AgentOperation {
   inputSchema: JsonSchema;
   /** Whether a call waits for the visitor: `approvalMode`, then `approval` (`operationNeedsApproval`). */
   needsApproval: boolean;
+  /** What the approval card tells a visitor, from the operation's `x-visitor` (optional). */
+  visitor?: VisitorTexts;
+}
+
+/**
+ * An operation's texts for visitors (`x-visitor` in the spec): `summary`, one plain sentence of
+ * what approving does ("Send your message to the site team"), and `labels`, the name of each
+ * field the visitor checks, by field name (`email`) or key (`body.email`). The spec's own
+ * `summary` and `description` are written for the model, in one language.
+ */
+export interface VisitorTexts {
+  summary?: LocalizedText;
+  labels?: Record<string, LocalizedText>;
 }
 
 /**

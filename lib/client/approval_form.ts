@@ -15,6 +15,8 @@ export interface FormField {
   required: boolean;
   description?: string;
   options?: string[];
+  /** The schema's `format` ("email", "uri"…): the input type a person expects. */
+  format?: string;
 }
 
 /** The form's values by field key: text, or the chosen option. */
@@ -31,9 +33,11 @@ function kindOf(schema: JsonSchema): FormField["kind"] {
     : [schema.type];
   if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string")) return "enum";
   const type = types.length === 1 ? types[0] : undefined;
-  // A long text (a message) gets a text area; short ones a one-line input.
+  // A long text (a message) gets a text area; short ones a one-line input. A formatted string
+  // (an e-mail, a URL, a date) is one line whatever its length limit: RFC 5321 allows 254.
   if (type === "string") {
-    return typeof schema.maxLength === "number" && schema.maxLength > 200 ? "text" : "string";
+    const long = typeof schema.maxLength === "number" && schema.maxLength > 200;
+    return long && typeof schema.format !== "string" ? "text" : "string";
   }
   if (type === "number" || type === "integer" || type === "boolean") return type;
   return "json";
@@ -59,6 +63,7 @@ export function formFields(schema: JsonSchema): FormField[] {
         required: required.has(name),
         ...(typeof sub.description === "string" ? { description: sub.description } : {}),
         ...(kind === "enum" ? { options: sub.enum as string[] } : {}),
+        ...(typeof sub.format === "string" ? { format: sub.format } : {}),
       });
     }
   };

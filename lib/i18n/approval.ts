@@ -7,7 +7,10 @@ import type { ApprovalMessages, Locale } from "./mod.ts";
 /** Portuguese. */
 export const ptBRApproval = {
   approvalTitle: "Posso enviar esta requisição?",
-  approvalIntro: "{agent} quer usar “{tool}” em seu nome. Nada é enviado sem a sua aprovação.",
+  approvalIntro: "Pedido por “{agent}”. Nada é enviado sem a sua aprovação.",
+  approvalDetails: "Detalhes técnicos",
+  approvalContextHeader: "(diz ao site de qual conversa vem o pedido)",
+  approvalEmpty: "(vazio)",
   approvalBrowser: "Ela sairá deste navegador.",
   approvalRequest: "Requisição exata",
   approvalHeaders: "Cabeçalhos",
@@ -17,7 +20,7 @@ export const ptBRApproval = {
   approvalEdit: "Editar",
   approvalReason: "Motivo da recusa (opcional)",
   approvalConfirmDeny: "Confirmar recusa",
-  approvalEditTitle: "Editar os dados de “{tool}”",
+  approvalEditTitle: "Edite os dados antes de enviar",
   approvalReview: "Revisar a requisição",
   approvalBackToEdit: "Voltar à edição",
   approvalEdited: "Editada por você: confira antes de aprovar.",
@@ -40,8 +43,10 @@ export const ptBRApproval = {
 /** English. */
 export const enApproval: typeof ptBRApproval = {
   approvalTitle: "May I send this request?",
-  approvalIntro:
-    "{agent} wants to use “{tool}” on your behalf. Nothing is sent without your approval.",
+  approvalIntro: "Asked for by “{agent}”. Nothing is sent without your approval.",
+  approvalDetails: "Technical details",
+  approvalContextHeader: "(tells the site which chat the request comes from)",
+  approvalEmpty: "(empty)",
   approvalBrowser: "It will be sent from this browser.",
   approvalRequest: "Exact request",
   approvalHeaders: "Headers",
@@ -51,7 +56,7 @@ export const enApproval: typeof ptBRApproval = {
   approvalEdit: "Edit",
   approvalReason: "Reason for denying (optional)",
   approvalConfirmDeny: "Confirm denial",
-  approvalEditTitle: "Edit the data of “{tool}”",
+  approvalEditTitle: "Edit the details before sending",
   approvalReview: "Review the request",
   approvalBackToEdit: "Back to editing",
   approvalEdited: "Edited by you: check it before approving.",

@@ -44,9 +44,10 @@ Deno.test({
     try {
       await forEachView(browser, async ({ view, page, seen }) => {
         const card = await cardFor(page, server.url);
-        assert.equal(await card.locator(".approval-method").innerText(), "POST");
-        assert.match(await card.locator(".approval-url").innerText(), /\/api\/contact$/);
-        assert.match(await card.locator(".approval-body").innerText(), /"name": "Ana"/);
+        // The exact request is in the card, behind "Detalhes técnicos".
+        assert.equal(await card.locator(".approval-method").textContent(), "POST");
+        assert.match((await card.locator(".approval-url").textContent()) ?? "", /\/api\/contact$/);
+        assert.match((await card.locator(".approval-body").textContent()) ?? "", /"name": "Ana"/);
         await card.scrollIntoViewIfNeeded();
         await page.screenshot({ path: `${dir}/approval-card-${view.width}-${view.scheme}.png` });
         if (view.width === 1440 && view.scheme === "light") {
@@ -113,13 +114,13 @@ Deno.test({
       await card.getByRole("button", { name: /Editar/ }).click();
       // The edit form takes focus on its first field before anything is typed.
       await card.locator(".approval-form input:focus").waitFor();
-      // The message field, by its label (the field's name in the spec).
-      const message = card.getByLabel(/^message/);
+      // The message field, by its label (the spec's x-visitor label in the page's language).
+      const message = card.getByLabel(/^Mensagem/);
       await message.fill("Mensagem editada no cartão");
       await card.locator(".approval-form button[type=submit]").click();
       await card.locator(".approval-edited").waitFor();
       assert.match(
-        await card.locator(".approval-body").innerText(),
+        (await card.locator(".approval-body").textContent()) ?? "",
         /"message": "Mensagem editada no cartão"/,
       );
       await card.getByRole("button", { name: /Aprovar/ }).click();

@@ -15,6 +15,7 @@ import {
   openaiChatStream,
   openaiReplayEnv,
   openChat,
+  runAxe,
   waitForAnswer,
 } from "../support/ui.ts";
 
@@ -281,6 +282,98 @@ Deno.test({
         assert.deepEqual(seen.errors, []);
         await context.close();
       }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
+
+/** The contact request in each language, and what the card must show for it. */
+const CARD_CASES = [{
+  locale: "pt-BR",
+  ask:
+    "Manda um recado pro dono do site dizendo que adorei o site. Meu nome é Ana e meu email é ana@example.com",
+  title: "Enviar a sua mensagem à equipe do site",
+  labels: ["Seu nome", "Seu e-mail, para a resposta", "Mensagem"],
+  details: "Detalhes técnicos",
+  edit: "Editar",
+}, {
+  locale: "en",
+  ask:
+    "Send a message to the site owner saying I loved the site. My name is Ana and my email is ana@example.com",
+  title: "Send your message to the site team",
+  labels: ["Your name", "Your email, for the reply", "Message"],
+  details: "Technical details",
+  edit: "Edit",
+}] as const;
+
+Deno.test({
+  ...E2E,
+  name:
+    "e2e visitor: the approval card says what will happen, with localised fields; the request is behind details, no internal ids",
+  async fn() {
+    const server = await startTestServer();
+    const browser = await launchBrowser();
+    try {
+      for (const c of CARD_CASES) {
+        for (const view of SHOT_VIEWS) {
+          const context = await shotContext(browser, view, c.locale);
+          const page = await context.newPage();
+          const seen = watchPage(page);
+          await openChat(page, server.url + "/");
+          await ask(page, c.ask);
+          const card = page.locator(".approval-card[data-approval-state=approval-requested]");
+          await card.waitFor({ timeout: 20_000 });
+          await page.locator(".thread[aria-busy=false]").waitFor();
+          const chatId = new URL(page.url()).pathname.split("/").at(-1)!;
+
+          assert.equal(await card.locator(".approval-title").innerText(), c.title);
+          assert.deepEqual(await card.locator(".approval-values dt").allInnerTexts(), c.labels);
+          const values = await card.locator(".approval-values dd").allInnerTexts();
+          assert.equal(values[0], "Ana");
+          assert.equal(values[1], "ana@example.com");
+          const all = await card.evaluate((el) => el.textContent ?? "");
+          assert.ok(!all.includes(chatId), "no chat id anywhere in the card");
+          assert.doesNotMatch(all, /sendMessageToOwner|visitorId|"visitor"/, "no internal names");
+          assert.doesNotMatch(all, /The visitor's name|as they gave it/, "no hints for the model");
+
+          // The exact request is one click away, closed at first.
+          const details = card.locator("details.approval-details");
+          assert.equal(await details.getAttribute("open"), null);
+          assert.equal(await card.locator(".approval-method").isVisible(), false);
+          await card.locator(".approval-title").scrollIntoViewIfNeeded();
+          await card.screenshot({
+            path: `${DOCS_SHOTS}approval-card-${c.locale}-${view.width}-${view.scheme}.png`,
+          });
+          await details.locator("summary").getByText(c.details).click();
+          assert.equal(await card.locator(".approval-method").innerText(), "POST");
+          assert.match(
+            await card.locator(".approval-body").innerText(),
+            /"email": "ana@example.com"/,
+          );
+          const serious = (await runAxe(page)).filter((v) =>
+            v.impact === "serious" || v.impact === "critical"
+          );
+          assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.join(", ")}`), []);
+
+          // Editing: the e-mail is an e-mail input, the message a text area, each labelled.
+          await card.getByRole("button", { name: c.edit, exact: true }).click();
+          const email = card.getByLabel(new RegExp(`^${c.labels[1]}`));
+          assert.equal(await email.getAttribute("type"), "email");
+          assert.equal(await email.inputValue(), "ana@example.com");
+          const message = card.getByLabel(new RegExp(`^${c.labels[2]}`));
+          assert.equal(await message.evaluate((el) => el.tagName), "TEXTAREA");
+          assert.equal(await card.locator("legend").count(), 0, "no 'body' legend");
+          const editSerious = (await runAxe(page)).filter((v) =>
+            v.impact === "serious" || v.impact === "critical"
+          );
+          assert.deepEqual(editSerious.map((v) => v.id), []);
+          assert.deepEqual(seen.errors, []);
+          await context.close();
+        }
+      }
+      assert.equal((await server.services.contact.list()).messages.length, 0, "nothing sent");
     } finally {
       await browser.close();
       await server.close();
