@@ -134,7 +134,13 @@ function runEngine(
     messageId: answer.message.id,
     toolApproval: approvalHook(app, plan.turnTools, plan.context),
     ...(plan.prefetch ? { prefetch: plan.prefetch } : {}),
-    startMetadata: { agentId: plan.agentId, model: plan.modelId, createdAt: plan.startedAt },
+    startMetadata: {
+      agentId: plan.agentId,
+      model: plan.modelId,
+      createdAt: plan.startedAt,
+      // The page shows them as "‹ 1/2 ›" and holds what the server saves.
+      ...(plan.earlier.length ? { earlier: plan.earlier } : {}),
+    },
     finishMetadata: (totals) => finishMetadata(app, plan, totals, relay.ttftMs(), routes),
     errorText: (error, where) => {
       console.error(`Chat ${plan.chatId}: ${where} error:`, error);
