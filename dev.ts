@@ -4,7 +4,7 @@
  * PORT (default 8000). The task runs it under `--watch`, so an edit to routes,
  * islands, components, lib or corpus restarts it with fresh bundles.
  */
-import { removeLegacyIndex, writeManifest } from "./scripts/build.ts";
+import { removeLegacyIndex, writeManifest, writeSuggestions } from "./scripts/build.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
 import { buildWidget } from "@/lib/widget/build.ts";
 
@@ -39,6 +39,8 @@ if (await indexIsStale()) {
   if (!out.success) {
     console.error("The search index could not be built; search will report itself unavailable.");
   }
+  // The corpus changed: so may the questions it suggests.
+  await writeSuggestions();
 }
 console.log(`Ready in ${Math.round(performance.now() - t0)} ms`);
 

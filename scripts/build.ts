@@ -57,6 +57,14 @@ export async function checkAgentSpecs(
   return Object.fromEntries(loaded.map(({ agent, operations }) => [agent.id, operations.length]));
 }
 
+/** The empty chat's suggested questions, read from the corpus once here, not at cold start. */
+export async function writeSuggestions(): Promise<void> {
+  const { docPages } = await import("@/lib/corpus/pages.ts");
+  const { SUGGESTIONS_ASSET, suggestionsByLocale } = await import("@/lib/corpus/suggestions.ts");
+  await Deno.mkdir(new URL(".", SUGGESTIONS_ASSET), { recursive: true });
+  await Deno.writeTextFile(SUGGESTIONS_ASSET, JSON.stringify(await suggestionsByLocale(docPages)));
+}
+
 /** Runs a task of deno.json as a child process, failing loudly. */
 async function runTask(name: string): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", name], cwd: root })
@@ -84,5 +92,7 @@ if (import.meta.main) {
   console.log(`Widget bundled: ${Object.keys(await buildWidget(root)).join(", ")}`);
   if (Deno.args.includes("--no-index")) console.log("Search index skipped (--no-index).");
   else await runTask("index");
+  await writeSuggestions();
+  console.log("Suggested questions written to build/suggestions.json");
   console.log(`Build done in ${Math.round(performance.now() - t0)} ms`);
 }
