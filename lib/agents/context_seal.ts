@@ -8,6 +8,8 @@
  * Server-only (Web Crypto and the session secret).
  */
 
+import { deriveHmacKey } from "@/lib/crypto/hmac_key.ts";
+
 /** The header that carries the seal: `<expiresAt>.<base64url HMAC>`. */
 export const CONTEXT_SEAL_HEADER = "X-Assistant-Context-Seal";
 
@@ -50,17 +52,8 @@ export function createContextSealer(secret: string): ContextSealer {
   };
 }
 
-async function deriveKey(secret: string): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
-    "deriveKey",
-  ]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(DOMAIN) },
-    base,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign"],
-  );
+function deriveKey(secret: string): Promise<CryptoKey> {
+  return deriveHmacKey(secret, DOMAIN);
 }
 
 function constantTimeEqual(a: string, b: string): boolean {

@@ -8,6 +8,7 @@
  */
 import type { RequestDescription } from "@/lib/agents/request.ts";
 import type { AgentOperation } from "@/lib/agents/types.ts";
+import { deriveHmacKey } from "@/lib/crypto/hmac_key.ts";
 
 /** The exact HTTP request an approval card shows (headers redacted). */
 export type DescribedRequest = RequestDescription;
@@ -77,17 +78,8 @@ export function createApprovalSigner(secret: string): ApprovalSigner {
   };
 }
 
-async function deriveKey(secret: string): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
-    "deriveKey",
-  ]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(DOMAIN) },
-    base,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign"],
-  );
+function deriveKey(secret: string): Promise<CryptoKey> {
+  return deriveHmacKey(secret, DOMAIN);
 }
 
 function subjectTuple(s: ApprovalSubject): unknown[] {

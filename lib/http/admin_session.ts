@@ -10,6 +10,7 @@
  */
 import type { AdminSessionStore } from "@/lib/store/admin_sessions.ts";
 import { HttpError } from "./errors.ts";
+import { deriveHmacKey } from "@/lib/crypto/hmac_key.ts";
 
 /** The cookie's name over plain HTTP (local development). */
 export const ADMIN_COOKIE = "admin";
@@ -43,22 +44,8 @@ function b64url(bytes: Uint8Array): string {
 }
 
 /** An HMAC key of its own (HKDF, info `admin-session:`), never valid for the visitor cookie. */
-async function deriveKey(secret: string): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
-    "deriveKey",
-  ]);
-  return await crypto.subtle.deriveKey(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: new Uint8Array(0),
-      info: encoder.encode("admin-session:"),
-    },
-    base,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign", "verify"],
-  );
+function deriveKey(secret: string): Promise<CryptoKey> {
+  return deriveHmacKey(secret, "admin-session:", ["sign", "verify"]);
 }
 
 function cookieName(secure: boolean): string {
