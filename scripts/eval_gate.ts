@@ -19,7 +19,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
-import { buildIndexData } from "@/lib/search/index_data.ts";
+import type { SiteSearch } from "@/lib/search/types.ts";
+import { beirSiteSearch } from "./eval_answers.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
 import { MIN_MATCH } from "@/lib/models/extractive.ts";
 import { loadSiteSet } from "./eval_site.ts";
@@ -38,24 +39,19 @@ interface Scored {
   match: number;
 }
 
+/** What the gate is measured through: the site search the offline model reads. */
+type Searcher = Pick<SiteSearch, "search">;
+
 interface QuestionSet {
   name: string;
   covered: boolean;
   calibrate?: boolean;
-  engine: SearchEngine;
+  engine: Searcher;
   questions: Array<{ _id: string; text: string }>;
 }
 
-function beirEngine(corpus: string, lang: Lang): SearchEngine {
-  const docs = parseJsonl<BeirDoc>(readFileSync(corpus, "utf8"), corpus);
-  return new SearchEngine(buildIndexData(docs.map((d) => ({
-    id: d._id,
-    docId: d._id,
-    title: d.title ?? "",
-    url: `/doc/${encodeURIComponent(d._id)}`,
-    lang,
-    text: d.text,
-  }))));
+function beirEngine(corpus: string, lang: Lang): Searcher {
+  return beirSiteSearch(parseJsonl<BeirDoc>(readFileSync(corpus, "utf8"), corpus), lang);
 }
 
 function questions(path: string): Array<{ _id: string; text: string }> {
