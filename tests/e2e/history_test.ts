@@ -18,7 +18,7 @@ Deno.test({
   async fn() {
     // A slow offline model, so there is time to press stop.
     const server = await startTestServer({
-      services: { models: createModelRegistry({ env: {}, local: { delayMs: 40 } }) },
+      services: { models: createModelRegistry({ env: {}, local: { delayMs: 120 } }) },
     });
     const browser = await launchBrowser();
     const dir = await screenshotDir();

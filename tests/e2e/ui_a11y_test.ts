@@ -68,7 +68,8 @@ Deno.test({
   ...E2E,
   name: "e2e a11y: keyboard only: Tab, Shift+Enter, Enter, Esc; focus stays in the composer",
   async fn() {
-    const server = await slowServer(40);
+    // Offline answers are short: 120 ms a word leaves time to press Esc mid-answer.
+    const server = await slowServer(120);
     const browser = await launchBrowser();
     try {
       const context = await viewContext(browser, DESKTOP);
@@ -160,7 +161,8 @@ Deno.test({
   name:
     "e2e a11y: axe finds no serious or critical violations (empty, streaming, finished; light, dark)",
   async fn() {
-    const server = await slowServer(20);
+    // The offline answer here is a dozen words: 150 ms a word keeps it streaming for the check.
+    const server = await slowServer(150);
     const browser = await launchBrowser();
     const problems: string[] = [];
     const check = async (page: Page, label: string) => {
