@@ -60,7 +60,7 @@ Deno.test({
     const fast = await startTestServer({ config: testConfig() });
     const slow = await startTestServer({
       config: testConfig(),
-      services: { models: createModelRegistry({ env: {}, local: { delayMs: 30 } }) },
+      services: { models: createModelRegistry({ env: {}, local: { delayMs: 100 } }) },
     });
     const replay = startReplayServer(chatScript([{ fixture: "openai-error.1.json", status: 500 }]));
     const richReplay = startReplayServer(chatScript([{ body: openaiChatStream(RICH) }]));
