@@ -31,7 +31,9 @@ export async function recordGap(kv: Deno.Kv, gap: GapRecord): Promise<void> {
   if (!record.question) return;
   try {
     // The counter is checked, so two writers never take the same slot.
-    for (let attempt = 0; attempt < 8; attempt++) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      // Writers that raced for the counter retry apart (random, growing back-off).
+      if (attempt) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       const seq = await kv.get<number>(["gap_seq"]);
       const n = seq.value ?? 0;
       const done = await kv.atomic().check(seq)

@@ -131,3 +131,31 @@ Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered 
     await server.close();
   }
 });
+
+Deno.test("gaps: a thumbs-down records the rated answer's question", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const jar = new CookieJar();
+    const chatId = newChatId();
+    const question = "Como o assistente encontra as respostas?";
+    const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
+      jar,
+    });
+    const { chunks } = await readSse(res);
+    const start = chunks.find((c) => c.type === "start");
+    assert.ok(start?.type === "start" && start.messageId);
+    const rated = await jar.fetch(`${server.url}/api/chats/${chatId}/feedback`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ messageId: start.messageId, rating: "down" }),
+    });
+    assert.equal(rated.status, 200);
+    await rated.body?.cancel();
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, chatId);
+    assert.match(html, /Como o assistente encontra as respostas\?/);
+    assert.match(html, /avaliação negativa ×1/);
+  } finally {
+    await server.close();
+  }
+});
