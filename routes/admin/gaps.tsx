@@ -8,7 +8,7 @@ import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
-import { type GapGroup, groupGaps } from "@/lib/gaps/group.ts";
+import type { GapGroup } from "@/lib/gaps/group.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
 import {
   checkOwnerAnswer,
@@ -46,6 +46,8 @@ export const handler = define.handlers<Data>({
     const doneParam = ctx.url.searchParams.get("done");
     const done = doneParam === "saved" || doneParam === "removed" ? doneParam : null;
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
+    // The grouping loads the search analyzer: on first use, not at start.
+    const { groupGaps } = await import("@/lib/gaps/group.ts");
     return ctx.render({ groups: groupGaps(gaps), answers, done }, { headers: PRIVATE });
   },
   async POST(ctx) {

@@ -1,13 +1,9 @@
 import { define } from "@/lib/http/define.ts";
-import type { AppServices } from "@/lib/services.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
 import type { ChatMessageMetadata } from "@/lib/chat/types.ts";
 import { recordFeedback } from "@/lib/store/feedback.ts";
-import { recordGap } from "@/lib/store/gaps.ts";
-import { textOf } from "@/lib/gaps/turn_gap.ts";
-import { detectLang } from "@/lib/search/detect_lang.ts";
 
 /** `{ messageId, rating: "up" | "down" | null, comment? }`: the visitor's rating, saved with the answer. */
 export const handler = define.handlers({
@@ -51,25 +47,14 @@ export const handler = define.handlers({
       ...(text ? { comment: text } : {}),
       at: ctx.app.clock(),
     });
-    if (rating === "down") await recordThumbsDown(ctx.app, chat.id, messageId);
+    if (rating === "down") {
+      // A thumbs-down is a content gap (/admin/gaps); loaded here, not at start.
+      const { recordThumbsDown } = await import("@/lib/gaps/thumbs_down.ts");
+      await recordThumbsDown(ctx.app, chat.id, messageId);
+    }
     return Response.json({
       messageId,
       feedback: (updated.metadata as ChatMessageMetadata).feedback ?? null,
     });
   },
 });
-
-/** A thumbs-down is a content gap (/admin/gaps): the question the rated answer answered. */
-async function recordThumbsDown(app: AppServices, chatId: string, messageId: string) {
-  const messages = await app.store.loadMessages(chatId);
-  const at = messages.findIndex((m) => m.id === messageId);
-  const question = textOf(messages.slice(0, Math.max(at, 0)).findLast((m) => m.role === "user"));
-  if (!question) return;
-  await recordGap(app.kv, {
-    at: app.clock(),
-    chatId,
-    question,
-    reason: "thumbs-down",
-    lang: detectLang(question, "pt"),
-  });
-}
