@@ -11,33 +11,36 @@ import * as $6 from "./routes/api/chat/[id]/stream.ts";
 import * as $7 from "./routes/api/chats/[id]/feedback.ts";
 import * as $8 from "./routes/api/chats/[id].ts";
 import * as $9 from "./routes/en/about/[slug].tsx";
-import * as $10 from "./routes/admin/login.tsx";
-import * as $11 from "./routes/admin/logout.ts";
-import * as $12 from "./routes/admin/messages.tsx";
-import * as $13 from "./routes/api/chat.ts";
-import * as $14 from "./routes/api/chats.ts";
-import * as $15 from "./routes/api/contact.ts";
-import * as $16 from "./routes/api/health.ts";
-import * as $17 from "./routes/api/me.ts";
-import * as $18 from "./routes/api/models.ts";
-import * as $19 from "./routes/api/title.ts";
-import * as $20 from "./routes/api/usage.ts";
-import * as $21 from "./routes/api/visitor-token.ts";
-import * as $22 from "./routes/api/widget.ts";
-import * as $23 from "./routes/artifact/frame.ts";
-import * as $24 from "./routes/me/delete.tsx";
-import * as $25 from "./routes/c/[id]/delete.tsx";
-import * as $26 from "./routes/c/[id]/rename.ts";
-import * as $27 from "./routes/c/[id].tsx";
-import * as $28 from "./routes/lang/[code].ts";
-import * as $29 from "./routes/sobre/[slug].tsx";
-import * as $30 from "./routes/admin/index.tsx";
-import * as $31 from "./routes/en/index.ts";
-import * as $32 from "./routes/llms-full.txt.ts";
-import * as $33 from "./routes/llms.txt.ts";
-import * as $34 from "./routes/mcp.ts";
-import * as $35 from "./routes/widget.tsx";
-import * as $36 from "./routes/index.tsx";
+import * as $10 from "./routes/admin/gaps.csv.ts";
+import * as $11 from "./routes/admin/gaps.tsx";
+import * as $12 from "./routes/admin/login.tsx";
+import * as $13 from "./routes/admin/logout.ts";
+import * as $14 from "./routes/admin/messages.tsx";
+import * as $15 from "./routes/api/chat.ts";
+import * as $16 from "./routes/api/chats.ts";
+import * as $17 from "./routes/api/contact.ts";
+import * as $18 from "./routes/api/health.ts";
+import * as $19 from "./routes/api/me.ts";
+import * as $20 from "./routes/api/models.ts";
+import * as $21 from "./routes/api/title.ts";
+import * as $22 from "./routes/api/usage.ts";
+import * as $23 from "./routes/api/visitor-token.ts";
+import * as $24 from "./routes/api/widget.ts";
+import * as $25 from "./routes/artifact/frame.ts";
+import * as $26 from "./routes/me/delete.tsx";
+import * as $27 from "./routes/c/[id]/delete.tsx";
+import * as $28 from "./routes/c/[id]/rename.ts";
+import * as $29 from "./routes/c/[id].tsx";
+import * as $30 from "./routes/lang/[code].ts";
+import * as $31 from "./routes/respostas/[id].tsx";
+import * as $32 from "./routes/sobre/[slug].tsx";
+import * as $33 from "./routes/admin/index.tsx";
+import * as $34 from "./routes/en/index.ts";
+import * as $35 from "./routes/llms-full.txt.ts";
+import * as $36 from "./routes/llms.txt.ts";
+import * as $37 from "./routes/mcp.ts";
+import * as $38 from "./routes/widget.tsx";
+import * as $39 from "./routes/index.tsx";
 import $$0 from "./islands/ChatMessages.tsx";
 import $$1 from "./islands/ToolApproval.tsx";
 import $$2 from "./islands/WidgetChat.tsx";
@@ -55,33 +58,36 @@ const manifest: Manifest = {
     "api/chats/[id]/feedback.ts": $7,
     "api/chats/[id].ts": $8,
     "en/about/[slug].tsx": $9,
-    "admin/login.tsx": $10,
-    "admin/logout.ts": $11,
-    "admin/messages.tsx": $12,
-    "api/chat.ts": $13,
-    "api/chats.ts": $14,
-    "api/contact.ts": $15,
-    "api/health.ts": $16,
-    "api/me.ts": $17,
-    "api/models.ts": $18,
-    "api/title.ts": $19,
-    "api/usage.ts": $20,
-    "api/visitor-token.ts": $21,
-    "api/widget.ts": $22,
-    "artifact/frame.ts": $23,
-    "me/delete.tsx": $24,
-    "c/[id]/delete.tsx": $25,
-    "c/[id]/rename.ts": $26,
-    "c/[id].tsx": $27,
-    "lang/[code].ts": $28,
-    "sobre/[slug].tsx": $29,
-    "admin/index.tsx": $30,
-    "en/index.ts": $31,
-    "llms-full.txt.ts": $32,
-    "llms.txt.ts": $33,
-    "mcp.ts": $34,
-    "widget.tsx": $35,
-    "index.tsx": $36,
+    "admin/gaps.csv.ts": $10,
+    "admin/gaps.tsx": $11,
+    "admin/login.tsx": $12,
+    "admin/logout.ts": $13,
+    "admin/messages.tsx": $14,
+    "api/chat.ts": $15,
+    "api/chats.ts": $16,
+    "api/contact.ts": $17,
+    "api/health.ts": $18,
+    "api/me.ts": $19,
+    "api/models.ts": $20,
+    "api/title.ts": $21,
+    "api/usage.ts": $22,
+    "api/visitor-token.ts": $23,
+    "api/widget.ts": $24,
+    "artifact/frame.ts": $25,
+    "me/delete.tsx": $26,
+    "c/[id]/delete.tsx": $27,
+    "c/[id]/rename.ts": $28,
+    "c/[id].tsx": $29,
+    "lang/[code].ts": $30,
+    "respostas/[id].tsx": $31,
+    "sobre/[slug].tsx": $32,
+    "admin/index.tsx": $33,
+    "en/index.ts": $34,
+    "llms-full.txt.ts": $35,
+    "llms.txt.ts": $36,
+    "mcp.ts": $37,
+    "widget.tsx": $38,
+    "index.tsx": $39,
   },
   islands: {
     ChatMessages: $$0,

@@ -24,6 +24,8 @@ import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
 import { type LazyEmbedder, lazyEmbedderFromEnv } from "@/lib/search/lazy_embedder.ts";
 import { lazySiteSearch } from "@/lib/search/lazy_search.ts";
+import { withOwnerAnswers } from "@/lib/search/owner_overlay.ts";
+import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { type AppServices, VERSION } from "@/lib/services.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
@@ -153,12 +155,17 @@ export async function createServerApp(
   // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
   // cold start.
   const embedder = options.search ? null : lazyEmbedderFromEnv(env);
-  const search = options.search ??
-    lazySiteSearch(({ loadLexiconFromEnv }) => ({
-      assetPath: new URL("build/search/index.bin", root),
-      embedder,
-      lexicon: loadLexiconFromEnv(env),
-    }));
+  const ownerAnswers = createOwnerAnswers(kv, clock);
+  // The owner's answers (/admin/gaps) are searched beside the static index, live.
+  const search = withOwnerAnswers(
+    options.search ??
+      lazySiteSearch(({ loadLexiconFromEnv }) => ({
+        assetPath: new URL("build/search/index.bin", root),
+        embedder,
+        lexicon: loadLexiconFromEnv(env),
+      })),
+    ownerAnswers,
+  );
   // A configured lexicon is read at start, so a path that cannot be read stops it, as before.
   if (env.SEARCH_LEXICON?.trim()) await search.ready?.();
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
@@ -171,6 +178,7 @@ export async function createServerApp(
     store: createKvChatStore(kv, { retentionDays: config.retentionDays }),
     contact: createContactStore(kv, { retentionDays: config.retentionDays, clock }),
     search,
+    ownerAnswers,
     models: createModelRegistry({
       env,
       fetch: options.fetch,

@@ -9,6 +9,7 @@ import type { ModelRegistry } from "@/lib/models/types.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/chats.ts";
 import type { ContactStore } from "@/lib/store/contact.ts";
+import type { OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { LoginAttempts } from "@/lib/store/login_attempts.ts";
 import type { UsageTotal } from "@/lib/store/usage.ts";
@@ -33,6 +34,8 @@ export interface AppServices {
   /** Messages to the site owner (POST /api/contact, /admin/messages). */
   contact: ContactStore;
   search: SiteSearch;
+  /** The site team's answers to content gaps (/admin/gaps), searched beside the index. */
+  ownerAnswers: OwnerAnswers;
   models: ModelRegistry;
   signer: VisitorSigner;
   /** Signs the approvals the chat asks the visitor for, and verifies them before execution. */

@@ -13,6 +13,8 @@ import { collectRoutes } from "@/lib/models/call_routes.ts";
 import type { UpstreamRoute } from "@/lib/models/types.ts";
 import type { AppServices } from "@/lib/services.ts";
 import { listenCheckMs } from "@/lib/store/stream_log.ts";
+import { recordGap } from "@/lib/store/gaps.ts";
+import { turnGap } from "@/lib/gaps/turn_gap.ts";
 import { type CitationCounts, citationFilter } from "./citations.ts";
 import { runTurn, type TurnEnd, type TurnTotals } from "./engine/run_turn.ts";
 import { SSE_HEADERS, sseWriter } from "./sse.ts";
@@ -417,6 +419,9 @@ async function settle(
     failed ? "failed" : outcomeOf(end, aborted),
     plan.earlier,
   );
+  const gap = turnGap({ ...plan, at: app.clock() }, saved, saved.metadata?.outcome ?? "failed");
+  // Recorded beside the save, never in the way of the visitor's answer (/admin/gaps).
+  if (gap) void recordGap(app.kv, gap);
   return await inSpan(TURN_SPANS.save, () => saveAnswer(app, plan, saved, start), {
     "chat.save": "end",
   });

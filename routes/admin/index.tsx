@@ -217,7 +217,7 @@ function ContactSection({ data, a, locale }: Section & { locale: string }) {
         </ul>
       )}
       <p>
-        <a href="/admin/messages">{a.adminContactAll}</a>
+        <a href="/admin/messages">{a.adminContactAll}</a> · <a href="/admin/gaps">/admin/gaps</a>
       </p>
     </section>
   );

@@ -84,6 +84,9 @@ const PATHS: Record<string, (id: string) => string> = {
   "admin/index.tsx": () => "/admin",
   "admin/login.tsx": () => "/admin/login",
   "admin/logout.ts": () => "/admin/logout",
+  "admin/gaps.tsx": () => "/admin/gaps",
+  "admin/gaps.csv.ts": () => "/admin/gaps.csv",
+  "respostas/[id].tsx": (id) => `/respostas/${id}`,
   "widget.tsx": (id) => `/widget?lang=${id}&agent=${id}`,
   "api/widget.ts": () => "/api/widget",
   "api/visitor-token.ts": () => "/api/visitor-token",
@@ -108,6 +111,7 @@ const OWN_METHODS: Record<string, string[]> = {
   "api/contact.ts": ["POST"],
   "admin/login.tsx": ["GET", "POST"],
   "admin/logout.ts": ["POST"],
+  "admin/gaps.tsx": ["GET", "POST"],
   "api/visitor-token.ts": ["POST"],
   "mcp.ts": ["POST"],
 };

@@ -47,6 +47,11 @@ export const handler = define.handlers({
       ...(text ? { comment: text } : {}),
       at: ctx.app.clock(),
     });
+    if (rating === "down") {
+      // A thumbs-down is a content gap (/admin/gaps); loaded here, not at start.
+      const { recordThumbsDown } = await import("@/lib/gaps/thumbs_down.ts");
+      await recordThumbsDown(ctx.app, chat.id, messageId);
+    }
     return Response.json({
       messageId,
       feedback: (updated.metadata as ChatMessageMetadata).feedback ?? null,

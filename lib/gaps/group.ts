@@ -1,0 +1,69 @@
+/**
+ * Groups unanswered questions by what they ask: two questions are alike when the sets of
+ * their stemmed content terms (the search analyzer's) overlap by a Jaccard index of at least
+ * `SIMILAR`. No model: the same words the search matches on.
+ */
+import { analyze } from "@/lib/search/analyzer.ts";
+import type { GapReason, GapRecord } from "@/lib/store/gaps.ts";
+
+/** Least Jaccard index of two questions' terms for them to share a group. */
+export const SIMILAR = 0.5;
+
+/** Questions alike, counted. */
+export interface GapGroup {
+  /** The newest question of the group, as the visitor typed it. */
+  question: string;
+  lang: "pt" | "en";
+  count: number;
+  /** Gaps per reason. */
+  reasons: Partial<Record<GapReason, number>>;
+  /** The newest gap's time. */
+  lastAt: number;
+  /** The chats the questions came from, newest first, each once. */
+  chatIds: string[];
+  /** Every distinct question of the group, newest first. */
+  questions: string[];
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+/** The content terms of a question; the folded text when it has none ("e aí?"). */
+function termsOf(gap: GapRecord): Set<string> {
+  const terms = analyze(gap.question, gap.lang);
+  return new Set(terms.length ? terms : [gap.question.toLowerCase().trim()]);
+}
+
+/**
+ * Groups gaps, newest group first (by its newest gap). Each gap joins the first group whose
+ * first question's terms are alike, so a group does not drift away from what it started as.
+ */
+export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
+  const newest = [...gaps].sort((a, b) => b.at - a.at);
+  const groups: Array<{ terms: Set<string>; group: GapGroup }> = [];
+  for (const gap of newest) {
+    const terms = termsOf(gap);
+    let found = groups.find((g) => jaccard(g.terms, terms) >= SIMILAR)?.group;
+    if (!found) {
+      found = {
+        question: gap.question,
+        lang: gap.lang,
+        count: 0,
+        reasons: {},
+        lastAt: gap.at,
+        chatIds: [],
+        questions: [],
+      };
+      groups.push({ terms, group: found });
+    }
+    found.count++;
+    found.reasons[gap.reason] = (found.reasons[gap.reason] ?? 0) + 1;
+    if (!found.chatIds.includes(gap.chatId)) found.chatIds.push(gap.chatId);
+    if (!found.questions.includes(gap.question)) found.questions.push(gap.question);
+  }
+  return groups.map((g) => g.group);
+}

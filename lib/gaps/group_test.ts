@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { groupGaps } from "./group.ts";
+import { gapsCsv } from "./csv.ts";
+import type { GapRecord } from "@/lib/store/gaps.ts";
+
+const gap = (at: number, question: string, reason: GapRecord["reason"] = "not-covered") => ({
+  at,
+  chatId: `c${at}`,
+  question,
+  reason,
+  lang: "pt" as const,
+});
+
+Deno.test("groupGaps: alike questions share a group, counted, newest group first", () => {
+  const groups = groupGaps([
+    gap(1, "Vocês entregam em Portugal?"),
+    gap(2, "Qual o preço do frete?"),
+    gap(3, "Vocês entregam para Portugal?", "thumbs-down"),
+    gap(4, "Entregam em Portugal?", "stopped"),
+  ]);
+  assert.deepEqual(groups.map((g) => [g.question, g.count]), [
+    ["Entregam em Portugal?", 3],
+    ["Qual o preço do frete?", 1],
+  ]);
+  assert.deepEqual(groups[0].reasons, { stopped: 1, "thumbs-down": 1, "not-covered": 1 });
+  assert.deepEqual(groups[0].chatIds, ["c4", "c3", "c1"]);
+});
+
+Deno.test("groupGaps: questions with no content terms group only when equal", () => {
+  const groups = groupGaps([gap(1, "E aí?"), gap(2, "e aí?"), gap(3, "Oi?")]);
+  assert.deepEqual(groups.map((g) => g.count), [1, 2]);
+});
+
+Deno.test("gapsCsv: quotes fields and defuses spreadsheet formulas", () => {
+  const csv = gapsCsv(groupGaps([gap(0, '=HYPERLINK("x") "preço"?')]));
+  const [header, row] = csv.split("\r\n");
+  assert.ok(header.startsWith('"question","lang","count"'));
+  assert.ok(row.startsWith(`"'=HYPERLINK(""x"") ""preço""?","pt","1","1","0","0",`), row);
+});

@@ -1,0 +1,32 @@
+/**
+ * Whether a turn left its question unanswered — the answer says the site does not cover it,
+ * or the visitor stopped it — and the gap to record for /admin/gaps.
+ */
+import type { AnswerOutcome, ChatMessage } from "@/lib/chat/types.ts";
+import { saysNotCovered } from "@/lib/eval/answer_metrics.ts";
+import { detectLang } from "@/lib/search/detect_lang.ts";
+import type { GapReason, GapRecord } from "@/lib/store/gaps.ts";
+
+/** The text of a message's text parts. */
+export function textOf(message: { parts: ChatMessage["parts"] } | null | undefined): string {
+  return (message?.parts ?? []).flatMap((p) => p.type === "text" ? [p.text] : []).join("")
+    .trim();
+}
+
+/** The gap of an ended turn, or null when its question was answered. */
+export function turnGap(
+  turn: { chatId: string; question: ChatMessage | null; at: number },
+  answer: ChatMessage,
+  outcome: AnswerOutcome,
+): GapRecord | null {
+  const question = textOf(turn.question);
+  if (!question) return null;
+  let reason: GapReason | null = null;
+  if (outcome === "stopped") reason = "stopped";
+  else if (outcome === "finished") {
+    const valid = answer.metadata?.citations?.valid ?? 0;
+    if (saysNotCovered(textOf(answer), valid)) reason = "not-covered";
+  }
+  if (!reason) return null;
+  return { at: turn.at, chatId: turn.chatId, question, reason, lang: detectLang(question, "pt") };
+}

@@ -1,0 +1,68 @@
+/** Texts of /admin/gaps and of the site team's answer pages, per language. */
+import type { Locale } from "./mod.ts";
+
+const ptBR = {
+  title: "Perguntas sem resposta",
+  intro:
+    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou que receberam avaliação negativa, agrupadas por semelhança. Escreva uma resposta: ela passa a ser buscada e citada na hora.",
+  csv: "Exportar CSV",
+  empty: "Nenhuma pergunta sem resposta por enquanto.",
+  question: "Pergunta",
+  count: "Vezes",
+  last: "Última",
+  reasons: "Motivos",
+  chats: "Conversas",
+  reason: {
+    "not-covered": "não coberta",
+    stopped: "interrompida",
+    "thumbs-down": "avaliação negativa",
+  },
+  answerThis: "Responder",
+  answerText: "Resposta",
+  lang: "Idioma",
+  save: "Salvar resposta",
+  remove: "Remover",
+  answers: "Respostas da equipe do site",
+  answersEmpty: "Nenhuma resposta ainda.",
+  edit: "Editar",
+  view: "Ver página",
+  saved: "Resposta salva e já usada pela busca.",
+  removed: "Resposta removida.",
+  teamAnswer: "Resposta da equipe do site",
+  updated: "Atualizada em",
+};
+
+const en: typeof ptBR = {
+  title: "Unanswered questions",
+  intro:
+    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped, or that got a thumbs-down, grouped by similarity. Write an answer: the search finds and cites it at once.",
+  csv: "Export CSV",
+  empty: "No unanswered questions so far.",
+  question: "Question",
+  count: "Times",
+  last: "Last",
+  reasons: "Reasons",
+  chats: "Chats",
+  reason: { "not-covered": "not covered", stopped: "stopped", "thumbs-down": "thumbs-down" },
+  answerThis: "Answer",
+  answerText: "Answer",
+  lang: "Language",
+  save: "Save answer",
+  remove: "Remove",
+  answers: "Answers by the site team",
+  answersEmpty: "No answers yet.",
+  edit: "Edit",
+  view: "View page",
+  saved: "Answer saved; the search uses it already.",
+  removed: "Answer removed.",
+  teamAnswer: "Answer by the site team",
+  updated: "Updated on",
+};
+
+/** The texts of the gap pages. */
+export type GapMessages = typeof ptBR;
+
+/** The gap pages' texts in `locale`. */
+export function gapMessages(locale: Locale): GapMessages {
+  return locale === "en" ? en : ptBR;
+}

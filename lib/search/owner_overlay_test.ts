@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
+import { ownerAnswerPassage, withOwnerAnswers } from "./owner_overlay.ts";
+import { isFaqEntry } from "./question_kind.ts";
+import type { Passage, SiteSearch } from "./types.ts";
+
+const STATIC: Passage = {
+  n: 1,
+  id: "sobre#a",
+  title: "Sobre",
+  url: "/sobre",
+  lang: "pt",
+  text: "O site fala de bolos.",
+  score: 5,
+  match: 0.3,
+  ranks: { bm25: 1, dense: null },
+};
+
+const base: SiteSearch = {
+  search: () => Promise.resolve({ mode: "lexical", passages: [STATIC] }),
+  passage: (id) => id === STATIC.id ? STATIC : null,
+  status: () => ({
+    status: "ok",
+    passages: 1,
+    documents: 1,
+    mode: "lexical",
+    embeddingModel: null,
+  }),
+};
+
+Deno.test("owner overlay: an answer is found at once, first, and resolvable by id", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const answers = createOwnerAnswers(kv, () => Date.UTC(2026, 11, 4));
+    const search = withOwnerAnswers(base, answers);
+    assert.deepEqual((await search.search("entregam em Portugal?")).passages, [STATIC]);
+    const a = await answers.save({
+      question: "Vocês entregam em Portugal",
+      answer: "Sim, entregamos em Portugal em cinco dias úteis.",
+      lang: "pt",
+    });
+    const { passages } = await search.search("Vocês entregam em Portugal?");
+    assert.equal(passages[0].url, `/respostas/${a!.id}`);
+    assert.equal(passages[0].title, "Equipe do site (2026-12-04) › Vocês entregam em Portugal?");
+    assert.ok(isFaqEntry(passages[0].title));
+    assert.ok(passages[0].score > STATIC.score);
+    assert.deepEqual(passages[1], STATIC);
+    assert.equal(search.passage(passages[0].id)?.text, a!.answer);
+    // An unrelated question leaves the static ranking alone.
+    assert.deepEqual((await search.search("bolos")).passages, [STATIC]);
+    await answers.remove(a!.id);
+    assert.deepEqual((await search.search("Vocês entregam em Portugal?")).passages, [STATIC]);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("ownerAnswerPassage: the English team name, the question mark added", () => {
+  const p = ownerAnswerPassage({
+    id: "abcdefabcdef",
+    question: "Do you ship to Portugal",
+    answer: "Yes.",
+    lang: "en",
+    createdAt: 0,
+    updatedAt: 0,
+  });
+  assert.equal(p.title, "Site team (1970-01-01) › Do you ship to Portugal?");
+});

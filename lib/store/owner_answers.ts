@@ -1,0 +1,122 @@
+/**
+ * The answers the site owner writes to questions the site did not cover (/admin/gaps). They
+ * are public pages at /respostas/<id> and the live search overlay indexes them
+ * (lib/search/owner_overlay.ts).
+ *
+ *   ["owner_answers", id] → OwnerAnswer
+ *   ["owner_answers_version"] → number   (bumped by every write: the overlay rebuilds on change)
+ */
+
+/** One answer by the site team. */
+export interface OwnerAnswer {
+  id: string;
+  question: string;
+  answer: string;
+  lang: "pt" | "en";
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What the owner sends to create or edit an answer. */
+export type OwnerAnswerInput = Pick<OwnerAnswer, "question" | "answer" | "lang">;
+
+/** Limits of an answer: KV values stay small and the overlay stays a small index. */
+export const OWNER_ANSWER_LIMITS = { question: 300, answer: 4000, count: 500 } as const;
+
+/** The id format: 12 lowercase letters and digits. */
+export const OWNER_ANSWER_ID = /^[a-z0-9]{12}$/;
+
+const VERSION_KEY = ["owner_answers_version"];
+
+/** Thrown for input the owner must correct; its message says how. */
+export class OwnerAnswerInputError extends Error {}
+
+/** Checks and trims what the owner sent; throws OwnerAnswerInputError naming the fix. */
+export function checkOwnerAnswer(input: {
+  question?: string | null;
+  answer?: string | null;
+  lang?: string | null;
+}): OwnerAnswerInput {
+  const question = (input.question ?? "").trim();
+  const answer = (input.answer ?? "").trim();
+  const { question: maxQ, answer: maxA } = OWNER_ANSWER_LIMITS;
+  if (!question || question.length > maxQ) {
+    throw new OwnerAnswerInputError(`Write the question in 1 to ${maxQ} characters.`);
+  }
+  if (!answer || answer.length > maxA) {
+    throw new OwnerAnswerInputError(`Write the answer in 1 to ${maxA} characters.`);
+  }
+  if (input.lang !== "pt" && input.lang !== "en") {
+    throw new OwnerAnswerInputError('Pick the answer\'s language: "pt" or "en".');
+  }
+  return { question, answer, lang: input.lang };
+}
+
+function newId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+}
+
+/** The owner's answers over `kv`. */
+export function createOwnerAnswers(kv: Deno.Kv, clock: () => number = Date.now) {
+  async function bump(op: Deno.AtomicOperation): Promise<boolean> {
+    const version = await kv.get<number>(VERSION_KEY);
+    const done = await op.check(version).set(VERSION_KEY, (version.value ?? 0) + 1).commit();
+    return done.ok;
+  }
+  return {
+    /** Every answer, newest edit first. */
+    async list(): Promise<OwnerAnswer[]> {
+      const out: OwnerAnswer[] = [];
+      const limit = OWNER_ANSWER_LIMITS.count;
+      for await (const e of kv.list<OwnerAnswer>({ prefix: ["owner_answers"] }, { limit })) {
+        out.push(e.value);
+      }
+      return out.sort((a, b) => b.updatedAt - a.updatedAt);
+    },
+    /** The answer with this id, or null. */
+    async get(id: string): Promise<OwnerAnswer | null> {
+      if (!OWNER_ANSWER_ID.test(id)) return null;
+      return (await kv.get<OwnerAnswer>(["owner_answers", id])).value;
+    },
+    /** The version that changes with every write (the overlay's cache key). */
+    async version(): Promise<number> {
+      return (await kv.get<number>(VERSION_KEY)).value ?? 0;
+    },
+    /** Creates an answer, or with `id` edits it; null when `id` names no answer. */
+    async save(input: OwnerAnswerInput, id?: string): Promise<OwnerAnswer | null> {
+      const now = clock();
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const key = ["owner_answers", id ?? newId()];
+        const old = await kv.get<OwnerAnswer>(key);
+        if (id && !old.value) return null;
+        if (!id && (await this.list()).length >= OWNER_ANSWER_LIMITS.count) {
+          throw new OwnerAnswerInputError(
+            `There are ${OWNER_ANSWER_LIMITS.count} answers already: remove one first.`,
+          );
+        }
+        const saved: OwnerAnswer = {
+          ...input,
+          id: key[1],
+          createdAt: old.value?.createdAt ?? now,
+          updatedAt: now,
+        };
+        if (await bump(kv.atomic().check(old).set(key, saved))) return saved;
+      }
+      throw new Error("Saving the answer lost every race with other writes: try again.");
+    },
+    /** Removes an answer; false when there was none. */
+    async remove(id: string): Promise<boolean> {
+      if (!OWNER_ANSWER_ID.test(id)) return false;
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const old = await kv.get<OwnerAnswer>(["owner_answers", id]);
+        if (!old.value) return false;
+        if (await bump(kv.atomic().check(old).delete(old.key))) return true;
+      }
+      throw new Error("Removing the answer lost every race with other writes: try again.");
+    },
+  };
+}
+
+/** The store of owner answers. */
+export type OwnerAnswers = ReturnType<typeof createOwnerAnswers>;

@@ -1,0 +1,206 @@
+import { AdminShell } from "@/components/AdminShell.tsx";
+import { ErrorPage } from "@/components/ErrorPage.tsx";
+import { requireAdminPage } from "@/lib/http/admin_guard.ts";
+import { readFormBody } from "@/lib/http/body.ts";
+import { define } from "@/lib/http/define.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import { setHead } from "@/lib/http/head.ts";
+import { localeOf } from "@/lib/http/locale.ts";
+import { messages } from "@/lib/i18n/mod.ts";
+import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
+import type { GapGroup } from "@/lib/gaps/group.ts";
+import { listGaps } from "@/lib/store/gaps.ts";
+import {
+  checkOwnerAnswer,
+  type OwnerAnswer,
+  OwnerAnswerInputError,
+} from "@/lib/store/owner_answers.ts";
+import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
+
+type Data =
+  | { unauthorized: true }
+  | { groups: GapGroup[]; answers: OwnerAnswer[]; done: "saved" | "removed" | null };
+
+const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+
+/** An answer form holds a question, an answer and a language: well under 16 KiB. */
+const FORM_BYTES = 16 * 1024;
+
+/**
+ * /admin/gaps: the questions the assistant could not answer, grouped, counted, newest first,
+ * and the site team's answers to them. POST `action=save` (question, answer, lang, optional
+ * id to edit) or `action=remove` (id). Admin session or bearer token, else 401.
+ */
+export const handler = define.handlers<Data>({
+  async GET(ctx) {
+    try {
+      await requireAdminPage(ctx);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.status !== 401) throw error;
+      setHead(ctx.state, { title: messages(localeOf(ctx.state)).adminUnauthorizedTitle });
+      const headers = new Headers(error.headers);
+      for (const [name, value] of Object.entries(PRIVATE)) headers.set(name, value);
+      return ctx.render({ unauthorized: true }, { status: 401, headers });
+    }
+    const [gaps, answers] = await Promise.all([listGaps(ctx.app.kv), ctx.app.ownerAnswers.list()]);
+    const doneParam = ctx.url.searchParams.get("done");
+    const done = doneParam === "saved" || doneParam === "removed" ? doneParam : null;
+    setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
+    // The grouping loads the search analyzer: on first use, not at start.
+    const { groupGaps } = await import("@/lib/gaps/group.ts");
+    return ctx.render({ groups: groupGaps(gaps), answers, done }, { headers: PRIVATE });
+  },
+  async POST(ctx) {
+    await requireAdminPage(ctx);
+    const form = await readFormBody(ctx.req, FORM_BYTES);
+    const id = form.get("id") || undefined;
+    const store = ctx.app.ownerAnswers;
+    let done: "saved" | "removed";
+    if (form.get("action") === "remove") {
+      if (!id || !await store.remove(id)) throw new HttpError("not_found", "No such answer.");
+      done = "removed";
+    } else if (form.get("action") === "save") {
+      let input;
+      try {
+        input = checkOwnerAnswer({
+          question: form.get("question"),
+          answer: form.get("answer"),
+          lang: form.get("lang"),
+        });
+        if (!await store.save(input, id)) {
+          throw new HttpError("not_found", `Answer "${id}" not found: it was removed.`);
+        }
+      } catch (error) {
+        if (error instanceof OwnerAnswerInputError) {
+          throw new HttpError("invalid_request", error.message);
+        }
+        throw error;
+      }
+      done = "saved";
+    } else {
+      throw new HttpError("invalid_request", 'Send "action": "save" or "remove".');
+    }
+    return new Response(null, {
+      status: 303,
+      headers: { Location: `/admin/gaps?done=${done}#answers`, ...PRIVATE },
+    });
+  },
+});
+
+export default define.page<Data>(function AdminGaps({ data, state, app }) {
+  const locale = localeOf(state);
+  const t = messages(locale);
+  if ("unauthorized" in data) {
+    return (
+      <ErrorPage
+        status={401}
+        title={t.adminUnauthorizedTitle}
+        body={t.adminUnauthorizedBody}
+        back={t.backHome}
+      />
+    );
+  }
+  const g = gapMessages(locale);
+  return (
+    <AdminShell locale={locale} siteName={app.config.site.name} mainClass="admin">
+      <h1>{g.title}</h1>
+      <p>{g.intro}</p>
+      <p>
+        <a href="/admin/gaps.csv" download="gaps.csv">{g.csv}</a> · <a href="/admin">/admin</a>
+      </p>
+      {data.done && <p role="status">{data.done === "saved" ? g.saved : g.removed}</p>}
+      {data.groups.length === 0 && <p>{g.empty}</p>}
+      {data.groups.map((group, i) => <GroupItem key={i} group={group} g={g} locale={locale} />)}
+      <section id="answers">
+        <h2>{g.answers}</h2>
+        {data.answers.length === 0 && <p>{g.answersEmpty}</p>}
+        {data.answers.map((a) => <AnswerItem key={a.id} answer={a} g={g} />)}
+      </section>
+    </AdminShell>
+  );
+});
+
+/** One group of alike questions, with the form that answers it. */
+function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; locale: string }) {
+  const reasons = Object.entries(group.reasons)
+    .map(([r, n]) => `${g.reason[r as keyof GapMessages["reason"]]} ×${n}`).join(", ");
+  return (
+    <section class="gap-group">
+      <h2>{group.question}</h2>
+      <p class="gap-meta">
+        {g.count}: <strong>{group.count}</strong> · {g.reasons}: {reasons} · {g.last}:{" "}
+        <time datetime={new Date(group.lastAt).toISOString()}>
+          {new Date(group.lastAt).toLocaleString(locale, { timeZone: "UTC" })} UTC
+        </time>
+      </p>
+      {group.questions.length > 1 && (
+        <ul class="gap-questions">
+          {group.questions.slice(1, 6).map((q) => <li key={q}>{q}</li>)}
+        </ul>
+      )}
+      <p class="gap-meta">
+        {g.chats}: {group.chatIds.slice(0, 10).map((id) => <code key={id}>{id}</code>)}
+      </p>
+      <details>
+        <summary>{g.answerThis}</summary>
+        <AnswerForm g={g} question={group.question} lang={group.lang} />
+      </details>
+    </section>
+  );
+}
+
+/** A saved answer: its page, its edit form and its remove button. */
+function AnswerItem({ answer: a, g }: { answer: OwnerAnswer; g: GapMessages }) {
+  return (
+    <section class="gap-answer" id={`a-${a.id}`}>
+      <h3>{a.question}</h3>
+      <p class="contact-text">{a.answer}</p>
+      <p class="gap-meta">
+        {g.updated} {new Date(a.updatedAt).toISOString().slice(0, 10)} ·{" "}
+        <a href={ownerAnswerUrl(a.id)}>{g.view}</a>
+      </p>
+      <details>
+        <summary>{g.edit}</summary>
+        <AnswerForm g={g} question={a.question} lang={a.lang} answer={a.answer} id={a.id} />
+      </details>
+      <form method="post" action="/admin/gaps">
+        <input type="hidden" name="action" value="remove" />
+        <input type="hidden" name="id" value={a.id} />
+        <button type="submit" class="button button-quiet">{g.remove}</button>
+      </form>
+    </section>
+  );
+}
+
+function AnswerForm(
+  { g, question, lang, answer = "", id }: {
+    g: GapMessages;
+    question: string;
+    lang: "pt" | "en";
+    answer?: string;
+    id?: string;
+  },
+) {
+  return (
+    <form method="post" action="/admin/gaps" class="gap-form">
+      <input type="hidden" name="action" value="save" />
+      {id && <input type="hidden" name="id" value={id} />}
+      <label>
+        {g.question}
+        <input name="question" value={question} required maxLength={300} />
+      </label>
+      <label>
+        {g.answerText}
+        <textarea name="answer" required maxLength={4000} rows={4}>{answer}</textarea>
+      </label>
+      <label>
+        {g.lang}
+        <select name="lang">
+          <option value="pt" selected={lang === "pt"}>Português</option>
+          <option value="en" selected={lang === "en"}>English</option>
+        </select>
+      </label>
+      <button type="submit" class="button">{g.save}</button>
+    </form>
+  );
+}

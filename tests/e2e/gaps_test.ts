@@ -1,0 +1,97 @@
+/**
+ * /admin/gaps in Chromium: grouped unanswered questions at 390 and 1440 px without sideways
+ * scrolling, and the owner answering a group through the page's own form; the next visitor
+ * asking the same question is answered from it. Screenshots in docs/screenshots/.
+ */
+import assert from "node:assert/strict";
+import { hasHorizontalScroll, launchBrowser } from "../support/browser.ts";
+import { startTestServer } from "../support/server.ts";
+import {
+  CookieJar,
+  newChatId,
+  postChat,
+  readSse,
+  streamedText,
+  testConfig,
+  userMessage,
+} from "../support/chat_client.ts";
+import { type GapRecord, recordGap } from "@/lib/store/gaps.ts";
+
+const E2E = { sanitizeOps: false, sanitizeResources: false };
+const ADMIN_TOKEN = "admin-token-gaps-e2e-0123456789abcdef";
+const SHOTS = new URL("../../docs/screenshots/", import.meta.url);
+
+/** Gaps as visitors leave them: alike questions, another language, each reason. */
+const SEEDED: Array<Omit<GapRecord, "at" | "chatId">> = [
+  { question: "Vocês entregam em Portugal?", reason: "not-covered", lang: "pt" },
+  { question: "Qual o horário de atendimento?", reason: "thumbs-down", lang: "pt" },
+  { question: "Do you ship to Portugal?", reason: "not-covered", lang: "en" },
+  { question: "Qual é o horário de atendimento da loja?", reason: "stopped", lang: "pt" },
+  { question: "Vocês entregam para Portugal?", reason: "not-covered", lang: "pt" },
+  { question: "Qual o horário de atendimento aos sábados?", reason: "not-covered", lang: "pt" },
+];
+
+Deno.test({
+  ...E2E,
+  name: "e2e gaps: /admin/gaps at 390 and 1440 px, the owner answers a group, then it is cited",
+  async fn() {
+    const kv = await Deno.openKv(":memory:");
+    const now = Date.now();
+    for (const [i, gap] of SEEDED.entries()) {
+      await recordGap(kv, { ...gap, at: now - (SEEDED.length - i) * 60_000, chatId: newChatId() });
+    }
+    const server = await startTestServer({ kv, env: { ADMIN_TOKEN }, config: testConfig() });
+    const browser = await launchBrowser();
+    try {
+      for (const width of [390, 1440]) {
+        const ctx = await browser.newContext({
+          viewport: { width, height: 900 },
+          locale: "pt-BR",
+          extraHTTPHeaders: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        const page = await ctx.newPage();
+        const res = await page.goto(server.url + "/admin/gaps");
+        assert.equal(res?.status(), 200);
+        assert.equal(await page.locator(".gap-group").count(), 3);
+        assert.equal(await hasHorizontalScroll(page), false, `sideways scrolling at ${width} px`);
+        await page.locator(".gap-group summary").first().click();
+        await page.screenshot({
+          path: decodeURIComponent(new URL(`admin-gaps-${width}.png`, SHOTS).pathname),
+          fullPage: true,
+        });
+        await ctx.close();
+      }
+
+      const ctx = await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        locale: "pt-BR",
+        extraHTTPHeaders: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      const page = await ctx.newPage();
+      await page.goto(server.url + "/admin/gaps");
+      const group = page.locator(".gap-group").filter({ hasText: "horário de atendimento" });
+      assert.match(await group.textContent() ?? "", /Vezes: 3/);
+      await group.locator("summary").click();
+      await group.locator("textarea[name=answer]").fill(
+        "O atendimento funciona de segunda a sexta, das 9h às 18h, e aos sábados das 9h às 13h.",
+      );
+      await group.locator("button[type=submit]").click();
+      await page.locator("[role=status]").waitFor();
+      assert.equal(await page.locator(".gap-answer").count(), 1);
+      await ctx.close();
+
+      const ask = await postChat(server.url, {
+        id: newChatId(),
+        message: userMessage("Qual o horário de atendimento aos sábados?"),
+      }, { jar: new CookieJar() });
+      const { chunks } = await readSse(ask);
+      const text = streamedText(chunks);
+      assert.match(text, /9h às 13h/, text);
+      assert.ok(chunks.some((c) => c.type === "source-url" && c.url.includes("/respostas/")));
+    } finally {
+      await browser.close();
+      await server.close();
+      kv.close();
+    }
+  },
+});

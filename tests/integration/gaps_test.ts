@@ -1,0 +1,161 @@
+/**
+ * The content-gap loop on the real app over loopback: a question the site does not cover
+ * shows on /admin/gaps (and its CSV); the owner answers it there; the same question from
+ * another visitor is then answered from that answer by the offline model, cited, in one
+ * request, and the answer page is public.
+ */
+import assert from "node:assert/strict";
+import {
+  CookieJar,
+  newChatId,
+  postChat,
+  readSse,
+  streamedText,
+  testConfig,
+  userMessage,
+} from "../support/chat_client.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+const ADMIN_TOKEN = "admin-token-gaps-0123456789abcdef";
+const QUESTION = "Qual é a receita do bolo de cenoura com cobertura de chocolate?";
+const ANSWER = "Bata três cenouras com quatro ovos e óleo, misture farinha e açúcar e asse " +
+  "por quarenta minutos. A cobertura leva chocolate em pó, manteiga e leite.";
+
+/** Asks `question` in a new chat of a new visitor; the streamed answer and its sources. */
+async function ask(server: TestServer, question: string) {
+  const chatId = newChatId();
+  const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
+    jar: new CookieJar(),
+  });
+  assert.equal(res.status, 200);
+  const { chunks } = await readSse(res);
+  const sources = chunks.flatMap((c) => c.type === "source-url" ? [c] : []);
+  return { chatId, text: streamedText(chunks), sources };
+}
+
+/** Signs in with the admin form; the session cookie. */
+async function signIn(server: TestServer): Promise<string> {
+  const res = await fetch(`${server.url}/admin/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
+  });
+  await res.body?.cancel();
+  assert.equal(res.status, 303);
+  return res.headers.getSetCookie()[0].split(";")[0];
+}
+
+function adminPost(server: TestServer, cookie: string, fields: Record<string, string>) {
+  return fetch(`${server.url}/admin/gaps`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      cookie,
+      origin: server.url,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** /admin/gaps once it lists `text` (the gap is recorded beside the save, not before it). */
+async function gapsPageWith(server: TestServer, cookie: string, text: string): Promise<string> {
+  let html = "";
+  for (let i = 0; i < 200 && !html.includes(text); i++) {
+    if (i) await new Promise((r) => setTimeout(r, 10));
+    const res = await fetch(`${server.url}/admin/gaps`, { headers: { cookie } });
+    assert.equal(res.status, 200);
+    html = await res.text();
+  }
+  return html;
+}
+
+Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered from it, cited", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const first = await ask(server, QUESTION);
+    assert.match(first.text, /não tem informação/, first.text);
+
+    const unauthorized = await fetch(`${server.url}/admin/gaps`);
+    assert.equal(unauthorized.status, 401);
+    await unauthorized.body?.cancel();
+
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, first.chatId);
+    assert.ok(html.includes(first.chatId), "the group lists its chat");
+    assert.match(html, /bolo de cenoura com cobertura de chocolate/);
+    assert.match(html, /não coberta ×1/);
+
+    const csv = await fetch(`${server.url}/admin/gaps.csv`, { headers: { cookie } });
+    assert.equal(csv.headers.get("content-type"), "text/csv; charset=utf-8");
+    const rows = (await csv.text()).trim().split("\r\n");
+    assert.equal(rows.length, 2);
+    assert.ok(rows[1].startsWith(`"${QUESTION}","pt","1","1","0","0",`), rows[1]);
+
+    const saved = await adminPost(server, cookie, {
+      action: "save",
+      question: "Qual é a receita do bolo de cenoura?",
+      answer: ANSWER,
+      lang: "pt",
+    });
+    await saved.body?.cancel();
+    assert.equal(saved.status, 303);
+    const page = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
+    const id = page.match(/href="\/respostas\/([a-z0-9]{12})"/)?.[1];
+    assert.ok(id, "the saved answer links to its page");
+
+    const second = await ask(server, QUESTION);
+    assert.match(second.text, /Bata três cenouras/, second.text);
+    assert.match(second.text, /\[1\]/);
+    const cited = second.sources.find((s) => s.url.endsWith(`/respostas/${id}`));
+    assert.ok(cited, JSON.stringify(second.sources));
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal(cited.title, `Equipe do site (${today}) › Qual é a receita do bolo de cenoura?`);
+
+    const public_ = await fetch(`${server.url}/respostas/${id}`);
+    assert.equal(public_.status, 200);
+    assert.match(await public_.text(), /Bata três cenouras/);
+    const llms = await (await fetch(`${server.url}/llms.txt`)).text();
+    assert.ok(!llms.includes("/respostas/"), "answers are not listed in llms.txt");
+
+    const removed = await adminPost(server, cookie, { action: "remove", id });
+    await removed.body?.cancel();
+    assert.equal(removed.status, 303);
+    const gone = await fetch(`${server.url}/respostas/${id}`);
+    await gone.body?.cancel();
+    assert.equal(gone.status, 404);
+    const third = await ask(server, QUESTION);
+    assert.match(third.text, /não tem informação/, third.text);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("gaps: a thumbs-down records the rated answer's question", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const jar = new CookieJar();
+    const chatId = newChatId();
+    const question = "Como o assistente encontra as respostas?";
+    const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
+      jar,
+    });
+    const { chunks } = await readSse(res);
+    const start = chunks.find((c) => c.type === "start");
+    assert.ok(start?.type === "start" && start.messageId);
+    const rated = await jar.fetch(`${server.url}/api/chats/${chatId}/feedback`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ messageId: start.messageId, rating: "down" }),
+    });
+    assert.equal(rated.status, 200);
+    await rated.body?.cancel();
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, chatId);
+    assert.match(html, /Como o assistente encontra as respostas\?/);
+    assert.match(html, /avaliação negativa ×1/);
+  } finally {
+    await server.close();
+  }
+});
