@@ -54,6 +54,8 @@ export interface TurnPlan {
   continued: ChatMessage | null;
   /** Regenerate: the answers to the same question so far, kept on the new one. */
   earlier: EarlierAnswer[];
+  /** Regenerate: the question asked again (the visitor was not content with its answer). */
+  retried: ChatMessage | null;
   /** The tools of the turn with their approval rule. */
   turnTools: TurnTools;
   /** What agent calls of this turn carry. */
@@ -147,6 +149,7 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     replaceFrom: next.replaceFrom,
     continued: next.continued,
     earlier: next.earlier ?? [],
+    retried: next.retried ?? null,
     turnTools: turn,
     context,
     agentId: request.agent ?? modelId,
@@ -166,6 +169,8 @@ interface NextMessages {
   continued: ChatMessage | null;
   /** Regenerate: the replaced answer and those before it. */
   earlier?: EarlierAnswer[];
+  /** Regenerate: the question answered again. */
+  retried?: ChatMessage | null;
 }
 
 /** The messages of the turn, for each kind of request. */
@@ -222,6 +227,7 @@ function regeneratePlan(history: ChatMessage[], request: ChatRequest): NextMessa
     replaceFrom: history[idx].id,
     continued: null,
     earlier: earlierAnswers(history[idx]),
+    retried: messages.findLast((m) => m.role === "user") ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Whether a turn left its question unanswered — the answer says the site does not cover it,
- * or the visitor stopped it — and the gap to record for /admin/gaps.
+ * the visitor stopped it, or the visitor asked for another answer (regenerate) — and the gap
+ * to record for /admin/gaps.
  */
 import type { AnswerOutcome, ChatMessage } from "@/lib/chat/types.ts";
 import { saysNotCovered } from "@/lib/eval/answer_metrics.ts";
@@ -15,14 +16,15 @@ export function textOf(message: { parts: ChatMessage["parts"] } | null | undefin
 
 /** The gap of an ended turn, or null when its question was answered. */
 export function turnGap(
-  turn: { chatId: string; question: ChatMessage | null; at: number },
+  turn: { chatId: string; question: ChatMessage | null; retried?: ChatMessage | null; at: number },
   answer: ChatMessage,
   outcome: AnswerOutcome,
 ): GapRecord | null {
-  const question = textOf(turn.question);
+  const question = textOf(turn.question ?? turn.retried);
   if (!question) return null;
   let reason: GapReason | null = null;
   if (outcome === "stopped") reason = "stopped";
+  else if (turn.retried) reason = "retried";
   else if (outcome === "finished") {
     const valid = answer.metadata?.citations?.valid ?? 0;
     if (saysNotCovered(textOf(answer), valid)) reason = "not-covered";

@@ -23,3 +23,21 @@ Deno.test("turnGap: not covered, stopped, or nothing for a cited answer", () => 
   assert.equal(turnGap(turn, msg("assistant", "“Yes, we do.” [1]", 1), "finished"), null);
   assert.equal(turnGap({ ...turn, question: null }, msg("assistant", ""), "stopped"), null);
 });
+
+Deno.test("turnGap: a regenerated answer records its question as asked again", () => {
+  const retry = {
+    chatId: "c1",
+    question: null,
+    retried: msg("user", "Vocês entregam em Portugal?"),
+    at: 9,
+  };
+  assert.deepEqual(turnGap(retry, msg("assistant", "“Sim.” [1]", 1), "finished"), {
+    at: 9,
+    chatId: "c1",
+    question: "Vocês entregam em Portugal?",
+    reason: "retried",
+    lang: "pt",
+  });
+  // Stopped wins: the visitor stopped the new answer too.
+  assert.equal(turnGap(retry, msg("assistant", "“Sim.” [1]", 1), "stopped")?.reason, "stopped");
+});

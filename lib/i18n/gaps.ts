@@ -4,7 +4,7 @@ import type { Locale } from "./mod.ts";
 const ptBR = {
   title: "Perguntas sem resposta",
   intro:
-    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou que receberam avaliação negativa, agrupadas por semelhança. Escreva uma resposta: ela passa a ser buscada e citada na hora.",
+    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, ou que receberam avaliação negativa, agrupadas por semelhança. Escreva uma resposta: ela passa a ser buscada e citada na hora.",
   csv: "Exportar CSV",
   empty: "Nenhuma pergunta sem resposta por enquanto.",
   question: "Pergunta",
@@ -16,6 +16,7 @@ const ptBR = {
     "not-covered": "não coberta",
     stopped: "interrompida",
     "thumbs-down": "avaliação negativa",
+    retried: "resposta pedida de novo",
   },
   answerThis: "Responder",
   answerText: "Resposta",
@@ -35,7 +36,7 @@ const ptBR = {
 const en: typeof ptBR = {
   title: "Unanswered questions",
   intro:
-    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped, or that got a thumbs-down, grouped by similarity. Write an answer: the search finds and cites it at once.",
+    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, or that got a thumbs-down, grouped by similarity. Write an answer: the search finds and cites it at once.",
   csv: "Export CSV",
   empty: "No unanswered questions so far.",
   question: "Question",
@@ -43,7 +44,12 @@ const en: typeof ptBR = {
   last: "Last",
   reasons: "Reasons",
   chats: "Chats",
-  reason: { "not-covered": "not covered", stopped: "stopped", "thumbs-down": "thumbs-down" },
+  reason: {
+    "not-covered": "not covered",
+    stopped: "stopped",
+    "thumbs-down": "thumbs-down",
+    retried: "asked again",
+  },
   answerThis: "Answer",
   answerText: "Answer",
   lang: "Language",

@@ -7,7 +7,7 @@
  */
 
 /** Why a question counts as a gap. */
-export type GapReason = "not-covered" | "stopped" | "thumbs-down";
+export type GapReason = "not-covered" | "stopped" | "thumbs-down" | "retried";
 
 /** One unanswered question. */
 export interface GapRecord {

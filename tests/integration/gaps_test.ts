@@ -159,3 +159,27 @@ Deno.test("gaps: a thumbs-down records the rated answer's question", async () =>
     await server.close();
   }
 });
+
+Deno.test("gaps: an answer asked for again (regenerate) records the question", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const jar = new CookieJar();
+    const chatId = newChatId();
+    const question = "Quais dados vocês guardam e por quanto tempo?";
+    const first = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
+      jar,
+    });
+    await readSse(first);
+    const again = await postChat(server.url, { id: chatId, trigger: "regenerate-message" }, {
+      jar,
+    });
+    assert.equal(again.status, 200);
+    await readSse(again);
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, chatId);
+    assert.match(html, /Quais dados vocês guardam e por quanto tempo\?/);
+    assert.match(html, /resposta pedida de novo ×1/);
+  } finally {
+    await server.close();
+  }
+});
