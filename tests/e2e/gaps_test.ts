@@ -1,10 +1,10 @@
 /**
  * /admin/gaps in Chromium: grouped unanswered questions at 390 and 1440 px without sideways
  * scrolling, and the owner answering a group through the page's own form; the next visitor
- * asking the same question is answered from it. Screenshots in docs/screenshots/.
+ * asking the same question is answered from it. Screenshots in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import assert from "node:assert/strict";
-import { hasHorizontalScroll, launchBrowser } from "../support/browser.ts";
+import { docsScreenshotDir, hasHorizontalScroll, launchBrowser } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import {
   CookieJar,
@@ -19,7 +19,6 @@ import { type GapRecord, recordGap } from "@/lib/store/gaps.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const ADMIN_TOKEN = "admin-token-gaps-e2e-0123456789abcdef";
-const SHOTS = new URL("../../docs/screenshots/", import.meta.url);
 
 /** Gaps as visitors leave them: alike questions, another language, each reason. */
 const SEEDED: Array<Omit<GapRecord, "at" | "chatId">> = [
@@ -56,7 +55,7 @@ Deno.test({
         assert.equal(await hasHorizontalScroll(page), false, `sideways scrolling at ${width} px`);
         await page.locator(".gap-group summary").first().click();
         await page.screenshot({
-          path: decodeURIComponent(new URL(`admin-gaps-${width}.png`, SHOTS).pathname),
+          path: `${await docsScreenshotDir()}/admin-gaps-${width}.png`,
           fullPage: true,
         });
         await ctx.close();

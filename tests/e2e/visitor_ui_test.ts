@@ -1,11 +1,18 @@
 /**
  * The visitor's UI as a new visitor meets it: the model picker, copying an answer with its
  * sources, a stopped chat's title, earlier answers after regenerate, suggestions from the
- * site's own content, and the approval card. Screenshots for the README go to docs/screenshots/.
+ * site's own content, and the approval card. Screenshots for the README go to docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DESKTOP, launchBrowser, viewContext, VIEWS, watchPage } from "../support/browser.ts";
+import {
+  DESKTOP,
+  docsScreenshotDir,
+  launchBrowser,
+  viewContext,
+  VIEWS,
+  watchPage,
+} from "../support/browser.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startReplayedApp, startTestServer } from "../support/server.ts";
 import { docPages } from "@/lib/corpus/pages.ts";
@@ -20,7 +27,6 @@ import {
 } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
-const DOCS_SHOTS = new URL("../../docs/screenshots/", import.meta.url).pathname;
 
 /** The phone and desktop views, light and dark, at the 390 px of a common phone. */
 const SHOT_VIEWS = VIEWS.map((v) => ({ ...v, width: v.width === 360 ? 390 : v.width }));
@@ -103,7 +109,7 @@ Deno.test({
           false,
         );
         await page.locator(".composer").screenshot({
-          path: `${DOCS_SHOTS}model-picker-${view.width}-${view.scheme}.png`,
+          path: `${await docsScreenshotDir()}/model-picker-${view.width}-${view.scheme}.png`,
         });
         assert.deepEqual(seen.errors, []);
         await context.close();
@@ -344,7 +350,8 @@ Deno.test({
           assert.equal(await card.locator(".approval-method").isVisible(), false);
           await card.locator(".approval-title").scrollIntoViewIfNeeded();
           await card.screenshot({
-            path: `${DOCS_SHOTS}approval-card-${c.locale}-${view.width}-${view.scheme}.png`,
+            path:
+              `${await docsScreenshotDir()}/approval-card-${c.locale}-${view.width}-${view.scheme}.png`,
           });
           await details.locator("summary").getByText(c.details).click();
           assert.equal(await card.locator(".approval-method").innerText(), "POST");

@@ -81,6 +81,17 @@ export async function screenshotDir(): Promise<string> {
   return dir;
 }
 
+/**
+ * Folder for the screenshots the README shows: docs/screenshots when UPDATE_DOCS_SCREENSHOTS=1,
+ * else the test-results folder, so a test run leaves the repository's files as they were.
+ */
+export async function docsScreenshotDir(): Promise<string> {
+  if (Deno.env.get("UPDATE_DOCS_SCREENSHOTS") !== "1") return await screenshotDir();
+  const dir = new URL("../../docs/screenshots", import.meta.url).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  return dir;
+}
+
 /** The viewports and colour schemes every screen is checked in. */
 export const VIEWS = [
   { width: 360, height: 740, scheme: "light" },
