@@ -238,7 +238,7 @@ function checkAgents(agents: readonly AgentConfig[]): void {
       const problem = localizedTextProblem(agent[field], `"${field}"`);
       if (problem) throw new Error(`fresh.config.ts: Agent "${agent.id}": ${problem}`);
     }
-    if (typeof agent.spec !== "string" || !agent.spec.trim()) {
+    if (agent.kind !== "mcp" && (typeof agent.spec !== "string" || !agent.spec.trim())) {
       throw new Error(
         `fresh.config.ts: Agent "${agent.id}": "spec" must be a non-empty string. Fix: write it.`,
       );

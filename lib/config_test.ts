@@ -9,7 +9,7 @@ import {
   defineConfig,
 } from "./config.ts";
 import { DEFAULT_MODEL_DEADLINES } from "./models/deadlines.ts";
-import type { AgentConfig } from "./agents/types.ts";
+import type { AgentConfig, OpenApiAgentConfig } from "./agents/types.ts";
 
 /** The shipped configuration without the fields that have defaults. */
 function base(): AppConfigInput {
@@ -60,7 +60,7 @@ Deno.test("config: a bad deadline or maxOutputTokens stops the start with the fi
 
 Deno.test("config: the shipped config declares the contact agent on the app's own origin", () => {
   assert.deepEqual(
-    defaultConfig.agents?.map((a) => [a.id, a.runIn, a.baseUrl, a.spec]),
+    defaultConfig.agents?.map((a) => [a.id, a.runIn, a.baseUrl, (a as OpenApiAgentConfig).spec]),
     [["contact", "server", "self", "static/agents/contact.json"]],
   );
 });

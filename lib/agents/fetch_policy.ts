@@ -108,9 +108,87 @@ export async function executeAgentRequest(
   }
 }
 
+/** Options of {@linkcode policyFetch}: the agent and its secrets, as for a single call. */
+export type PolicyFetchOptions = Pick<
+  ExecuteOptions,
+  "agent" | "secretHeaders" | "fetch" | "maxResponseBytes" | "resolveDns" | "signal"
+>;
+
+/**
+ * A `fetch` under the same policy, for a client that speaks a protocol over HTTP (the MCP
+ * client's transport): each request goes only to the agent's origin after the host check,
+ * redirects are followed by hand with the same rules, and the response body is cut off
+ * with an error past `maxResponseBytes` (default 1 MiB). A refusal rejects with an
+ * {@linkcode AgentPolicyError} naming the reason; nothing is sent for it.
+ */
+export function policyFetch(options: PolicyFetchOptions): typeof fetch {
+  const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const body = init?.body;
+    if (body !== undefined && body !== null && typeof body !== "string") {
+      throw new AgentPolicyError({
+        status: 0,
+        code: "blocked",
+        message: "Only text bodies may be sent to an agent.",
+      });
+    }
+    const signals = [init?.signal, options.signal].filter((s): s is AbortSignal => !!s);
+    const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+    const request: AgentRequest = {
+      method: init?.method ?? "GET",
+      url,
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+      ...(typeof body === "string" ? { body } : {}),
+    };
+    try {
+      const response = await followRedirects(request, options, signal);
+      return capped(response, maxBytes);
+    } catch (error) {
+      if (error instanceof CallFailure) throw new AgentPolicyError(error.detail);
+      throw error;
+    }
+  };
+}
+
+/** A refusal of {@linkcode policyFetch}: the request broke the network policy. */
+export class AgentPolicyError extends Error {
+  constructor(readonly detail: AgentCallError) {
+    super(detail.message);
+    this.name = "AgentPolicyError";
+  }
+}
+
+/** `response` whose body errors once more than `maxBytes` have been read. */
+function capped(response: Response, maxBytes: number): Response {
+  if (!response.body) return response;
+  let seen = 0;
+  const limit = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > maxBytes) {
+        controller.error(
+          new AgentPolicyError({
+            status: response.status,
+            code: "too_large",
+            message: `The answer is larger than ${maxBytes} bytes.`,
+          }),
+        );
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(limit), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
 async function followRedirects(
   request: AgentRequest,
-  options: ExecuteOptions,
+  options: PolicyFetchOptions,
   signal: AbortSignal,
 ): Promise<Response> {
   const base = new URL(options.agent.baseUrl);
@@ -173,7 +251,11 @@ function dropHeaders(headers: Record<string, string>, names: ReadonlySet<string>
 }
 
 /** Refuses a host whose addresses are not public, unless the agent is local. */
-async function checkHost(url: URL, options: ExecuteOptions, signal: AbortSignal): Promise<void> {
+async function checkHost(
+  url: URL,
+  options: PolicyFetchOptions,
+  signal: AbortSignal,
+): Promise<void> {
   if (options.agent.local) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host, options, signal);
@@ -222,7 +304,7 @@ function ipv4Compatible(address: ipaddr.IPv6): ipaddr.IPv4 | null {
 
 async function resolve(
   host: string,
-  options: ExecuteOptions,
+  options: PolicyFetchOptions,
   signal: AbortSignal,
 ): Promise<string[]> {
   if (host === "localhost" || host.endsWith(".localhost")) {

@@ -92,6 +92,7 @@ export function buildRequest(
     return fail("invalid_base_url", `The base URL "${target.baseUrl}" is not an http(s) URL.`);
   }
   try {
+    if (operation.mcp) return { request: mcpCallRequest(operation, args, base, target) };
     const path = substitutePath(operation, args);
     const query = queryPairs(operation, args);
     const url = `${base.href.replace(/\/+$/, "")}${path}${query}`;
@@ -106,6 +107,36 @@ export function buildRequest(
     if (error instanceof BuildFailure) return { error: error.detail };
     throw error;
   }
+}
+
+/**
+ * The JSON-RPC id of the `tools/call` message: the MCP client opens each call with a new
+ * session whose `initialize` is id 0, so the call is id 1 (the approval card shows the
+ * message byte for byte as the client sends it).
+ */
+export const MCP_CALL_ID = 1;
+
+/** The JSON-RPC message that calls tool `name` of an MCP server with `args`. */
+export function mcpCallMessage(name: string, args: Args) {
+  return {
+    method: "tools/call",
+    params: { name, arguments: args },
+    jsonrpc: "2.0" as const,
+    id: MCP_CALL_ID,
+  };
+}
+
+/** The `tools/call` POST to the MCP server at `base` (its endpoint, exactly). */
+function mcpCallRequest(
+  operation: AgentOperation,
+  args: Args,
+  base: URL,
+  target: RequestTarget,
+): AgentRequest {
+  const headers = buildHeaders(operation, args, target);
+  setHeader(headers, "content-type", "application/json");
+  const body = JSON.stringify(mcpCallMessage(operation.mcp!.tool, args));
+  return { method: "POST", url: base.href, headers, body };
 }
 
 class BuildFailure extends Error {

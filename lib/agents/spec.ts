@@ -15,7 +15,12 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import * as yaml from "js-yaml";
-import { operationNeedsApproval, validateAgentConfig } from "./agent_config.ts";
+import {
+  agentSource,
+  isMcpAgent,
+  operationNeedsApproval,
+  validateAgentConfig,
+} from "./agent_config.ts";
 import { readCapped } from "./body_reader.ts";
 import { operationInputSchema, toJsonSchema } from "./input_schema.ts";
 import { AgentConfigError } from "./types.ts";
@@ -26,6 +31,7 @@ import type {
   AgentRequestBody,
   HttpMethod,
   JsonSchema,
+  OpenApiAgentConfig,
   ParameterLocation,
   VisitorTexts,
 } from "./types.ts";
@@ -64,13 +70,15 @@ export async function loadAgent(
   options: LoadSpecOptions = {},
 ): Promise<LoadedAgent> {
   validateAgentConfig(agent);
+  // An MCP server's tools are listed at run time (lib/tools/mcp_tools.ts), not built here.
+  if (isMcpAgent(agent)) return { agent, operations: [] };
   const document = await loadSpecDocument(agent, options);
   return { agent, operations: await buildOperations(agent, document) };
 }
 
 /** Reads `agent.spec` (file or https URL) and parses it as JSON or YAML. */
 export async function loadSpecDocument(
-  agent: AgentConfig,
+  agent: OpenApiAgentConfig,
   options: LoadSpecOptions = {},
 ): Promise<unknown> {
   const text = /^[a-z][a-z0-9+.-]*:/i.test(agent.spec)
@@ -80,7 +88,7 @@ export async function loadSpecDocument(
     return text.trimStart().startsWith("{") ? JSON.parse(text) : yaml.load(text);
   } catch (error) {
     throw new AgentConfigError(
-      `Agent "${agent.id}": the spec "${agent.spec}" is not valid JSON or YAML (${
+      `Agent "${agent.id}": the spec "${agentSource(agent)}" is not valid JSON or YAML (${
         (error as Error).message.split("\n")[0]
       }). Fix the file's syntax.`,
       agent.id,
@@ -88,12 +96,14 @@ export async function loadSpecDocument(
   }
 }
 
-async function readSpecFile(agent: AgentConfig, root: URL): Promise<string> {
+async function readSpecFile(agent: OpenApiAgentConfig, root: URL): Promise<string> {
   const dir = new URL(SPEC_DIR, root);
   const file = new URL(agent.spec, root);
   if (!agent.spec.startsWith(SPEC_DIR) || !file.href.startsWith(dir.href)) {
     throw new AgentConfigError(
-      `Agent "${agent.id}": the spec "${agent.spec}" is not under ${SPEC_DIR}. Fix: put the file in ${SPEC_DIR} and write its path as "${SPEC_DIR}<name>.yaml", or use an https URL.`,
+      `Agent "${agent.id}": the spec "${
+        agentSource(agent)
+      }" is not under ${SPEC_DIR}. Fix: put the file in ${SPEC_DIR} and write its path as "${SPEC_DIR}<name>.yaml", or use an https URL.`,
       agent.id,
     );
   }
@@ -102,17 +112,21 @@ async function readSpecFile(agent: AgentConfig, root: URL): Promise<string> {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     throw new AgentConfigError(
-      `Agent "${agent.id}": the spec file "${agent.spec}" does not exist. Fix: add it or correct "spec".`,
+      `Agent "${agent.id}": the spec file "${
+        agentSource(agent)
+      }" does not exist. Fix: add it or correct "spec".`,
       agent.id,
     );
   }
 }
 
-async function fetchSpec(agent: AgentConfig, options: LoadSpecOptions): Promise<string> {
+async function fetchSpec(agent: OpenApiAgentConfig, options: LoadSpecOptions): Promise<string> {
   const url = new URL(agent.spec);
   if (url.protocol !== "https:") {
     throw new AgentConfigError(
-      `Agent "${agent.id}": the spec URL "${agent.spec}" is not https. Fix: serve it over https or copy it to ${SPEC_DIR}.`,
+      `Agent "${agent.id}": the spec URL "${
+        agentSource(agent)
+      }" is not https. Fix: serve it over https or copy it to ${SPEC_DIR}.`,
       agent.id,
     );
   }
@@ -127,7 +141,7 @@ async function fetchSpec(agent: AgentConfig, options: LoadSpecOptions): Promise<
     return new TextDecoder().decode(bytes);
   } catch (error) {
     throw new AgentConfigError(
-      `Agent "${agent.id}": could not fetch the spec "${agent.spec}" (${
+      `Agent "${agent.id}": could not fetch the spec "${agentSource(agent)}" (${
         (error as Error).message
       }). Fix: check the URL, or copy the spec to ${SPEC_DIR}.`,
       agent.id,
@@ -162,7 +176,7 @@ function checkVersion(agent: AgentConfig, document: unknown): void {
   if (typeof version === "string" && /^3\.\d+\.\d+/.test(version)) return;
   const swagger = (document as Json | null)?.swagger;
   throw new AgentConfigError(
-    `Agent "${agent.id}": the spec "${agent.spec}" is not OpenAPI 3.x (${
+    `Agent "${agent.id}": the spec "${agentSource(agent)}" is not OpenAPI 3.x (${
       swagger ? `it is Swagger ${swagger}` : 'no "openapi": "3.x.y" field'
     }). Fix: ${swagger ? "convert it to OpenAPI 3" : 'start the spec with openapi: "3.1.0"'}.`,
     agent.id,
@@ -254,7 +268,9 @@ async function validated(agent: AgentConfig, document: unknown): Promise<Json> {
       ? "make the recursive schemas non-recursive (tool inputs must be finite)"
       : "correct the spec (an editor such as the Swagger Editor shows where)";
     throw new AgentConfigError(
-      `Agent "${agent.id}": the spec "${agent.spec}" is not a valid OpenAPI 3 document: ${message.trim()}\nFix: ${fix}.`,
+      `Agent "${agent.id}": the spec "${
+        agentSource(agent)
+      }" is not a valid OpenAPI 3 document: ${message.trim()}\nFix: ${fix}.`,
       agent.id,
     );
   }

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { buildOperations, checkToolNames, loadAgent, loadSpecDocument } from "./spec.ts";
 import { AgentConfigError } from "./types.ts";
-import type { AgentConfig } from "./types.ts";
+import type { AgentConfig, OpenApiAgentConfig } from "./types.ts";
 
 const root = new URL("./testdata/", import.meta.url);
 
-function contactAgent(extra: Partial<AgentConfig> = {}): AgentConfig {
+function contactAgent(extra: Partial<OpenApiAgentConfig> = {}): OpenApiAgentConfig {
   return {
     id: "contact",
     name: "Contact",

@@ -32,8 +32,8 @@ export type ApprovalRule = "always" | "never";
  */
 export type ApprovalMode = "writes" | "all";
 
-/** One agent as the site owner declares it. */
-export interface AgentConfig {
+/** What every agent declares, whatever it speaks. */
+interface AgentCommon {
   /** Stable id, `^[a-z0-9][a-z0-9_-]{0,63}$`; used in logs and error messages. */
   id: string;
   /**
@@ -43,15 +43,12 @@ export interface AgentConfig {
   name: LocalizedText;
   /** What the agent is for (the picker's hint): one string, or one per language. */
   description: LocalizedText;
-  /** A path under `static/agents/` (e.g. `static/agents/contact.yaml`) or an https URL. */
-  spec: string;
   /**
    * Where requests go; the spec's `servers` are ignored (baseUrl wins, even when its
-   * host differs). Every request must stay under this origin and path prefix.
+   * host differs). Every request must stay under this origin and path prefix. For an MCP
+   * agent, the server's Streamable HTTP endpoint (e.g. `https://docs.example.com/mcp`).
    */
   baseUrl: string;
-  /** `"browser"` sends the calls from the visitor's machine (e.g. to their localhost). */
-  runIn: AgentRunIn;
   /**
    * Headers added to every call (e.g. auth). A value may reference the environment as
    * `${ENV_NAME}`; such values are secrets: redacted on the approval card and refused
@@ -60,17 +57,47 @@ export interface AgentConfig {
   headers?: Record<string, string>;
   /**
    * Which calls wait for the visitor's approval by default: `"writes"` (the default) or
-   * `"all"`, reads included.
+   * `"all"`, reads included. OpenAPI agents only: every call of an MCP agent waits unless
+   * `autoRunReadOnly` or `approval` says otherwise.
    */
   approvalMode?: ApprovalMode;
   /**
-   * Per `operationId`, over `approvalMode`: `"always"` asks the visitor, `"never"` runs at
-   * once (under `"all"`, the allow-list of operations that need no approval).
+   * Per `operationId` (an MCP agent: per tool name, as the server names it), over the
+   * default rule: `"always"` asks the visitor, `"never"` runs at once.
    */
   approval?: Record<string, ApprovalRule>;
   /** May call private or loopback addresses (e.g. an API on localhost). */
   local?: boolean;
 }
+
+/** An agent described by an OpenAPI 3 spec: each operation is a tool. */
+export interface OpenApiAgentConfig extends AgentCommon {
+  kind?: "openapi";
+  /** A path under `static/agents/` (e.g. `static/agents/contact.yaml`) or an https URL. */
+  spec: string;
+  /** `"browser"` sends the calls from the visitor's machine (e.g. to their localhost). */
+  runIn: AgentRunIn;
+}
+
+/**
+ * A remote MCP server (Streamable HTTP) at `baseUrl`: each of its tools is a tool of the
+ * chat, named `<id>_<tool>`. Its calls are made from the server only.
+ */
+export interface McpAgentConfig extends AgentCommon {
+  kind: "mcp";
+  runIn?: "server";
+  /**
+   * Tools the server marks `readOnlyHint: true` run without asking the visitor (default
+   * false: every call waits). The hint is the server's word: set this only for a server
+   * you trust.
+   */
+  autoRunReadOnly?: boolean;
+  /** Only these tools of the server (by its names) become tools of the chat; default all. */
+  tools?: string[];
+}
+
+/** One agent as the site owner declares it: an OpenAPI spec or a remote MCP server. */
+export type AgentConfig = OpenApiAgentConfig | McpAgentConfig;
 
 /** The HTTP methods an OpenAPI path item may hold, upper-case. */
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE";
@@ -118,6 +145,16 @@ export interface AgentOperation {
   needsApproval: boolean;
   /** What the approval card tells a visitor, from the operation's `x-visitor` (optional). */
   visitor?: VisitorTexts;
+  /** Present for a tool of an MCP agent: the call is a JSON-RPC `tools/call` to `baseUrl`. */
+  mcp?: McpToolRef;
+}
+
+/** Which tool of an MCP server an operation calls, and what the server says of it. */
+export interface McpToolRef {
+  /** The tool's name on the server (the chat's tool name is `<agent id>_<name>`). */
+  tool: string;
+  /** The server's `readOnlyHint` annotation (a hint, not a guarantee). */
+  readOnly: boolean;
 }
 
 /**

@@ -14,7 +14,7 @@ import { ModelUnavailableError } from "@/lib/models/registry.ts";
 import { type ChatRequest, newUserMessage, parseChatRequest } from "./request.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { type AgentToolContext, hashVisitorId, type ReadyAgent } from "@/lib/tools/agent_tools.ts";
-import { type TurnTools, turnTools } from "@/lib/tools/mod.ts";
+import { type TurnTools, turnTools, withRemoteTools } from "@/lib/tools/mod.ts";
 import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
 import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
@@ -109,9 +109,11 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     ip,
     sealContext: (header) => app.contextSeal.seal(header, app.clock()),
   };
+  // MCP agents' tools come from their servers (cached, with a deadline).
+  const remote = await withRemoteTools(pickAgents(app.agents, request.agent));
   const turn = turnTools({
     search: app.search,
-    agents: pickAgents(app.agents, request.agent),
+    agents: remote.agents,
     origin,
     siteOrigins: app.config.allowedOrigins,
     onSource: (s) => {
@@ -141,7 +143,7 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     ip,
     modelId,
     model: picked.model,
-    instructions: systemPrompt(app.config, new Date(startedAt)),
+    instructions: [systemPrompt(app.config, new Date(startedAt)), ...remote.notes].join("\n\n"),
     tools,
     modelMessages,
     prefetch: prefetchCall({ retrieval, messages: modelMessages, continued, tools }),

@@ -28,6 +28,7 @@ async function cacheKey(agents: readonly AgentConfig[], root: URL): Promise<stri
   const parts: string[] = [JSON.stringify(agents)];
   for (const path of CODE) parts.push(await Deno.readTextFile(new URL(path, import.meta.url)));
   for (const agent of agents) {
+    if (agent.kind === "mcp") continue; // no spec: its tools are listed at run time
     if (!agent.spec.startsWith("static/agents/")) return null;
     try {
       parts.push(await Deno.readTextFile(new URL(agent.spec, root)));

@@ -27,6 +27,7 @@ import {
 } from "@/lib/agents/agent_config.ts";
 import { type AgentCallResult, executeAgentRequest } from "@/lib/agents/fetch_policy.ts";
 import { validateArguments } from "@/lib/agents/input_schema.ts";
+import { callMcpTool } from "@/lib/agents/mcp_client.ts";
 import { CONTEXT_SEAL_HEADER } from "@/lib/agents/context_seal.ts";
 import {
   type AgentRequest,
@@ -116,8 +117,8 @@ async function hashOf(visitorId: string): Promise<string> {
  * `"always"` or `"never"` for the operation (lib/agents/agent_config.ts).
  */
 export function needsApproval(
-  operation: Pick<AgentOperation, "method" | "toolName">,
-  agent: Pick<AgentConfig, "approval" | "approvalMode">,
+  operation: Pick<AgentOperation, "method" | "toolName" | "mcp">,
+  agent: Pick<AgentConfig, "approval" | "approvalMode"> & { autoRunReadOnly?: boolean },
 ): boolean {
   return operationNeedsApproval(operation, agent);
 }
@@ -185,6 +186,9 @@ export async function runAgentCall(
 ): Promise<AgentToolOutput> {
   const prepared = prepareRequest(operation, ready, input, context);
   if ("error" in prepared) return prepared;
+  if (operation.mcp) {
+    return await runMcpCall(operation.mcp.tool, ready, prepared.request, input, context, signal);
+  }
   const self = isSelfAgent(ready.agent);
   const selfApp = self ? context.selfApp : null;
   const request = self ? await sealed(prepared.request, context) : prepared.request;
@@ -204,6 +208,36 @@ export async function runAgentCall(
     return { error: { status: result.error.status, message: result.error.message } };
   }
   return { data: result.data };
+}
+
+/**
+ * Calls an MCP agent's tool with the headers of the request the card showed (the agent's
+ * and the context header); the SDK's client sends the `tools/call` message itself.
+ */
+function runMcpCall(
+  tool: string,
+  ready: ReadyAgent,
+  request: AgentRequest,
+  input: unknown,
+  context: AgentToolContext,
+  signal?: AbortSignal,
+): Promise<AgentToolOutput> {
+  const headers = { ...request.headers };
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() === "content-type") delete headers[name];
+  }
+  return callMcpTool(
+    {
+      agent: { id: ready.agent.id, baseUrl: ready.agent.baseUrl, local: ready.agent.local },
+      secretHeaders: secretHeaderNames(ready.agent),
+      headers,
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+      ...(context.timeoutMs ? { timeoutMs: context.timeoutMs } : {}),
+    },
+    tool,
+    input as Record<string, unknown>,
+    signal,
+  );
 }
 
 /** `request` with its context header sealed for this app's own API (only "self" agents'). */

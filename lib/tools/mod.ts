@@ -33,6 +33,7 @@ export {
   type SelfApp,
 } from "./agent_tools.ts";
 export { loadAgents, type LoadAgentsOptions, readyAgents } from "./load_agents.ts";
+export { type RemoteTools, type RemoteToolsOptions, withRemoteTools } from "./mcp_tools.ts";
 export { createSearchTool, type OnSource, SEARCH_TOOL } from "./search_site.ts";
 
 /** Tool names the chat keeps for itself; no agent operation may take them. */
@@ -83,9 +84,15 @@ export function turnTools(options: TurnToolsOptions): TurnTools {
   };
   const byTool = new Map<string, ApprovalTarget>();
   for (const ready of options.agents) {
-    Object.assign(tools, agentTools(ready, options.context));
-    for (const operation of ready.operations) {
-      byTool.set(operation.toolName, { agent: ready, operation });
+    for (const [name, made] of Object.entries(agentTools(ready, options.context))) {
+      // Spec names were checked at start; an MCP server's names arrive at run time.
+      if (tools[name]) {
+        console.warn(`Agent "${ready.agent.id}": tool "${name}" left out, the name is taken.`);
+        continue;
+      }
+      tools[name] = made;
+      const operation = ready.operations.find((o) => o.toolName === name)!;
+      byTool.set(name, { agent: ready, operation });
     }
   }
   return {

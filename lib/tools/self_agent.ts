@@ -28,5 +28,8 @@ export function agentBaseUrl(agent: Pick<AgentConfig, "baseUrl">, origin: string
  * loopback URL (and `local`), since "self" has no origin outside a turn.
  */
 export function loadableConfig(agent: AgentConfig): AgentConfig {
-  return isSelfAgent(agent) ? { ...agent, baseUrl: "http://localhost/", local: true } : agent;
+  // An MCP agent names its server's full URL: "self" is refused for it by the check.
+  return isSelfAgent(agent) && agent.kind !== "mcp"
+    ? { ...agent, baseUrl: "http://localhost/", local: true }
+    : agent;
 }

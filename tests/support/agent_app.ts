@@ -7,7 +7,7 @@
 import type { UIMessageChunk } from "ai";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { buildOperations } from "@/lib/agents/spec.ts";
-import type { AgentConfig } from "@/lib/agents/types.ts";
+import type { OpenApiAgentConfig } from "@/lib/agents/types.ts";
 import type { ScriptedModel } from "@/lib/models/testing.ts";
 import { scriptedRegistry } from "@/lib/models/testing.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
@@ -64,7 +64,7 @@ export interface SpyAgentOptions {
   /** Another spec for the spy agent (default {@linkcode SPY_SPEC}). */
   spec?: unknown;
   /** More settings of the spy agent's config (e.g. its approval rule). */
-  agent?: Partial<AgentConfig>;
+  agent?: Partial<OpenApiAgentConfig>;
 }
 
 /** The app over a spy agent, with a scripted model and, optionally, a search of the test's passages. */
@@ -90,7 +90,7 @@ export async function startSpyAgentApp(
     }
     return Response.json({ ok: true }, { status: 201, headers: cors });
   });
-  const agent: AgentConfig = {
+  const agent: OpenApiAgentConfig = {
     id: "spy",
     name: "Spy API",
     description: "A test API that records what it receives.",

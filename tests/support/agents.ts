@@ -3,7 +3,7 @@
  * config and a small "shop" agent built from an inline spec, with a secret header.
  */
 import { buildOperations } from "@/lib/agents/spec.ts";
-import type { AgentConfig } from "@/lib/agents/types.ts";
+import type { OpenApiAgentConfig } from "@/lib/agents/types.ts";
 import type { ReadyAgent } from "@/lib/tools/agent_tools.ts";
 import { loadAgents, readyAgents } from "@/lib/tools/load_agents.ts";
 import { testConfig } from "./chat_client.ts";
@@ -12,7 +12,7 @@ import { testConfig } from "./chat_client.ts";
 export const SHOP_SECRET = "shop-s3cret-token";
 
 /** The shop agent as configured. */
-export const SHOP: AgentConfig = {
+export const SHOP: OpenApiAgentConfig = {
   id: "shop",
   name: { "pt-BR": "Loja Exemplo", en: "Example Shop" },
   description: { "pt-BR": "Consulta os pedidos da loja.", en: "Looks up the shop's orders." },
