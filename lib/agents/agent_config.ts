@@ -95,7 +95,9 @@ function validateMcpAgent(agent: McpAgentConfig): AgentConfig {
   }
   if (agent.autoRunReadOnly !== undefined && typeof agent.autoRunReadOnly !== "boolean") {
     throw new AgentConfigError(
-      `Agent "${id}": "autoRunReadOnly" must be true or false.`,
+      `Agent "${id}": "autoRunReadOnly" is ${
+        JSON.stringify(agent.autoRunReadOnly)
+      }. Fix: set it to true or false.`,
       id,
     );
   }
