@@ -116,6 +116,9 @@ export default function ToolApproval(props: ToolApprovalProps) {
       toolName={props.toolName}
       agentName={descriptor?.agentName ?? descriptor?.agentId ?? ""}
       summary={visitor?.summary ? localize(visitor.summary, props.locale) : null}
+      mcpTool={descriptor?.edit.operation.mcp
+        ? { tool: descriptor.edit.operation.mcp.tool, server: descriptor.edit.baseUrl }
+        : null}
       labels={labels}
       shown={formValues(fields, reviewing ? edited.value!.input : props.input)}
       state={state}

@@ -22,6 +22,8 @@ export interface ApprovalCardProps {
   uid: string;
   toolName: string;
   agentName: string;
+  /** For a tool of an MCP agent: the server's name of the tool and the server's URL. */
+  mcpTool?: { tool: string; server: string } | null;
   /** What approving does, in the visitor's language (the operation's `x-visitor.summary`). */
   summary: string | null;
   /** Each field's label in the visitor's language, by field key. */
@@ -285,6 +287,11 @@ export function ApprovalCard(p: ApprovalCardProps) {
         {format(t.approvalIntro, { agent: p.agentName })}
         {p.runInBrowser && <>{" "}{t.approvalBrowser}</>}
       </p>
+      {p.mcpTool && (
+        <p class="approval-mcp">
+          {format(t.approvalMcpTool, { tool: p.mcpTool.tool, server: p.mcpTool.server })}
+        </p>
+      )}
       {p.mode === "edit" && pending ? <EditForm {...p} /> : p.request && (
         <>
           {p.mode === "review" && <p class="approval-edited" role="status">{t.approvalEdited}</p>}
