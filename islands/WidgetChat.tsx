@@ -18,6 +18,8 @@ export interface WidgetChatProps {
   agents: AgentChoice[];
   /** The agent of a new chat (the loader's `data-agent`), already checked. */
   agent: string | null;
+  /** The public URL of the site's /mcp, or null when MCP_ENABLED is false. */
+  mcpUrl: string | null;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface WidgetChatProps {
  * (static/widget_frame.js wraps fetch); nothing here ever reaches the host page.
  */
 export default function WidgetChat(
-  { locale, siteName, suggestions, agents, agent }: WidgetChatProps,
+  { locale, siteName, suggestions, agents, agent, mcpUrl }: WidgetChatProps,
 ) {
   const t = catalog(locale);
   const w = { ...widgetMessages(locale), ...widgetFrameMessages(locale) };
@@ -66,6 +68,8 @@ export default function WidgetChat(
         siteName={siteName}
         t={t}
         w={w}
+        locale={locale}
+        mcpUrl={mcpUrl}
         open={overlay.value}
         onNewChat={newChat}
         onOverlay={o.openOverlay}
@@ -88,6 +92,8 @@ export default function WidgetChat(
           <WidgetOverlay
             t={t}
             w={w}
+            locale={locale}
+            mcpUrl={mcpUrl}
             state={o}
             currentId={current.id}
             onPick={(id) => {

@@ -6,6 +6,7 @@ import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
 import WidgetChat from "@/islands/WidgetChat.tsx";
 import { localize } from "@/lib/i18n/localized.ts";
 import { siteSuggestions } from "@/lib/corpus/suggestions.ts";
+import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 
 interface Data {
   agent: string | null;
@@ -36,7 +37,7 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function Widget({ data, state, app }) {
+export default define.page<Data>(function Widget({ data, state, app, url }) {
   const locale = localeOf(state);
   return (
     <div class="shell widget-shell">
@@ -46,6 +47,7 @@ export default define.page<Data>(function Widget({ data, state, app }) {
         suggestions={data.suggestions}
         agents={agentChoices(app.agents, locale)}
         agent={data.agent}
+        mcpUrl={mcpPublicUrl(app, url)}
       />
       <link rel="stylesheet" href="/widget.css" />
       {/* Before the island's module scripts run: its first API call already needs the token. */}

@@ -1,4 +1,5 @@
-import type { Messages } from "@/lib/i18n/mod.ts";
+import type { Locale, Messages } from "@/lib/i18n/mod.ts";
+import { AiToolPanel } from "./AiToolPanel.tsx";
 import type { WidgetMessages } from "@/lib/i18n/widget.ts";
 import type { widgetFrameMessages } from "@/lib/i18n/widget_frame.ts";
 import type { ChatsState, WidgetOverlay as Overlay } from "@/lib/client/use_widget_overlay.ts";
@@ -7,13 +8,16 @@ import type { ChatsState, WidgetOverlay as Overlay } from "@/lib/client/use_widg
 export type WidgetTexts = WidgetMessages & ReturnType<typeof widgetFrameMessages>;
 
 /**
- * The open overlay over the chat: previous conversations (a pick opens one) or the delete
- * confirmation, and "back to the chat". Escape closes it (not the whole widget).
+ * The open overlay over the chat: previous conversations (a pick opens one), the AI tool
+ * snippets or the delete confirmation, and "back to the chat". Escape closes it (not the
+ * whole widget).
  */
 export function WidgetOverlay(
-  { t, w, state, currentId, onPick, onDelete }: {
+  { t, w, locale, mcpUrl, state, currentId, onPick, onDelete }: {
     t: Messages;
     w: WidgetTexts;
+    locale: Locale;
+    mcpUrl: string | null;
     state: Overlay;
     currentId: string | null;
     onPick: (id: string) => void;
@@ -31,7 +35,9 @@ export function WidgetOverlay(
         closeOverlay();
       }}
     >
-      {state.overlay.value === "chats"
+      {state.overlay.value === "ai" && mcpUrl
+        ? <AiToolPanel mcpUrl={mcpUrl} locale={locale} />
+        : state.overlay.value === "chats"
         ? (
           <ChatsOverlay
             title={t.chatsLabel}

@@ -1,5 +1,6 @@
 /**
- * The widget's overlays over the chat (previous conversations, delete my data): which one
+ * The widget's overlays over the chat (previous conversations, delete my data, use with
+ * your AI tool): which one
  * is open, the chat list it loads, its notice, and focus (the overlay's heading on open,
  * the button that opened it on close).
  */
@@ -8,7 +9,7 @@ import { type Signal, useSignal } from "@preact/signals";
 import type { ChatSummary } from "@/lib/store/chats.ts";
 
 /** An overlay of the widget. */
-export type OverlayName = "chats" | "delete";
+export type OverlayName = "chats" | "delete" | "ai";
 
 /** The chat list of the "chats" overlay, or where its loading is. */
 export type ChatsState = ChatSummary[] | "loading" | "failed";
