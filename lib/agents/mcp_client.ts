@@ -9,8 +9,7 @@
  *
  * Server-only.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AgentPolicyError, policyFetch, type PolicyFetchOptions } from "./fetch_policy.ts";
 import type { JsonSchema } from "./types.ts";
@@ -117,8 +116,14 @@ async function exchange<T>(
   const timeoutMs = target.timeoutMs ?? 10_000;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = caller ? AbortSignal.any([timeout, caller]) : timeout;
-  const client = new Client(CLIENT_INFO);
+  let client: Client | null = null;
   try {
+    // Loaded on the first MCP exchange: a site without MCP agents never loads the client.
+    const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    ]);
+    client = new Client(CLIENT_INFO);
     const transport = new StreamableHTTPClientTransport(new URL(target.agent.baseUrl), {
       fetch: policyFetch({ ...target, signal }),
       requestInit: { headers: target.headers ?? {} },
@@ -136,14 +141,17 @@ async function exchange<T>(
       signal.addEventListener("abort", () => reject(signal.reason), { once: true });
     });
     // The SDK's own timers are a backstop; the race makes the deadline exact.
+    const connected = client;
     return await Promise.race([
-      client.connect(transport, { signal, timeout: timeoutMs }).then(() => work(client, signal)),
+      connected.connect(transport, { signal, timeout: timeoutMs }).then(() =>
+        work(connected, signal)
+      ),
       deadline,
     ]);
   } catch (error) {
     return failure(error, { timedOut: timeout.aborted, cancelled: !!caller?.aborted, timeoutMs });
   } finally {
-    client.close().catch(() => {});
+    client?.close().catch(() => {});
   }
 }
 
