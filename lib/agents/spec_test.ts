@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildOperations, checkToolNames, loadAgent, loadSpecDocument } from "./spec.ts";
 import { AgentConfigError } from "./types.ts";
-import type { AgentConfig, OpenApiAgentConfig } from "./types.ts";
+import type { OpenApiAgentConfig } from "./types.ts";
 
 const root = new URL("./testdata/", import.meta.url);
 
