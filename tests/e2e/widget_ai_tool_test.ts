@@ -3,16 +3,10 @@
  * widget's bar offers it; the overlay takes focus on its heading, lists the Claude Code,
  * Cursor and VS Code snippets for this site's /mcp (the footer's list), a Copy button puts a
  * snippet on the clipboard and says so, Escape closes it and focus returns to the button.
- * In English too. Screenshots: test-results/screenshots/widget-ai-tool-*.png.
+ * In English too, at 360 px dark. Screenshot before the axe check. Screenshots: test-results/screenshots/widget-ai-tool-*.png.
  */
 import assert from "node:assert/strict";
-import {
-  DESKTOP,
-  launchBrowser,
-  screenshotDir,
-  viewContext,
-  watchPage,
-} from "../support/browser.ts";
+import { launchBrowser, screenshotDir, viewContext, VIEWS, watchPage } from "../support/browser.ts";
 import { testConfig } from "../support/chat_client.ts";
 import { startTestServer } from "../support/server.ts";
 import { runAxe } from "../support/ui.ts";
@@ -42,12 +36,12 @@ Deno.test({
     const dir = await screenshotDir();
     try {
       const runs = [
-        ["/", "Usar com sua ferramenta de IA", "Copiado."],
-        ["/en", "Use with your AI tool", "Copied."],
-      ];
-      for (const [path, label, copied] of runs) {
+        ["/", "Usar com sua ferramenta de IA", "Copiado.", VIEWS[2]],
+        ["/en", "Use with your AI tool", "Copied.", VIEWS[1]],
+      ] as const;
+      for (const [path, label, copied, view] of runs) {
         // A new visitor each time (the widget remembers whether its panel was open).
-        const context = await viewContext(browser, DESKTOP);
+        const context = await viewContext(browser, view);
         await context.grantPermissions(["clipboard-read", "clipboard-write"]);
         const page = await context.newPage();
         const seen = watchPage(page);
@@ -76,12 +70,14 @@ Deno.test({
         await frame.locator(".widget-copy-status", { hasText: copied }).waitFor();
         const clip = await page.evaluate(() => navigator.clipboard.readText());
         assert.equal(clip, claude, "the snippet is on the clipboard");
-        if (path === "/") {
+        await page.screenshot({
+          path: `${dir}/widget-ai-tool-${view.width}-${view.scheme}.png`,
+        });
+        {
           const serious = (await runAxe(page)).filter((v) =>
             v.impact === "serious" || v.impact === "critical"
           );
           assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.join(", ")}`), []);
-          await page.screenshot({ path: `${dir}/widget-ai-tool-1440.png` });
         }
 
         await page.keyboard.press("Escape");
