@@ -76,7 +76,10 @@ if (import.meta.main) {
   const t0 = performance.now();
   try {
     const tools = await checkAgentSpecs(config.agents ?? [], { cache: true });
-    const list = Object.entries(tools).map(([id, n]) => `${id} (${n} tools)`).join(", ");
+    const mcp = new Set((config.agents ?? []).filter((a) => a.kind === "mcp").map((a) => a.id));
+    const list = Object.entries(tools).map(([id, n]) =>
+      mcp.has(id) ? `${id} (MCP server: tools listed at run time)` : `${id} (${n} tools)`
+    ).join(", ");
     console.log(`Agents checked: ${list || "none"}`);
   } catch (error) {
     console.error(`Build stopped: ${(error as Error).message}`);

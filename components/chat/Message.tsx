@@ -119,13 +119,19 @@ export function Message(
           return <ApprovalSlot key={tool.toolCallId} part={tool} t={t} agents={agents} />;
         }
         if (part.type.startsWith("tool-") && "state" in part) {
-          const p = part as { state: string; errorText?: string; toolCallId: string };
+          const p = part as {
+            state: string;
+            errorText?: string;
+            toolCallId: string;
+            output?: unknown;
+          };
+          // An agent's call that ran without a card and failed (`{ error }`, e.g. a remote
+          // server that is down) says why, like a failed call.
+          const failed = p.state === "output-error" ? p.errorText : agentError(p.output);
           return (
             <div key={i} class="tool-card">
               <span class="tool-name">{part.type.slice(5)}</span>
-              {p.state === "output-error" && (
-                <pre class="tool-error"><code>{p.errorText}</code></pre>
-              )}
+              {failed && <pre class="tool-error"><code>{failed}</code></pre>}
             </div>
           );
         }
@@ -144,6 +150,15 @@ export function Message(
       {actions}
     </article>
   );
+}
+
+/** The message of an agent tool's `{ error: { status, message } }` output, else undefined. */
+function agentError(output: unknown): string | undefined {
+  const error = (output as { error?: { status?: unknown; message?: unknown } } | null)?.error;
+  if (!error || typeof error.message !== "string") return undefined;
+  return typeof error.status === "number" && error.status > 0
+    ? `${error.status} ${error.message}`
+    : error.message;
 }
 
 /**

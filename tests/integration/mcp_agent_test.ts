@@ -230,6 +230,9 @@ Deno.test("mcp agents: an oversized result is cut for the model; a server that w
       /The MCP server could not be used/,
       "the model reads why",
     );
+    // The visitor reads it too, on the tool's line of the answer.
+    const page = await (await jar.fetch(`${server.url}/c/${id}`)).text();
+    assert.match(page, /class="tool-error"><code>The MCP server could not be used/);
   } finally {
     await server.close();
   }
