@@ -84,14 +84,15 @@ export function turnTools(options: TurnToolsOptions): TurnTools {
   };
   const byTool = new Map<string, ApprovalTarget>();
   for (const ready of options.agents) {
-    for (const [name, made] of Object.entries(agentTools(ready, options.context))) {
+    const built = agentTools(ready, options.context);
+    for (const operation of ready.operations) {
+      const name = operation.toolName;
       // Spec names were checked at start; an MCP server's names arrive at run time.
       if (tools[name]) {
         console.warn(`Agent "${ready.agent.id}": tool "${name}" left out, the name is taken.`);
         continue;
       }
-      tools[name] = made;
-      const operation = ready.operations.find((o) => o.toolName === name)!;
+      tools[name] = built[name];
       byTool.set(name, { agent: ready, operation });
     }
   }
