@@ -1,4 +1,4 @@
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
 import type { ChatSummary } from "@/lib/store/chats.ts";

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Locale } from "@/lib/i18n/mod.ts";
 import type { AgentChoice } from "@/components/chat/agents.ts";
 import { Welcome } from "@/components/chat/Welcome.tsx";

@@ -5,7 +5,7 @@
 import { validateUIMessages } from "ai";
 import { z } from "zod";
 import { HttpError } from "@/lib/http/errors.ts";
-import type { ChatMessage } from "./types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { CHAT_ID } from "./chat_id.ts";
 
 export { CHAT_ID };

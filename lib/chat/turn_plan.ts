@@ -18,7 +18,7 @@ import { type TurnTools, turnTools, withRemoteTools } from "@/lib/tools/mod.ts";
 import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
 import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
-import type { ChatMessage, EarlierAnswer } from "./types.ts";
+import type { ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
 import { earlierAnswers } from "./earlier_answers.ts";
 import { scrubInternal } from "./scrub_internal.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";

@@ -7,7 +7,7 @@ import { existingVisitor } from "@/lib/http/visitor.ts";
 import { CHAT_ID } from "@/lib/chat/chat_id.ts";
 import { answerFormPost } from "@/lib/chat/form_post.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
 import { prerenderMessages } from "@/components/chat/prerender.ts";
 import { savedChatMarkdown } from "@/components/chat/saved_markdown.ts";

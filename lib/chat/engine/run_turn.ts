@@ -35,7 +35,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { DEFAULT_MAX_OUTPUT_TOKENS, type ToolCallLimits } from "@/lib/config.ts";
-import { appendText } from "@/lib/text/append.ts";
+import { appendText } from "@/lib/protocol/append_text.ts";
 import { toUiChunk } from "./ui_chunks.ts";
 import { startModelCall } from "./model_call.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";

@@ -4,7 +4,7 @@ import { readJsonBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
 import { clampTitle } from "@/lib/chat/title.ts";
 import { scrubInternal } from "@/lib/chat/scrub_internal.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /** One of the visitor's chats: read, rename, delete. */
 export const handler = define.handlers({
