@@ -5,7 +5,7 @@ import { loadShellData } from "@/lib/chat/shell_data.ts";
 import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
 import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
 import { answerFormPost } from "@/lib/chat/form_post.ts";
-import { newChatId } from "@/lib/chat/chat_id.ts";
+import { newChatId } from "@/lib/protocol/chat_id.ts";
 
 interface Data extends ShellData {
   /** The agent `?agent=` names, when it is a configured one (else null, no error). */

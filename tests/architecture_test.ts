@@ -57,7 +57,6 @@ const KNOWN_VIOLATIONS: readonly string[] = [
   "lib/mcp/ask_tool.ts → lib/services.ts",
   "lib/mcp/limits.ts → lib/services.ts",
   "lib/store/import_history.ts → lib/chat/title.ts",
-  "lib/store/import_history.ts → lib/chat/request.ts",
   "cycle: components/chat/Composer.tsx ↔ components/chat/EditForm.tsx ↔ components/chat/Thread.tsx ↔ islands/ChatMessages.tsx ↔ lib/client/use_conversation.ts",
   "cycle: islands/ToolApproval.tsx ↔ lib/client/approval_card_lazy.ts ↔ lib/client/approval_slot.ts",
   "cycle: lib/chat/engine/approval_responses.ts ↔ lib/chat/engine/prefetch_step.ts ↔ lib/chat/engine/run_turn.ts",

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { validateUIMessages } from "ai";
-import { newUserMessage, plainChatRequest, schemaChatRequest } from "./request.ts";
+import { plainChatRequest, schemaChatRequest } from "@/lib/protocol/chat_request.ts";
+import { newUserMessage } from "./request.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 // The turn skips the SDK's UI message schema for a new message that passes `newUserMessage`

@@ -4,7 +4,7 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
-import { CHAT_ID } from "@/lib/chat/chat_id.ts";
+import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 import { answerFormPost } from "@/lib/chat/form_post.ts";
 import { loadShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
