@@ -3,7 +3,7 @@ import type { AppConfig } from "@/lib/config.ts";
 import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
 import type { ChatSummary } from "@/lib/store/chats.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
-import { type AgentChoice, agentChoices } from "./chat/agents.ts";
+import { type AgentChoice, agentChoices } from "../lib/client/agents.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";
 import { ChatList } from "./ChatList.tsx";
 import { Footer } from "./Footer.tsx";

@@ -10,7 +10,8 @@
 import manifest from "@/fresh.gen.ts";
 import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
-import { type App, createApp } from "@/lib/http/app.ts";
+import { createApp } from "@/lib/http/app.ts";
+import type { App } from "@/lib/http/types.ts";
 import { createAdminSessions } from "@/lib/http/admin_session.ts";
 import type { IslandAssets } from "@/lib/http/types.ts";
 import {

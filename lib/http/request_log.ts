@@ -10,7 +10,7 @@
  *  "status":200,"ms":41,"durationMs":1630,"end":"complete","chat":{"model":"local",…}}
  */
 import { onBodyEnd } from "./body_end.ts";
-import type { App } from "./app.ts";
+import type { App } from "./types.ts";
 
 /** What a chat turn adds to its request's line. */
 export interface TurnFacts {
