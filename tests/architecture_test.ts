@@ -38,7 +38,6 @@ const KNOWN_VIOLATIONS: readonly string[] = [
   "lib/chat/turn_stream.ts → lib/services.ts",
   "lib/client/approval.ts → lib/agents/request.ts",
   "lib/client/approval.ts → lib/agents/types.ts",
-  "lib/client/approval_card_lazy.ts → islands/ToolApproval.tsx",
   "lib/client/approval_form.ts → lib/agents/input_schema.ts",
   "lib/client/approval_form.ts → lib/agents/types.ts",
   "lib/client/approval_request.ts → lib/agents/request.ts",
