@@ -6,9 +6,14 @@ import { collectArtifacts } from "@/lib/artifacts/versions.ts";
 import { useConversation } from "@/lib/client/use_conversation.ts";
 import type { ChatMessagesProps } from "@/lib/client/chat_messages_props.ts";
 import { setApprovalCardLoader } from "@/lib/client/approval_slot.ts";
+import { setArtifactPanelLoader } from "@/lib/client/artifact_slot.ts";
 
-// The card's code is a lazy chunk of its own; the list asks for it when an answer holds one.
+// The approval card and the artifact panel are lazy chunks of their own, loaded when an
+// answer holds a card or the visitor opens an artifact.
 setApprovalCardLoader(() => import("@/lib/client/approval_card_lazy.ts"));
+setArtifactPanelLoader(async () =>
+  (await import("@/components/artifacts/ArtifactPanel.tsx")).ArtifactPanel
+);
 
 /**
  * The conversation: welcome, suggested questions, messages, the composer and the model picker.

@@ -12,7 +12,7 @@ import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { createApp } from "@/lib/http/app.ts";
 import type { App } from "@/lib/http/types.ts";
-import { createAdminSessions } from "@/lib/http/admin_session.ts";
+import { createAdminSessions } from "@/lib/admin/session.ts";
 import type { IslandAssets } from "@/lib/http/types.ts";
 import {
   createVisitorSigner,

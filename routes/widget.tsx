@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { withFrameAncestors } from "@/lib/http/csp.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";

@@ -5,7 +5,7 @@
  * chat, with which model, history and tools, and what the turn will write.
  */
 import { convertToModelMessages, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { resolveVisitor } from "@/lib/http/visitor.ts";

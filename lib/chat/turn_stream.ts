@@ -6,7 +6,7 @@
  */
 import type { UIMessageChunk } from "ai";
 import { MessageBuilder } from "@/lib/protocol/message_builder.ts";
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { findModel } from "@/lib/models/catalog.ts";
 import { collectRoutes } from "@/lib/models/call_routes.ts";

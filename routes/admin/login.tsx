@@ -1,8 +1,8 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { constantTimeEqual } from "@/lib/http/admin.ts";
-import { adminRetryAfter, tryAdminCredential } from "@/lib/http/admin_guard.ts";
+import { adminRetryAfter, tryAdminCredential } from "@/lib/admin/guard.ts";
 import { readFormBody } from "@/lib/http/body.ts";
-import { type Ctx, define } from "@/lib/http/define.ts";
+import { type Ctx, define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";

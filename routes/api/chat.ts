@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { preflight } from "@/lib/http/origin.ts";
 import { chatStack, stackUnavailable } from "@/lib/chat/lazy.ts";
 

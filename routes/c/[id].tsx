@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
@@ -6,9 +6,9 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 import { answerFormPost } from "@/lib/chat/form_post.ts";
-import { loadShellData } from "@/lib/chat/shell_data.ts";
+import { loadShellData, type ShellData } from "@/lib/chat/shell_data.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
-import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
+import { ChatShell, shellChrome } from "@/components/ChatShell.tsx";
 import { prerenderMessages } from "@/components/chat/prerender.ts";
 import { savedChatMarkdown } from "@/components/chat/saved_markdown.ts";
 import { scrubInternal } from "@/lib/chat/scrub_internal.ts";

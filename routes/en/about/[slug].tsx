@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { localeOf } from "@/lib/http/locale.ts";
