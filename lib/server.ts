@@ -36,7 +36,8 @@ import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createLoginAttempts, loginLimitFromEnv } from "@/lib/store/login_attempts.ts";
 import { createAdminSessionStore } from "@/lib/store/admin_sessions.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
-import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
+import { createRecentErrors } from "@/lib/store/recent_errors.ts";
+import type { ServerErrorEntry } from "@/lib/telemetry/server_error.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createContextSealer } from "@/lib/agents/context_seal.ts";
@@ -241,7 +242,7 @@ export async function createServerApp(
 function requestLogOptions(write: ServerOptions["requestLog"], env: Env, kv: Deno.Kv) {
   if (write === null || (write === undefined && env.REQUEST_LOG === "off")) return null;
   const errors = createRecentErrors(kv);
-  return { write, onServerError: (entry: RecentError) => void errors.record(entry) };
+  return { write, onServerError: (entry: ServerErrorEntry) => void errors.record(entry) };
 }
 
 /** The origins of agents that run in the visitor's browser: their pages may fetch from them. */
