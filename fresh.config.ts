@@ -42,7 +42,7 @@ export default defineConfig({
       },
       spec: "static/agents/contact.json",
       // "self": this app's own origin (site.url, else the request's); calls are handled
-      // in-process, never sent over the network (lib/tools/self_agent.ts).
+      // in-process, never sent over the network (lib/agents/self_agent.ts).
       baseUrl: "self",
       runIn: "server",
     },

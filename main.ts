@@ -3,7 +3,7 @@
  * `deno task build` first so the island bundles, the route manifest and the search index exist.
  */
 import defaultConfig from "@/fresh.config.ts";
-import { enforceStartupChecks } from "@/lib/http/startup_checks.ts";
+import { enforceStartupChecks } from "@/lib/startup_checks.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { warmAfterFirstResponse } from "@/lib/chat/lazy.ts";
 

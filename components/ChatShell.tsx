@@ -1,9 +1,9 @@
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
-import type { ChatSummary } from "@/lib/store/chats.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
-import { type AgentChoice, agentChoices } from "./chat/agents.ts";
+import { type AgentChoice, agentChoices } from "@/lib/client/agents.ts";
+import type { ShellData } from "@/lib/chat/shell_data.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";
 import { ChatList } from "./ChatList.tsx";
 import { Footer } from "./Footer.tsx";
@@ -15,14 +15,6 @@ export const HOW_IT_WORKS_URL: Record<Locale, string> = {
   "pt-BR": "/sobre/como-funciona",
   en: "/en/about/how-it-works",
 };
-
-/** What the chat pages load for the shell. */
-export interface ShellData {
-  chats: ChatSummary[];
-  cursor: string | null;
-  /** Suggested questions of an empty chat (lib/corpus/suggestions.ts). */
-  suggestions: string[];
-}
 
 /** The shell's props that follow from the page's language and the site's config. */
 export interface ShellChrome {

@@ -1,39 +1,19 @@
-import type { ChatMessage } from "@/lib/chat/types.ts";
-import type { Locale } from "@/lib/i18n/mod.ts";
-import type { AgentChoice } from "@/components/chat/agents.ts";
 import { Welcome } from "@/components/chat/Welcome.tsx";
 import { Thread } from "@/components/chat/Thread.tsx";
 import { Composer } from "@/components/chat/Composer.tsx";
 import { ArtifactSlot } from "@/components/chat/ArtifactSlot.tsx";
 import { collectArtifacts } from "@/lib/artifacts/versions.ts";
 import { useConversation } from "@/lib/client/use_conversation.ts";
+import type { ChatMessagesProps } from "@/lib/client/chat_messages_props.ts";
+import { setApprovalCardLoader } from "@/lib/client/approval_slot.ts";
+import { setArtifactPanelLoader } from "@/lib/client/artifact_slot.ts";
 
-/** Props of the message list; all serialisable. */
-export interface ChatMessagesProps {
-  locale: Locale;
-  suggestions: string[];
-  /** The chat shown; null on a new chat (an id is made at the first message). */
-  chatId: string | null;
-  initialMessages: ChatMessage[];
-  /** Server-rendered markdown of the initial messages (see components/chat/prerender.ts). */
-  prerendered?: Record<string, string>;
-  /** The configured agents (id, name, description); a picker shows when there are several. */
-  agents?: AgentChoice[];
-  /** The agent preselected on a new chat (`?agent=`); ignored unless it is one of `agents`. */
-  agent?: string | null;
-  /** The separate origin artifact previews are served from (`ARTIFACT_ORIGIN`); null: `srcdoc`. */
-  artifactOrigin?: string | null;
-  /**
-   * Called with the chat's id once the server holds it (its answer streams) and after each
-   * answer. Only for a parent island (the widget keeps the id); a page cannot pass a function.
-   */
-  onChatSaved?: (id: string) => void;
-  /**
-   * The path (and query) naming chat `id`, written to the address bar once it is saved
-   * (default `/c/<id>`). Only for a parent island: the widget's frame keeps a /widget URL.
-   */
-  chatPath?: (id: string) => string;
-}
+// The approval card and the artifact panel are lazy chunks of their own, loaded when an
+// answer holds a card or the visitor opens an artifact.
+setApprovalCardLoader(() => import("@/lib/client/approval_card_lazy.ts"));
+setArtifactPanelLoader(async () =>
+  (await import("@/components/artifacts/ArtifactPanel.tsx")).ArtifactPanel
+);
 
 /**
  * The conversation: welcome, suggested questions, messages, the composer and the model picker.

@@ -9,36 +9,15 @@
  */
 import { useLayoutEffect, useRef } from "preact/hooks";
 import { useSignal } from "@preact/signals";
-import { type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
+import { messages as catalog } from "@/lib/i18n/mod.ts";
 import { approvalMessages } from "@/lib/i18n/approval.ts";
-import {
-  APPROVAL_EVENT,
-  type ApprovalDecision,
-  type ApprovalDescriptorView,
-} from "@/lib/client/approval.ts";
+import { APPROVAL_EVENT, type ApprovalDecision } from "@/lib/client/approval.ts";
 import { formFields, formValues, readForm } from "@/lib/client/approval_form.ts";
 import { requestToShow } from "@/lib/client/approval_request.ts";
-import { registerApprovalCard } from "@/lib/client/approval_slot.ts";
+import { registerApprovalCard, type ToolApprovalProps } from "@/lib/client/approval_slot.ts";
 import type { RequestDescription } from "@/lib/agents/request.ts";
 import { ApprovalCard, type CardMode } from "@/components/chat/ApprovalCard.tsx";
 import { localize } from "@/lib/i18n/localized.ts";
-
-/** Props of the card; all serialisable (the tool part's fields). */
-export interface ToolApprovalProps {
-  locale: Locale;
-  toolName: string;
-  /** The tool part's state. */
-  state: string;
-  approval: {
-    id: string;
-    approved?: boolean;
-    reason?: string;
-    descriptor?: ApprovalDescriptorView;
-  };
-  input?: unknown;
-  output?: unknown;
-  errorText?: string;
-}
 
 /** The card island. */
 export default function ToolApproval(props: ToolApprovalProps) {

@@ -1,5 +1,5 @@
 import ChatMessages from "@/islands/ChatMessages.tsx";
-import type { AgentChoice } from "@/components/chat/agents.ts";
+import type { AgentChoice } from "@/lib/client/agents.ts";
 import { WidgetBar } from "@/components/widget/WidgetBar.tsx";
 import { WidgetOverlay } from "@/components/widget/WidgetOverlay.tsx";
 import { type Locale, messages as catalog } from "@/lib/i18n/mod.ts";

@@ -7,7 +7,7 @@ import { type LocalizedText, localizedTextProblem } from "@/lib/i18n/localized.t
 import type { Locale } from "@/lib/i18n/mod.ts";
 import { resolveModelDeadlines } from "@/lib/models/deadlines.ts";
 import type { ModelDeadlines } from "@/lib/models/types.ts";
-import { loadableConfig } from "@/lib/tools/self_agent.ts";
+import { loadableConfig } from "@/lib/agents/self_agent.ts";
 
 /** Most tokens one model call may write when the configuration says nothing. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -89,7 +89,7 @@ export interface AppConfig {
   maxBodyBytes: number;
   /**
    * OpenAPI agents whose operations become tools of the chat (lib/agents/types.ts
-   * `AgentConfig`). `baseUrl: "self"` means this app's own origin (lib/tools/self_agent.ts).
+   * `AgentConfig`). `baseUrl: "self"` means this app's own origin (lib/agents/self_agent.ts).
    * Their specs are loaded at start and checked by the build.
    */
   agents?: AgentConfig[];

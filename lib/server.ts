@@ -10,8 +10,9 @@
 import manifest from "@/fresh.gen.ts";
 import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
-import { type App, createApp } from "@/lib/http/app.ts";
-import { createAdminSessions } from "@/lib/http/admin_session.ts";
+import { createApp } from "@/lib/http/app.ts";
+import type { App } from "@/lib/http/types.ts";
+import { createAdminSessions } from "@/lib/admin/session.ts";
 import type { IslandAssets } from "@/lib/http/types.ts";
 import {
   createVisitorSigner,
@@ -35,7 +36,8 @@ import { createRateLimiter } from "@/lib/store/limits.ts";
 import { createLoginAttempts, loginLimitFromEnv } from "@/lib/store/login_attempts.ts";
 import { createAdminSessionStore } from "@/lib/store/admin_sessions.ts";
 import { createKvUsageRecorder } from "@/lib/store/usage.ts";
-import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
+import { createRecentErrors } from "@/lib/store/recent_errors.ts";
+import type { ServerErrorEntry } from "@/lib/telemetry/server_error.ts";
 import { createStreamLog } from "@/lib/store/stream_log.ts";
 import { createApprovalSigner } from "@/lib/chat/approvals.ts";
 import { createContextSealer } from "@/lib/agents/context_seal.ts";
@@ -240,7 +242,7 @@ export async function createServerApp(
 function requestLogOptions(write: ServerOptions["requestLog"], env: Env, kv: Deno.Kv) {
   if (write === null || (write === undefined && env.REQUEST_LOG === "off")) return null;
   const errors = createRecentErrors(kv);
-  return { write, onServerError: (entry: RecentError) => void errors.record(entry) };
+  return { write, onServerError: (entry: ServerErrorEntry) => void errors.record(entry) };
 }
 
 /** The origins of agents that run in the visitor's browser: their pages may fetch from them. */

@@ -4,7 +4,7 @@
  */
 import type { AppConfig } from "@/lib/config.ts";
 import type { VisitorSigner } from "@/lib/http/visitor.ts";
-import type { AdminSessions } from "@/lib/http/admin_session.ts";
+import type { AdminSessions } from "@/lib/admin/session.ts";
 import type { ModelRegistry } from "@/lib/models/types.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/chats.ts";

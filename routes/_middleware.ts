@@ -1,5 +1,5 @@
 import { editHeaders } from "@/lib/http/response_headers.ts";
-import { type Ctx, define } from "@/lib/http/define.ts";
+import { type Ctx, define } from "@/lib/define.ts";
 import { withApiCors } from "@/lib/http/api_cors.ts";
 import { framedByOthers } from "@/lib/http/csp.ts";
 import { requireAllowedOrigin, siteOrigins, UNSAFE_METHODS } from "@/lib/http/origin.ts";

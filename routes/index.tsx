@@ -1,11 +1,11 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { mcpPublicUrl } from "@/lib/mcp/public_url.ts";
 import { localeOf } from "@/lib/http/locale.ts";
-import { loadShellData } from "@/lib/chat/shell_data.ts";
-import { ChatShell, shellChrome, type ShellData } from "@/components/ChatShell.tsx";
-import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
+import { loadShellData, type ShellData } from "@/lib/chat/shell_data.ts";
+import { ChatShell, shellChrome } from "@/components/ChatShell.tsx";
+import { agentChoices, knownAgent } from "@/lib/client/agents.ts";
 import { answerFormPost } from "@/lib/chat/form_post.ts";
-import { newChatId } from "@/lib/chat/chat_id.ts";
+import { newChatId } from "@/lib/protocol/chat_id.ts";
 
 interface Data extends ShellData {
   /** The agent `?agent=` names, when it is a configured one (else null, no error). */

@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { llmsFullTxt } from "@/lib/corpus/llms_txt.ts";
 import { llmsSite, textResponse } from "@/lib/corpus/llms_route.ts";
 import { publicDocs } from "@/lib/corpus/public_docs.ts";

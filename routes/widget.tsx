@@ -1,8 +1,8 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { withFrameAncestors } from "@/lib/http/csp.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";
-import { agentChoices, knownAgent } from "@/components/chat/agents.ts";
+import { agentChoices, knownAgent } from "@/lib/client/agents.ts";
 import WidgetChat from "@/islands/WidgetChat.tsx";
 import { localize } from "@/lib/i18n/localized.ts";
 import { siteSuggestions } from "@/lib/corpus/suggestions.ts";

@@ -1,22 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ArtifactVersion } from "@/lib/artifacts/types.ts";
-import { format, type Locale } from "@/lib/i18n/mod.ts";
+import { format } from "@/lib/i18n/mod.ts";
 import { type ArtifactMessages, artifactMessages } from "@/lib/i18n/artifact.ts";
 import { ArtifactTabs, useTabs } from "./ArtifactTabs.tsx";
 import { ArtifactBody, useDiffChoice } from "./ArtifactBody.tsx";
 import { downloadArtifact } from "./artifact_file.ts";
-
-/** Props of the panel; it loads only when an artifact is opened (see lib/client/artifact_slot.ts). */
-export interface ArtifactPanelProps {
-  locale: Locale;
-  /** Every version of the artifact, oldest first (grows while an answer streams). */
-  versions: ArtifactVersion[];
-  /** The version whose card was opened. */
-  initialVersion: number;
-  artifactOrigin: string | null;
-  nonce: string | null;
-  onClose: () => void;
-}
+import type { ArtifactPanelProps } from "@/lib/client/artifact_slot.ts";
 
 /**
  * The artifact beside the conversation (full screen on narrow screens): Preview, Code

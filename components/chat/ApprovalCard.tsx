@@ -7,7 +7,8 @@
  */
 import type { RequestDescription } from "@/lib/agents/request.ts";
 import type { FormField, FormValues } from "@/lib/client/approval_form.ts";
-import { type ApprovalMessages, format, type Messages } from "@/lib/i18n/mod.ts";
+import { format, type Messages } from "@/lib/i18n/mod.ts";
+import type { ApprovalMessages } from "@/lib/i18n/approval.ts";
 
 /** The card's strings: the app's catalog and the card's own. */
 export type CardMessages = Messages & ApprovalMessages;

@@ -1,6 +1,6 @@
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import type { AgentChoice } from "./agents.ts";
+import type { AgentChoice } from "@/lib/client/agents.ts";
 import type { ModelOption } from "@/lib/client/use_models.ts";
 import { modelChoices, showModelPicker } from "@/lib/client/model_choices.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";

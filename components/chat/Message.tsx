@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import type { ChatMessage, SearchToolPart } from "@/lib/chat/types.ts";
+import type { ChatMessage, SearchToolPart } from "@/lib/protocol/ui_message.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import { format, type Locale, type Messages } from "@/lib/i18n/mod.ts";
 import { descriptorOf, toolPart, type ToolPartView } from "@/lib/client/approval.ts";

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";
 import { errorText, textOf } from "@/lib/client/chat_text.ts";
 import { threadClickHandler } from "@/lib/client/thread_click.ts";

@@ -2,7 +2,7 @@
  * An answer as the visitor copies it: its markdown with the `[N]` citations kept, then its
  * sources as markdown links, so a pasted answer still says where each claim came from.
  */
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { textOf } from "@/lib/client/chat_text.ts";
 import { sourcesOf } from "./sources.ts";
 

@@ -3,7 +3,7 @@
  * JavaScript off and the island hydrates the same HTML before its own
  * markdown renderer has loaded (no flash of plain text).
  */
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import { sourcesOf } from "./sources.ts";
 

@@ -4,7 +4,7 @@
  * Only an absolute http(s) URL becomes a link: a chat saved in KV may hold a
  * URL from before the server checked them (`javascript:`, `data:`…).
  */
-import type { ChatMessage, SearchToolOutput } from "@/lib/chat/types.ts";
+import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { httpLink } from "@/lib/text/source_link.ts";
 
 /** One numbered source of an answer. */

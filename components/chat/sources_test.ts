@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { Message } from "./Message.tsx";
 import { sourcesOf } from "./sources.ts";

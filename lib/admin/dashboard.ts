@@ -8,7 +8,8 @@ import { DEFAULT_ASSET_URL } from "@/lib/search/asset_path.ts";
 import type { IndexStatus } from "@/lib/search/types.ts";
 import type { ContactMessage } from "@/lib/store/contact.ts";
 import { type FeedbackEntry, recentFeedback } from "@/lib/store/feedback.ts";
-import { createRecentErrors, type RecentError } from "@/lib/store/recent_errors.ts";
+import { createRecentErrors } from "@/lib/store/recent_errors.ts";
+import type { ServerErrorEntry } from "@/lib/telemetry/server_error.ts";
 import { listUsageCalls, type UsageTotal } from "@/lib/store/usage.ts";
 import { latencyByModelAndRoute, type LatencyRow } from "./latency.ts";
 
@@ -17,7 +18,7 @@ export interface Dashboard {
   days: number;
   usage: UsageTotal[];
   latency: LatencyRow[];
-  errors: RecentError[];
+  errors: ServerErrorEntry[];
   feedback: { entries: FeedbackEntry[]; up: number; down: number };
   contact: ContactMessage[];
   index: IndexStatus & { bytes: number | null; builtAt: string | null };

@@ -24,7 +24,7 @@
  * server that answers differently the second time (rebinding) is not stopped here.
  */
 import ipaddr from "ipaddr.js";
-import { readCapped } from "./body_reader.ts";
+import { readCapped } from "@/lib/stream/read_capped.ts";
 import type { AgentRequest } from "./request.ts";
 import type { AgentConfig } from "./types.ts";
 

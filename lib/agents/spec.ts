@@ -21,7 +21,7 @@ import {
   operationNeedsApproval,
   validateAgentConfig,
 } from "./agent_config.ts";
-import { readCapped } from "./body_reader.ts";
+import { readCapped } from "@/lib/stream/read_capped.ts";
 import { operationInputSchema, toJsonSchema } from "./input_schema.ts";
 import { AgentConfigError } from "./types.ts";
 import type {

@@ -1,5 +1,5 @@
 /** What a regenerate keeps of the answers it replaces, so the visitor can still read them. */
-import type { ChatMessageMetadata, EarlierAnswer } from "./types.ts";
+import type { ChatMessageMetadata, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
 import type { UIMessage } from "ai";
 
 /** Most earlier answers kept per question: the oldest go first. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ChatMessage } from "./types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { earlierAnswers, MAX_EARLIER_ANSWERS } from "./earlier_answers.ts";
 
 function answer(id: string, earlier?: ChatMessage["metadata"]): ChatMessage {

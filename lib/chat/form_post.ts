@@ -4,7 +4,7 @@
  * island's request), the answer is read to its end, and the visitor is sent to the chat's
  * page, which renders the saved answer on the server.
  */
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { readFormBody } from "@/lib/http/body.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { ERROR_STATUS, type ErrorCode, HttpError } from "@/lib/http/errors.ts";

@@ -10,7 +10,7 @@
  */
 import type { generateText } from "ai";
 import { errorResponse } from "@/lib/http/errors.ts";
-import type { App } from "@/lib/http/app.ts";
+import type { App } from "@/lib/http/types.ts";
 import type { AppServices } from "@/lib/services.ts";
 import type { chatTurn } from "./turn.ts";
 

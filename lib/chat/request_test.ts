@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { validateUIMessages } from "ai";
-import { newUserMessage, plainChatRequest, schemaChatRequest } from "./request.ts";
-import type { ChatMessage } from "./types.ts";
+import { plainChatRequest, schemaChatRequest } from "@/lib/protocol/chat_request.ts";
+import { newUserMessage } from "./request.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 // The turn skips the SDK's UI message schema for a new message that passes `newUserMessage`
 // with at least one part. That holds only while the schema can refuse nothing else of that

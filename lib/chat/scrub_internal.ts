@@ -5,7 +5,7 @@
  * becomes a reference like new ones (`{ ref, title, internal: true }`), whose text the
  * search tool resolves for the model when the index still has it.
  */
-import type { ChatMessage } from "./types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /** A legacy internal passage as it was saved. */
 interface LegacyPassage {

@@ -2,14 +2,22 @@
  * What every chat page needs besides its messages: the visitor's chat list and the
  * suggested questions.
  */
-import type { ShellData } from "@/components/ChatShell.tsx";
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { cursorParam } from "@/lib/http/query.ts";
 import { InvalidCursorError } from "@/lib/store/chats.ts";
+import type { ChatSummary } from "@/lib/protocol/chat_summary.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { siteSuggestions } from "@/lib/corpus/suggestions.ts";
+
+/** What the chat pages load for the shell. */
+export interface ShellData {
+  chats: ChatSummary[];
+  cursor: string | null;
+  /** Suggested questions of an empty chat (lib/corpus/suggestions.ts). */
+  suggestions: string[];
+}
 
 /** The visitor's chat list page named by `?cursor=` (empty for a new visitor) and suggestions. */
 export async function loadShellData(ctx: Ctx<unknown>): Promise<ShellData> {

@@ -6,7 +6,7 @@
  * citations checked) and save (lib/chat/turn_save.ts: the question when the
  * turn starts, the answer with how the turn ended when it ends).
  */
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { errorResponse, HttpError } from "@/lib/http/errors.ts";
 import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
 import { StoreUnavailableError } from "@/lib/store/chats.ts";

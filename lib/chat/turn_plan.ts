@@ -5,20 +5,21 @@
  * chat, with which model, history and tools, and what the turn will write.
  */
 import { convertToModelMessages, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { resolveVisitor } from "@/lib/http/visitor.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { ModelUnavailableError } from "@/lib/models/registry.ts";
-import { type ChatRequest, newUserMessage, parseChatRequest } from "./request.ts";
+import type { ChatRequest } from "@/lib/protocol/chat_request.ts";
+import { newUserMessage, parseChatRequest } from "./request.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { type AgentToolContext, hashVisitorId, type ReadyAgent } from "@/lib/tools/agent_tools.ts";
 import { type TurnTools, turnTools, withRemoteTools } from "@/lib/tools/mod.ts";
 import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
 import { continuationPlan } from "./turn_continue.ts";
 import { systemPrompt } from "./system_prompt.ts";
-import type { ChatMessage, EarlierAnswer } from "./types.ts";
+import type { ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
 import { earlierAnswers } from "./earlier_answers.ts";
 import { scrubInternal } from "./scrub_internal.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";

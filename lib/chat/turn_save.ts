@@ -10,7 +10,7 @@ import type { AppServices } from "@/lib/services.ts";
 import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/chats.ts";
 import type { TurnEnd } from "./engine/run_turn.ts";
 import { fallbackTitle } from "./title.ts";
-import type { AnswerOutcome, ChatMessage, EarlierAnswer } from "./types.ts";
+import type { AnswerOutcome, ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
 import type { TurnPlan } from "./turn_plan.ts";
 
 /** How the start of the turn was saved. */

@@ -5,8 +5,8 @@
  * citations checked, and saves the answer when the engine ends.
  */
 import type { UIMessageChunk } from "ai";
-import { MessageBuilder } from "@/lib/client/message_builder.ts";
-import type { Ctx } from "@/lib/http/define.ts";
+import { MessageBuilder } from "@/lib/protocol/message_builder.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { findModel } from "@/lib/models/catalog.ts";
 import { collectRoutes } from "@/lib/models/call_routes.ts";
@@ -19,7 +19,7 @@ import { type CitationCounts, citationFilter } from "./citations.ts";
 import { runTurn, type TurnEnd, type TurnTotals } from "./engine/run_turn.ts";
 import { SSE_HEADERS, sseWriter } from "./sse.ts";
 import { deltaMerger } from "./delta_merge.ts";
-import type { ChatMessage, ChatMessageMetadata } from "./types.ts";
+import type { ChatMessage, ChatMessageMetadata } from "@/lib/protocol/ui_message.ts";
 import type { TurnPlan } from "./turn_plan.ts";
 import { approvalHook } from "./turn_approval.ts";
 import { noteTurn } from "./turn_facts.ts";

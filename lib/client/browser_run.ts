@@ -5,7 +5,7 @@
  * returns `{ data }` or `{ error: { status, message } }` like the server's agent
  * tools (lib/agents/fetch_policy.ts). Loaded lazily by lib/client/chat.ts.
  */
-import { readCapped } from "@/lib/agents/body_reader.ts";
+import { readCapped } from "@/lib/stream/read_capped.ts";
 import type { ApprovalDescriptorView, ToolOutputValue } from "./approval.ts";
 import { requestToSend } from "./approval_request.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The island's chat client: sends a turn to POST /api/chat, reads the UI
- * message stream into messages (lib/client/message_builder.ts) and keeps the
+ * message stream into messages (lib/protocol/message_builder.ts) and keeps the
  * conversation in Preact signals. Same behaviour as the AI SDK's `AbstractChat`
  * with `DefaultChatTransport` for what this app uses (send, edit-resend,
  * regenerate, stop, resume), at a fraction of its bundle: the SDK's client pulls
@@ -9,7 +9,7 @@
  */
 import { batch, signal } from "@preact/signals";
 import type { ChatStatus, FinishReason, UIMessage, UIMessageChunk } from "ai";
-import { MessageBuilder } from "./message_builder.ts";
+import { MessageBuilder } from "@/lib/protocol/message_builder.ts";
 import { readChunks } from "./ui_stream.ts";
 import {
   type ApprovalDecision,

@@ -1,5 +1,5 @@
 /** Text helpers of the message list: a message's text, math detection, error wording. */
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { format, type Messages } from "@/lib/i18n/mod.ts";
 import { ChatRequestError } from "@/lib/client/chat.ts";
 

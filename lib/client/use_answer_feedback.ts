@@ -1,6 +1,6 @@
 /** An answer's actions: copy it, and rate it (thumbs, with a comment on a thumbs down). */
 import { type Signal, useSignal } from "@preact/signals";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /** A rating of an answer; null: none. */
 export type Rating = "up" | "down" | null;

@@ -4,7 +4,7 @@
  * until that answer is reloaded, the page keeps its own copy, made when Regenerate is pressed.
  */
 import { type Signal, useSignal } from "@preact/signals";
-import type { ChatMessage, EarlierAnswer } from "@/lib/chat/types.ts";
+import type { ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
 
 /** The versions state of every answer, keyed by the id of the question it answers. */
 export interface AnswerVersions {

@@ -5,7 +5,7 @@ import { type ReadonlySignal, type Signal, useSignal, useSignalEffect } from "@p
 import type { Chat } from "@/lib/client/chat.ts";
 import { APPROVAL_EVENT, type ApprovalDecision, hasApprovalPart } from "@/lib/client/approval.ts";
 import { approvalCard, loadApprovalCard } from "@/lib/client/approval_slot.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /**
  * Loads the approval card once a message holds an approval (never on a first visit) and

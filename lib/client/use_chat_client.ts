@@ -13,7 +13,7 @@ import {
 } from "@preact/signals";
 import { Chat } from "@/lib/client/chat.ts";
 import { textOf } from "@/lib/client/chat_text.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Messages } from "@/lib/i18n/mod.ts";
 
 /**

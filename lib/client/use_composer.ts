@@ -3,7 +3,7 @@ import type { RefObject } from "preact";
 import type { ReadonlySignal, Signal } from "@preact/signals";
 import type { Chat } from "@/lib/client/chat.ts";
 import { textOf } from "@/lib/client/chat_text.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /**
  * The composer's actions: `send(text)` (trimmed; nothing while an answer is under way), its

@@ -5,8 +5,8 @@
  */
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useSignal } from "@preact/signals";
-import type { ChatMessagesProps } from "@/islands/ChatMessages.tsx";
-import { chatAgent, knownAgent } from "@/components/chat/agents.ts";
+import type { ChatMessagesProps } from "@/lib/client/chat_messages_props.ts";
+import { chatAgent, knownAgent } from "@/lib/client/agents.ts";
 import { messages as catalog } from "@/lib/i18n/mod.ts";
 import { MATH_HINT } from "@/lib/client/chat_text.ts";
 import { useChatClient } from "@/lib/client/use_chat_client.ts";

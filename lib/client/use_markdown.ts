@@ -8,7 +8,7 @@ import { useRef } from "preact/hooks";
 import { type ReadonlySignal, type Signal, useSignal, useSignalEffect } from "@preact/signals";
 import type { RenderMarkdown } from "@/lib/client/markdown.ts";
 import { MATH_HINT, textOf } from "@/lib/client/chat_text.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Messages } from "@/lib/i18n/mod.ts";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo } from "preact/hooks";
 import { type Signal, useSignal } from "@preact/signals";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import {
   type FrameStorage,
   frameStorage,

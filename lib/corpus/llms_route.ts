@@ -1,11 +1,14 @@
 /** What the `/llms.txt` and `/llms-full.txt` routes share: the site's facts and the answer. */
-import type { Ctx } from "@/lib/http/define.ts";
+import type { AppConfig } from "@/lib/config.ts";
+import type { Context } from "@/lib/http/types.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";
 import { localize } from "@/lib/i18n/localized.ts";
 import type { LlmsSite } from "./llms_txt.ts";
 
 /** The site as the files describe it: its English name, its public origin, whether /mcp answers. */
-export function llmsSite(ctx: Ctx): LlmsSite {
+export function llmsSite(
+  ctx: Context<{ config: AppConfig; mcp: { enabled: boolean } }>,
+): LlmsSite {
   const { config, mcp } = ctx.app;
   return {
     name: localize(config.site.name, "en"),

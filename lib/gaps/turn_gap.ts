@@ -3,7 +3,7 @@
  * the visitor stopped it, or the visitor asked for another answer (regenerate) — and the gap
  * to record for /admin/gaps.
  */
-import type { AnswerOutcome, ChatMessage } from "@/lib/chat/types.ts";
+import type { AnswerOutcome, ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { saysNotCovered } from "@/lib/eval/answer_metrics.ts";
 import { detectLang } from "@/lib/search/detect_lang.ts";
 import type { GapReason, GapRecord } from "@/lib/store/gaps.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { notCoveredAnswer } from "@/lib/models/extractive.ts";
 import { turnGap } from "./turn_gap.ts";
 

@@ -6,6 +6,7 @@
  */
 import { editHeaders } from "./response_headers.ts";
 import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
+import { originAllowed } from "./origin.ts";
 
 /** Methods and request headers a preflight allows (the widget's token travels in Authorization). */
 const ALLOW_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
@@ -73,5 +74,27 @@ function withHeaders(res: Response, headers: [string, string][]): Response {
     for (const [name, value] of headers) h.set(name, value);
     const vary = h.get("vary") ?? "";
     if (!/(^|,)\s*origin\s*(,|$)/i.test(vary)) h.set("Vary", vary ? `${vary}, Origin` : "Origin");
+  });
+}
+
+/**
+ * A route's own OPTIONS answer. Foreign origins never reach it ({@linkcode withApiCors}
+ * answers or refuses their preflights), so it sees same-origin requests and requests
+ * without Origin: 204 with `methods`, or 403 for a cross-site request without Origin.
+ */
+export function routePreflight(req: Request, url: URL, methods: string): Response {
+  if (!originAllowed(req, url, [])) {
+    return errorResponse(
+      "origin_not_allowed",
+      `Origin "${req.headers.get("origin")}" may not call this API.`,
+    );
+  }
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "Access-Control-Allow-Methods": methods,
+      "Access-Control-Allow-Headers": "content-type",
+      "Access-Control-Max-Age": "600",
+    },
   });
 }

@@ -19,7 +19,15 @@ import {
 import { createStaticHandler } from "./static_files.ts";
 import { isApiPath } from "./api_cors.ts";
 import { errorName, noteRequest, type RequestLogOptions, withRequestLog } from "./request_log.ts";
-import type { Context, HandlerFn, IslandAssets, Manifest, Method, RouteModule } from "./types.ts";
+import type {
+  App,
+  Context,
+  HandlerFn,
+  IslandAssets,
+  Manifest,
+  Method,
+  RouteModule,
+} from "./types.ts";
 
 const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
@@ -59,9 +67,6 @@ export interface AppOptions<S> {
   /** Origins pages may frame (the artifact origin), for the CSP's frame-src. */
   frameOrigins?: string[];
 }
-
-/** An app: one function from Request to Response. */
-export type App = (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
 
 /** Compiles the manifest's routes, refusing ambiguous ones, and orders them by specificity. */
 export function compileRoutes(manifest: Manifest): {

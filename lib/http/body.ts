@@ -2,6 +2,7 @@
  * Reads request bodies (JSON, forms) under a size limit, streaming, so an
  * oversized or lying Content-Length cannot make the server buffer more than the limit.
  */
+import { readCapped } from "@/lib/stream/read_capped.ts";
 import { HttpError } from "./errors.ts";
 
 /** Largest accepted HTML form body: a title or a confirm button needs far less. */
@@ -14,32 +15,14 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array<Arra
     await req.body?.cancel().catch(() => {});
     throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
   }
-  if (!req.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
+  let read;
   try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
+    read = await readCapped(req.body, limit);
+  } catch {
     throw new HttpError("invalid_request", "The body could not be read: send it again.");
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.length;
-  }
-  return bytes;
+  if (read.truncated) throw new HttpError("payload_too_large", `The body is over ${limit} bytes.`);
+  return read.bytes;
 }
 
 function utf8(bytes: Uint8Array): string {

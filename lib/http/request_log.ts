@@ -10,7 +10,8 @@
  *  "status":200,"ms":41,"durationMs":1630,"end":"complete","chat":{"model":"local",…}}
  */
 import { onBodyEnd } from "./body_end.ts";
-import type { App } from "./app.ts";
+import type { App } from "./types.ts";
+import type { ServerErrorEntry } from "@/lib/telemetry/server_error.ts";
 
 /** What a chat turn adds to its request's line. */
 export interface TurnFacts {
@@ -31,16 +32,6 @@ export interface RequestFacts {
   /** The name (never the message) of an error that failed the request or its stream. */
   error?: string;
   chat?: TurnFacts;
-}
-
-/** One server error, as kept for the admin page: names and codes, never message text. */
-export interface ServerErrorEntry {
-  at: number;
-  requestId: string;
-  method: string;
-  route: string | null;
-  status: number;
-  error: string | null;
 }
 
 /** Options of {@linkcode withRequestLog}. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { errorName, noteRequest, withRequestLog } from "./request_log.ts";
-import type { ServerErrorEntry } from "./request_log.ts";
+import type { ServerErrorEntry } from "@/lib/telemetry/server_error.ts";
 import { sseWriter } from "@/lib/chat/sse.ts";
 
 function collect() {

@@ -70,3 +70,6 @@ export interface IslandAssets {
   /** Shared chunks each island needs, for modulepreload. */
   preload: Record<string, string[]>;
 }
+
+/** The whole app as one function, what `Deno.serve` runs. */
+export type App = (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;

@@ -4,7 +4,7 @@
  * its own chats. The embedded widget, which cannot use the cookie, sends a
  * visitor token instead (`Authorization: Bearer vt1.…`, see visitor_token.ts).
  */
-import { productionReason } from "./startup_checks.ts";
+import { productionReason } from "./production.ts";
 import { HttpError } from "./errors.ts";
 import { bearerVisitorToken, type VisitorTokens } from "./visitor_token.ts";
 

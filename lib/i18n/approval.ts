@@ -2,7 +2,7 @@
  * The approval card's strings, Portuguese and English. Apart from pt_br.ts and en.ts
  * so that only the card's lazy bundle carries them (the first visit does not grow).
  */
-import type { ApprovalMessages, Locale } from "./mod.ts";
+import type { Locale } from "./mod.ts";
 
 /** Portuguese. */
 export const ptBRApproval = {
@@ -41,8 +41,11 @@ export const ptBRApproval = {
   approvalExpired: "Esta aprovação expirou. Peça de novo ao assistente.",
 };
 
+/** The approval card's strings (a catalog of their own, loaded with the card only). */
+export type ApprovalMessages = typeof ptBRApproval;
+
 /** English. */
-export const enApproval: typeof ptBRApproval = {
+export const enApproval: ApprovalMessages = {
   approvalTitle: "May I send this request?",
   approvalIntro: "Asked for by “{agent}”. Nothing is sent without your approval.",
   approvalDetails: "Technical details",

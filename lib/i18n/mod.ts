@@ -5,7 +5,6 @@
  */
 import { en } from "./en.ts";
 import { ptBR } from "./pt_br.ts";
-import type { ptBRApproval } from "./approval.ts";
 
 /** Supported UI languages. */
 export type Locale = "pt-BR" | "en";
@@ -19,9 +18,6 @@ const CATALOGS: Record<Locale, Messages> = { "pt-BR": ptBR, en };
 export function messages(locale: Locale): Messages {
   return CATALOGS[locale];
 }
-
-/** The approval card's strings (a catalog of their own, loaded with the card only). */
-export type ApprovalMessages = typeof ptBRApproval;
 
 /** Fills `{name}` placeholders. */
 export function format(template: string, values: Record<string, string | number>): string {

@@ -6,7 +6,7 @@
  * an agent's call, so no agent operation is offered to the model at all. The one-question
  * chat the turn saves is deleted once its answer has been read.
  */
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import type { AppServices } from "@/lib/services.ts";
 import type { ErrorBody } from "@/lib/http/errors.ts";
 import { chatStack } from "@/lib/chat/lazy.ts";

@@ -9,7 +9,7 @@
  * The SDK, zod and the server (lib/mcp/transport.ts) load on the first admitted request, not
  * with the pages: a cold start never waits for them.
  */
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";

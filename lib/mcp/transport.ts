@@ -4,7 +4,7 @@
  * so the response is complete when the tools are done and nothing of the call outlives it.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Ctx } from "@/lib/http/define.ts";
+import type { Ctx } from "@/lib/define.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";

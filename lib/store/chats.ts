@@ -47,6 +47,7 @@ import {
   type SlotValues,
   writeBlob,
 } from "./message_slots.ts";
+import type { ChatSummary } from "@/lib/protocol/chat_summary.ts";
 
 export { encodeMessage };
 
@@ -65,13 +66,6 @@ export interface ChatRecord {
   nextSeq?: number;
   /** Seq ranges `[from, to)` removed by edits and regenerates. */
   cuts?: Array<[number, number]>;
-}
-
-/** A chat as listed in the sidebar. */
-export interface ChatSummary {
-  id: string;
-  title: string | null;
-  updatedAt: number;
 }
 
 /** Raised when the store cannot be reached; routes answer 503. */

@@ -64,9 +64,9 @@
  * ~700 KB (or 900 KV entries) in one.
  */
 import { type UIMessage, validateUIMessages } from "ai";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { clampTitle, fallbackTitle } from "@/lib/chat/title.ts";
-import { CHAT_ID } from "@/lib/chat/request.ts";
+import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 import { type ChatStore, encodeMessage } from "./chats.ts";
 
 /** The visitor-cookie id format (see lib/http/visitor.ts). */

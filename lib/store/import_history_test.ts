@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { tool, validateUIMessages } from "ai";
 import { z } from "zod";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { createKvChatStore } from "./chats.ts";
 import {
   convertChat,

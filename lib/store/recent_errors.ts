@@ -2,22 +2,13 @@
  * Recent server errors for the admin page: a small ring in KV, with names and codes
  * only, never message text (error messages quote values a visitor may have typed).
  *
- *   ["errors", at, id] → RecentError   (kept 7 days)
+ *   ["errors", at, id] → ServerErrorEntry   (kept 7 days)
  *
  * Each isolate writes at most `perMinute` entries a minute, so an error storm cannot
  * flood KV; the page shows the newest `limit`.
  */
 
-/** One recorded error. */
-export interface RecentError {
-  at: number;
-  requestId: string;
-  method: string;
-  route: string | null;
-  status: number;
-  /** Error class and code, e.g. "ModelDeadlineError" or "HttpError(upstream_error)". */
-  error: string | null;
-}
+import type { ServerErrorEntry } from "@/lib/telemetry/server_error.ts";
 
 const KEEP_MS = 7 * 86_400_000;
 
@@ -30,7 +21,7 @@ export function createRecentErrors(
   let written = 0;
   return {
     /** Records `entry`; a failed or throttled write is dropped, never thrown. */
-    async record(entry: RecentError): Promise<void> {
+    async record(entry: ServerErrorEntry): Promise<void> {
       const now = Math.floor(clock() / 60_000);
       if (now !== minute) [minute, written] = [now, 0];
       if (written >= perMinute) return;
@@ -42,11 +33,11 @@ export function createRecentErrors(
       }
     },
     /** The newest `limit` errors, newest first. */
-    async recent(limit = 50): Promise<RecentError[]> {
-      const out: RecentError[] = [];
+    async recent(limit = 50): Promise<ServerErrorEntry[]> {
+      const out: ServerErrorEntry[] = [];
       const since = clock() - KEEP_MS;
       for await (
-        const e of kv.list<RecentError>({ prefix: ["errors"] }, { reverse: true, limit })
+        const e of kv.list<ServerErrorEntry>({ prefix: ["errors"] }, { reverse: true, limit })
       ) {
         if (e.value.at >= since) out.push(e.value);
       }

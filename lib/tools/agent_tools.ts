@@ -39,10 +39,10 @@ import {
 } from "@/lib/agents/request.ts";
 import type { LoadedAgent } from "@/lib/agents/spec.ts";
 import type { AgentConfig, AgentOperation } from "@/lib/agents/types.ts";
-import { agentBaseUrl, isSelfAgent } from "./self_agent.ts";
+import { agentBaseUrl, isSelfAgent } from "../agents/self_agent.ts";
 import { localize } from "@/lib/i18n/localized.ts";
 
-export { agentBaseUrl, isSelfAgent, loadableConfig, SELF_BASE_URL } from "./self_agent.ts";
+export { agentBaseUrl, isSelfAgent, loadableConfig, SELF_BASE_URL } from "../agents/self_agent.ts";
 
 /** A loaded agent ready to run: its configured headers with `${ENV}` references resolved. */
 export interface ReadyAgent extends LoadedAgent {

@@ -13,7 +13,7 @@ import {
 } from "@/lib/agents/spec.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import { type ReadyAgent, readyAgent } from "./agent_tools.ts";
-import { loadableConfig } from "./self_agent.ts";
+import { loadableConfig } from "../agents/self_agent.ts";
 import { SEARCH_TOOL } from "./search_site.ts";
 import { ARTIFACT_TOOL } from "./create_artifact.ts";
 

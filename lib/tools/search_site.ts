@@ -17,7 +17,11 @@ import type { JSONValue } from "ai";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import type { SiteSearch } from "@/lib/search/types.ts";
-import type { InternalPassageRef, PublicPassage, SearchToolOutput } from "@/lib/chat/types.ts";
+import type {
+  InternalPassageRef,
+  PublicPassage,
+  SearchToolOutput,
+} from "@/lib/protocol/ui_message.ts";
 import { sourceLink } from "@/lib/text/source_link.ts";
 
 /** Name of the tool, shared with the offline model. */

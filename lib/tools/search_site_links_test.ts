@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { sha256Hex } from "@/lib/corpus/import/manifest_update.ts";
 import { indexCorpus } from "@/lib/search/corpus_index.ts";
 import { loadSiteSearch } from "@/lib/search/mod.ts";
-import type { SearchToolOutput } from "@/lib/chat/types.ts";
+import type { SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { tempDir } from "@/tests/support/temp.ts";
 import { createSearchTool } from "./search_site.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { convertToModelMessages, type ToolResultPart } from "ai";
 import type { Passage, SiteSearch, StoredPassage } from "@/lib/search/types.ts";
 import { createSearchTool, MISSING_INTERNAL_NOTE, modelView, SEARCH_TOOL } from "./search_site.ts";
-import type { ChatMessage, SearchToolOutput } from "@/lib/chat/types.ts";
+import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 
 const SECRET = "Only the editorial team reads this.";
 

@@ -8,7 +8,7 @@
 /** Query parameter of the shown chat. */
 export const CHAT_PARAM = "chat";
 
-/** Chat ids as the server makes and accepts them (lib/chat/request.ts CHAT_ID). */
+/** Chat ids as the server makes and accepts them (lib/protocol/chat_id.ts CHAT_ID). */
 export const CHAT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 /**

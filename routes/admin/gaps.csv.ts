@@ -1,5 +1,5 @@
-import { requireAdminPage } from "@/lib/http/admin_guard.ts";
-import { define } from "@/lib/http/define.ts";
+import { requireAdminPage } from "@/lib/admin/guard.ts";
+import { define } from "@/lib/define.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
 
 /** GET /admin/gaps.csv: the groups of /admin/gaps as CSV (admin session or bearer token). */

@@ -1,9 +1,9 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { UsageChart } from "@/components/admin/UsageChart.tsx";
 import { type Dashboard, loadDashboard, tokensByDay } from "@/lib/admin/dashboard.ts";
-import { requireAdminPage } from "@/lib/http/admin_guard.ts";
-import { isUnauthorized } from "@/lib/http/admin_session.ts";
-import { define } from "@/lib/http/define.ts";
+import { requireAdminPage } from "@/lib/admin/guard.ts";
+import { isUnauthorized } from "@/lib/admin/session.ts";
+import { define } from "@/lib/define.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { intParam } from "@/lib/http/query.ts";

@@ -1,8 +1,8 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { constantTimeEqual } from "@/lib/http/admin.ts";
-import { adminRetryAfter, tryAdminCredential } from "@/lib/http/admin_guard.ts";
+import { adminRetryAfter, tryAdminCredential } from "@/lib/admin/guard.ts";
 import { readFormBody } from "@/lib/http/body.ts";
-import { type Ctx, define } from "@/lib/http/define.ts";
+import { type Ctx, define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
@@ -16,7 +16,7 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
  * /admin/login: a form for ADMIN_TOKEN; a right token opens an admin session (kept in KV, its
- * id in a signed cookie: lib/http/admin_session.ts) and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
+ * id in a signed cookie: lib/admin/session.ts) and goes to /admin. Only this site's own pages may post it: the widget's allowed origins,
  * which the middleware lets through for the chat API, are refused here. After 10 wrong
  * tokens from one address in 15 minutes (or from its IPv6 /64, or from everyone together) it
  * answers 429, even to the right token, until the window ends (lib/store/login_attempts.ts).

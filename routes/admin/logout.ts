@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 
 /**
  * POST /admin/logout: ends the admin session: its KV record is deleted, so the cookie opens

@@ -1,7 +1,7 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
 import { ErrorPage } from "@/components/ErrorPage.tsx";
-import { requireAdminPage } from "@/lib/http/admin_guard.ts";
-import { define } from "@/lib/http/define.ts";
+import { requireAdminPage } from "@/lib/admin/guard.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";

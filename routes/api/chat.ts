@@ -1,5 +1,5 @@
-import { define } from "@/lib/http/define.ts";
-import { preflight } from "@/lib/http/origin.ts";
+import { define } from "@/lib/define.ts";
+import { routePreflight } from "@/lib/http/api_cors.ts";
 import { chatStack, stackUnavailable } from "@/lib/chat/lazy.ts";
 
 /**
@@ -18,6 +18,6 @@ export const handler = define.handlers({
     return stack.chatTurn(ctx);
   },
   OPTIONS(ctx) {
-    return preflight(ctx.req, ctx.url, ctx.app.config.allowedOrigins, "POST, OPTIONS");
+    return routePreflight(ctx.req, ctx.url, "POST, OPTIONS");
   },
 });

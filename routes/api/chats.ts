@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { cursorParam, intParam } from "@/lib/http/query.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";

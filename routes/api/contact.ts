@@ -9,7 +9,7 @@ import {
 } from "@/lib/contact/input.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 

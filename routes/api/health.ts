@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 
 /** Liveness and readiness of the parts the assistant needs. */
 export const handler = define.handlers({

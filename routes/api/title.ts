@@ -1,9 +1,9 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
-import { CHAT_ID } from "@/lib/chat/chat_id.ts";
+import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 import { clampTitle, fallbackTitle, messageText } from "@/lib/chat/title.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
 import { chatStack } from "@/lib/chat/lazy.ts";

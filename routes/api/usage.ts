@@ -1,6 +1,6 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { requireAdmin } from "@/lib/http/admin.ts";
-import { withAdminAttemptLimit } from "@/lib/http/admin_guard.ts";
+import { withAdminAttemptLimit } from "@/lib/admin/guard.ts";
 import { intParam } from "@/lib/http/query.ts";
 
 /** Upstream usage totals by day and model; `Authorization: Bearer <ADMIN_TOKEN>`. */

@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 
 /**
  * GET /api/widget: the loader's first call, from the host page. Reaching this handler means

@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { isArtifactHost, parentOriginOf } from "@/lib/artifacts/origin.ts";
 import { artifactFrameCsp, artifactFramePage } from "@/lib/artifacts/sandbox_doc.ts";

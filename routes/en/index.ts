@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { languageRedirect } from "@/lib/http/language.ts";
 
 /**

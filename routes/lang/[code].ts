@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { safeBackPath } from "@/lib/http/redirect.ts";
 import { siteOrigins } from "@/lib/http/origin.ts";
 import { languageRedirect } from "@/lib/http/language.ts";

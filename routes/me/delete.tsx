@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { readFormBody } from "@/lib/http/body.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { clearVisitorCookies, existingVisitor } from "@/lib/http/visitor.ts";

@@ -1,5 +1,5 @@
 import { AdminShell } from "@/components/AdminShell.tsx";
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";

@@ -23,7 +23,7 @@
 import process from "node:process";
 import { createOpenAI } from "@ai-sdk/openai";
 import { isStepCount, type ModelMessage, streamText, type UIMessage } from "ai";
-import { MessageBuilder } from "@/lib/client/message_builder.ts";
+import { MessageBuilder } from "@/lib/protocol/message_builder.ts";
 import { citationFilter } from "@/lib/chat/citations.ts";
 import { runTurn } from "@/lib/chat/engine/run_turn.ts";
 import { createSearchTool } from "@/lib/tools/search_site.ts";

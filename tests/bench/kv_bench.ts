@@ -11,7 +11,7 @@
  */
 import { percentile } from "@/lib/search/beir.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { encodeMessage } from "@/lib/store/chats.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { newChatId, testConfig, userMessage } from "../support/chat_client.ts";

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import type { ToolSet } from "ai";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { Retrieval } from "@/lib/config.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { isOwnerMessage } from "@/lib/chat/prefetch.ts";
 import { createLocalModel, passagesOf } from "@/lib/models/local_model.ts";
 import { createScriptedModel, scriptedRegistry, type ScriptedStep } from "@/lib/models/testing.ts";

@@ -4,7 +4,7 @@
  * is shown as a link and never requested.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { DESKTOP, launchBrowser, viewContext, watchPage } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";

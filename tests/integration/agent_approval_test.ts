@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import type { ApprovalDescriptor } from "@/lib/chat/approvals.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { createScriptedModel, scriptedRegistry, type ScriptedStep } from "@/lib/models/testing.ts";
 import type { Passage, SiteSearch } from "@/lib/search/types.ts";
 import { CookieJar, messageText, newChatId, readSse } from "../support/chat_client.ts";

@@ -5,7 +5,7 @@
  * saved in the chat, and the chat must go on: the next turn answers.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { createScriptedModel } from "@/lib/models/testing.ts";
 import { CookieJar, newChatId } from "../support/chat_client.ts";
 import { ask, startSpyAgentApp } from "../support/agent_app.ts";

@@ -12,7 +12,7 @@ import { requestToShow } from "@/lib/client/approval_request.ts";
 import { startTestServer } from "../support/server.ts";
 import { CookieJar, newChatId, postChat, testConfig, userMessage } from "../support/chat_client.ts";
 import { approvalTurn, descriptorFor, PROPOSED } from "../support/approvals.ts";
-import { MessageBuilder } from "@/lib/client/message_builder.ts";
+import { MessageBuilder } from "@/lib/protocol/message_builder.ts";
 
 const URL_SENT = "https://api.example.org/v1/boxes/owner%20inbox%2F1/messages";
 

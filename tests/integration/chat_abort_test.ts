@@ -5,7 +5,7 @@
  * and the partial answer is saved with finishReason "aborted" and survives a reload.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { startReplayedApp } from "../support/server.ts";
 import {
   CookieJar,

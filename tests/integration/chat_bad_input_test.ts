@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
 import { ERROR_STATUS } from "@/lib/http/errors.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { CookieJar, newChatId, postChat, testConfig, userMessage } from "../support/chat_client.ts";
 

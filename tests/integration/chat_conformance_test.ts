@@ -14,7 +14,7 @@ import {
   uiMessageChunkSchema,
 } from "ai";
 import { Chat } from "@/lib/client/chat.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import {
   CookieJar,

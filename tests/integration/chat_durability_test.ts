@@ -6,7 +6,7 @@
  * tokens count against the daily budget.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { spawnAppProcess } from "../support/app_process.ts";
 import {
   type RecordedRequest,

@@ -11,7 +11,7 @@ import type { UIMessageChunk } from "ai";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { Retrieval } from "@/lib/config.ts";
 import type { Env } from "@/lib/models/types.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { createScriptedModel, scriptedRegistry, type ScriptedStep } from "@/lib/models/testing.ts";
 import { startTestServer } from "../support/server.ts";
 import { openaiReplayEnv } from "../support/ui.ts";

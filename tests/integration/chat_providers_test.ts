@@ -5,7 +5,7 @@
  * `error` chunk with the partial answer kept in KV.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Env } from "@/lib/models/types.ts";
 import { startTestServer } from "../support/server.ts";
 import { openaiReplayEnv } from "../support/ui.ts";

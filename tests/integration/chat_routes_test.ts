@@ -3,7 +3,7 @@
  * gateway, or directly after a gateway failure.
  */
 import assert from "node:assert/strict";
-import type { ChatMessageMetadata } from "@/lib/chat/types.ts";
+import type { ChatMessageMetadata } from "@/lib/protocol/ui_message.ts";
 import { startReplayServer } from "../support/replay_server.ts";
 import {
   CookieJar,

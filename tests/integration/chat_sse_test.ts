@@ -10,7 +10,7 @@ import {
   type UIMessageChunk,
   uiMessageChunkSchema,
 } from "ai";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { startReplayedApp, startTestServer } from "../support/server.ts";
 import { startReplayServer } from "../support/replay_server.ts";

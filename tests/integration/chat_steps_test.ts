@@ -6,7 +6,7 @@
  * (retrieval "prefetch") is not one of them.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import {
   createScriptedModel,
   SCRIPTED_TOOLLESS_TEXT,

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { UIMessageChunk } from "ai";
 import { Chat } from "@/lib/client/chat.ts";
 import { toolParts } from "@/lib/client/approval.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { approvalTurn, descriptorFor, PROPOSED, sseResponse } from "../support/approvals.ts";
 
 type Body = Record<string, unknown>;

@@ -9,10 +9,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import { MessageBuilder, StreamProtocolError } from "@/lib/client/message_builder.ts";
+import { MessageBuilder, StreamProtocolError } from "@/lib/protocol/message_builder.ts";
 import { readChunks, StreamFormatError } from "@/lib/client/ui_stream.ts";
 import { Chat, type ChatFinish, ChatRequestError } from "@/lib/client/chat.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { startReplayedApp, startTestServer } from "../support/server.ts";
 import {
   CookieJar,

@@ -4,7 +4,7 @@
  * prefetch on their words followed by the drawing's search, and the diagram still comes.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import {
   CookieJar,
   newChatId,

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import type { ChatMessage, SearchToolOutput } from "@/lib/chat/types.ts";
+import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { createScriptedModel, scriptedRegistry } from "@/lib/models/testing.ts";
 import { assetsDir } from "@/lib/islands/assets_dir.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";

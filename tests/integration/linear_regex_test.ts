@@ -11,7 +11,7 @@ import fc from "fast-check";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { clampTitle, fallbackTitle } from "@/lib/chat/title.ts";
 import { type CitationCounts, citationFilter } from "@/lib/chat/citations.ts";
-import { CHAT_ID } from "@/lib/chat/request.ts";
+import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 import { analyze, tokenize } from "@/lib/search/analyzer.ts";
 import {
   buildExtractiveAnswer,

@@ -4,7 +4,7 @@
  * what is saved, and a stop sent to the other reaches the provider connection.
  */
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { spawnAppProcess } from "../support/app_process.ts";
 import {
   type RecordedRequest,

@@ -19,7 +19,7 @@ import {
 } from "ai";
 import { asSchema, getErrorMessage, safeValidateTypes } from "@ai-sdk/provider-utils";
 import { canonicalJson } from "../approvals.ts";
-import type { ChunkSink } from "./run_turn.ts";
+import type { ChunkSink } from "./ui_chunks.ts";
 import { executeToolCall } from "./tool_calls.ts";
 import type { CallBudget } from "./call_budget.ts";
 

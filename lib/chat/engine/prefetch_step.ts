@@ -7,7 +7,7 @@
  * So the answer needs one model call less, and nothing downstream can tell the two apart.
  */
 import type { ModelMessage, ToolSet } from "ai";
-import type { ChunkSink } from "./run_turn.ts";
+import type { ChunkSink } from "./ui_chunks.ts";
 import { stepMessages } from "./step_messages.ts";
 import { executeToolCall } from "./tool_calls.ts";
 

@@ -32,11 +32,10 @@ import {
   type ModelMessage,
   type Tool,
   type ToolSet,
-  type UIMessageChunk,
 } from "ai";
 import { DEFAULT_MAX_OUTPUT_TOKENS, type ToolCallLimits } from "@/lib/config.ts";
-import { appendText } from "@/lib/text/append.ts";
-import { toUiChunk } from "./ui_chunks.ts";
+import { appendText } from "@/lib/protocol/append_text.ts";
+import { type ChunkSink, toUiChunk } from "./ui_chunks.ts";
 import { startModelCall } from "./model_call.ts";
 import { type StepContent, stepMessages } from "./step_messages.ts";
 import { executeToolCall, type ToolOutcome } from "./tool_calls.ts";
@@ -152,9 +151,6 @@ interface CallMeter {
   /** Its usage arrived: nothing to estimate. */
   reported: boolean;
 }
-
-/** Where chunks go, in order. */
-export type ChunkSink = (chunk: UIMessageChunk) => void;
 
 /**
  * Runs the turn, writing its chunks to `emit`; resolves when the last one was written.

@@ -6,6 +6,9 @@
  */
 import type { LanguageModelStreamPart, ToolSet, UIMessageChunk } from "ai";
 
+/** Where chunks go, in order. */
+export type ChunkSink = (chunk: UIMessageChunk) => void;
+
 /** How errors of tool calls become the text the visitor (and the model) sees. */
 export type ToolErrorText = (error: unknown) => string;
 

@@ -6,6 +6,7 @@
  * redirects followed by hand so that each hop is checked (host, loops).
  */
 import { parseRobots } from "./robots.ts";
+import { readCapped } from "@/lib/stream/read_capped.ts";
 
 /** Options of `createFetcher`. */
 export interface FetchPolicyOptions {
@@ -177,7 +178,7 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
 
   async function get(url: string, opts: GetOptions = {}): Promise<Fetched | FetchFailure> {
     const cap = opts.maxBytes ?? options.maxBytes ?? 2 * 1024 * 1024;
-    const out = await readWith(url, opts, (res) => readCapped(res, cap));
+    const out = await readWith(url, opts, (res) => readText(res, cap));
     if (!out.ok) return out;
     const { value, ...rest } = out;
     return { ...rest, text: value };
@@ -220,7 +221,7 @@ function checkHost(url: string, host: string): string | null {
 }
 
 /** The body as text, or a failure once it passes `maxBytes` (declared or read). */
-async function readCapped(res: Response, maxBytes: number): Promise<string | FetchFailure> {
+async function readText(res: Response, maxBytes: number): Promise<string | FetchFailure> {
   const tooBig: FetchFailure = {
     ok: false,
     gone: false,
@@ -231,22 +232,6 @@ async function readCapped(res: Response, maxBytes: number): Promise<string | Fet
     await res.body?.cancel();
     return tooBig;
   }
-  if (!res.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return tooBig;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) all.set(c, at), at += c.byteLength;
-  return new TextDecoder().decode(all);
+  const read = await readCapped(res.body, maxBytes);
+  return read.truncated ? tooBig : new TextDecoder().decode(read.bytes);
 }

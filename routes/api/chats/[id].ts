@@ -1,10 +1,10 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
 import { clampTitle } from "@/lib/chat/title.ts";
 import { scrubInternal } from "@/lib/chat/scrub_internal.ts";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /** One of the visitor's chats: read, rename, delete. */
 export const handler = define.handlers({

@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 
 /** GET /api/contact/status: whether messages are accepted, and how many came in 24 h. */
 export const handler = define.handlers({

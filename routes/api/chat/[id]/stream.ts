@@ -1,4 +1,4 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { requireAllowedOrigin, siteOrigins } from "@/lib/http/origin.ts";
 import { SSE_HEADERS, toSseBytes } from "@/lib/chat/sse.ts";
 import { activeOwnedStream } from "@/lib/chat/ownership.ts";

@@ -1,8 +1,8 @@
-import { define } from "@/lib/http/define.ts";
+import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readJsonBody } from "@/lib/http/body.ts";
 import { ownedChat } from "@/lib/chat/ownership.ts";
-import type { ChatMessageMetadata } from "@/lib/chat/types.ts";
+import type { ChatMessageMetadata } from "@/lib/protocol/ui_message.ts";
 import { recordFeedback } from "@/lib/store/feedback.ts";
 
 /** `{ messageId, rating: "up" | "down" | null, comment? }`: the visitor's rating, saved with the answer. */

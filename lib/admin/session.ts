@@ -9,7 +9,7 @@
  * are Secure; HttpOnly and SameSite=Strict always.
  */
 import type { AdminSessionStore } from "@/lib/store/admin_sessions.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../http/errors.ts";
 import { deriveHmacKey } from "@/lib/crypto/hmac_key.ts";
 
 /** The cookie's name over plain HTTP (local development). */

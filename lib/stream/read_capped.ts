@@ -1,12 +1,13 @@
 /**
- * Reads a response body up to a byte cap, counting the bytes as they stream in
- * (a `Content-Length` header is never trusted) and cancelling the stream once the
- * cap is passed, so an endless or huge body costs at most `maxBytes` of memory.
+ * Reads a body (a request's or a response's, on the server or in the browser) up to a
+ * byte cap, counting the bytes as they stream in (a `Content-Length` header is never
+ * trusted) and cancelling the stream once the cap is passed, so an endless or huge body
+ * costs at most `maxBytes` of memory.
  */
 
 /** The bytes read and whether the body went past the cap. */
 export interface CappedBody {
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   truncated: boolean;
 }
 

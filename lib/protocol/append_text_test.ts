@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appendText } from "./append.ts";
+import { appendText } from "./append_text.ts";
 
 /** Deltas as a model streams them: short, some empty, some two-byte, some astral. */
 function deltas(count: number, seed: number): string[] {

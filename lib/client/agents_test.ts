@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { agentChoices, chatAgent, knownAgent } from "./agents.ts";
 
 const AGENTS = [

@@ -2,7 +2,7 @@
  * The agents as the page sees them: id, name and description only (a `ReadyAgent`
  * holds resolved secret headers; those never leave the server). Browser-safe.
  */
-import type { ChatMessage } from "@/lib/chat/types.ts";
+import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { localize, type LocalizedText } from "@/lib/i18n/localized.ts";
 import type { Locale } from "@/lib/i18n/mod.ts";
 

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import {
   estimatedBits,
   originProblem,
-  productionReason,
   refusalMessage,
   secretProblem,
   startupProblems,
 } from "./startup_checks.ts";
+import { productionReason } from "@/lib/http/production.ts";
 
 const strong = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 

@@ -5,11 +5,11 @@
  * Without this, the form's limit could be bypassed by sending the header.
  */
 import type { AppServices } from "@/lib/services.ts";
-import type { Context } from "./types.ts";
-import { requireAdmin } from "./admin.ts";
-import { clientIp } from "./client_ip.ts";
-import { HttpError } from "./errors.ts";
-import { clientAddress } from "./ip_network.ts";
+import type { Context } from "../http/types.ts";
+import { requireAdmin } from "../http/admin.ts";
+import { clientIp } from "../http/client_ip.ts";
+import { HttpError } from "../http/errors.ts";
+import { clientAddress } from "../http/ip_network.ts";
 
 type Ctx = Pick<Context<AppServices>, "state" | "req" | "app">;
 

@@ -5,6 +5,7 @@
  * (self-hosting). Locally nothing is checked: dev generates its own session secret.
  */
 import type { AppConfig } from "@/lib/config.ts";
+import { productionReason } from "@/lib/http/production.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -14,13 +15,6 @@ export const MIN_SECRET_LENGTH = 32;
 export const MIN_SECRET_BITS = 128;
 
 const GENERATE = "generate one with `openssl rand -base64 32`";
-
-/** Why the start counts as production, or null when it does not. */
-export function productionReason(env: Env): string | null {
-  if (env.DENO_DEPLOYMENT_ID) return "DENO_DEPLOYMENT_ID is set (Deno Deploy)";
-  if (env.APP_ENV?.trim().toLowerCase() === "production") return "APP_ENV=production";
-  return null;
-}
 
 /**
  * Estimated entropy of a string in bits: its length times the Shannon entropy of its

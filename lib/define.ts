@@ -4,7 +4,7 @@
  */
 import type { ComponentType } from "preact";
 import type { AppServices } from "@/lib/services.ts";
-import type { Context, Handler, HandlerFn, PageProps } from "./types.ts";
+import type { Context, Handler, HandlerFn, PageProps } from "./http/types.ts";
 
 /** The context every route of this app receives. */
 export type Ctx<Data = unknown> = Context<AppServices, Data>;
