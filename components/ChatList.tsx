@@ -1,5 +1,5 @@
 import type { Messages } from "@/lib/i18n/mod.ts";
-import type { ChatSummary } from "@/lib/store/chats.ts";
+import type { ChatSummary } from "@/lib/protocol/chat_summary.ts";
 import { Icon } from "./Icon.tsx";
 
 interface ChatListProps {

@@ -1,7 +1,7 @@
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import { type Locale, type Messages, messages as catalog } from "@/lib/i18n/mod.ts";
-import type { ChatSummary } from "@/lib/store/chats.ts";
+import type { ChatSummary } from "@/lib/protocol/chat_summary.ts";
 import type { AgentConfig } from "@/lib/agents/types.ts";
 import { type AgentChoice, agentChoices } from "./chat/agents.ts";
 import ChatMessages from "@/islands/ChatMessages.tsx";

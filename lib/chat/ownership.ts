@@ -5,8 +5,7 @@
 import { HttpError } from "@/lib/http/errors.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import type { AppServices } from "@/lib/services.ts";
-import type { ChatRecord } from "@/lib/store/chats.ts";
-import type { StreamPointer } from "@/lib/store/stream_log.ts";
+import type { ChatRecord, StreamPointer } from "@/lib/store/ports.ts";
 import { CHAT_ID } from "./chat_id.ts";
 
 /** The chat `id` if the request's visitor owns it; otherwise a 404 HttpError. */

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from "preact/hooks";
 import { type Signal, useSignal } from "@preact/signals";
-import type { ChatSummary } from "@/lib/store/chats.ts";
+import type { ChatSummary } from "@/lib/protocol/chat_summary.ts";
 
 /** An overlay of the widget. */
 export type OverlayName = "chats" | "delete" | "ai";

@@ -7,6 +7,7 @@ import { type ComponentType, h, type VNode } from "preact";
 import { renderDocument } from "@/lib/islands/render.ts";
 import { contentSecurityPolicy, newNonce } from "./csp.ts";
 import { errorResponse, HttpError, httpErrorResponse, ServiceUnavailableError } from "./errors.ts";
+import { StoreUnavailableError } from "@/lib/store/errors.ts";
 import {
   compareSpecificity,
   matchesPrefix,
@@ -279,7 +280,8 @@ export function createApp<S>(options: AppOptions<S>): App {
         if (error.status === 404) return errorPage(404, url, state);
         return errorPage(error.status, url, state, error);
       }
-      if (error instanceof ServiceUnavailableError) {
+      // The store says so in its own words; to a visitor both are the same 503.
+      if (error instanceof ServiceUnavailableError || error instanceof StoreUnavailableError) {
         console.error(`Unavailable on ${req.method} ${url.pathname}:`, error.cause ?? error);
         noteRequest(req, { error: errorName(error.cause ?? error) });
         const unavailable = new HttpError(

@@ -3,14 +3,7 @@
  * One IPv6 subscriber usually holds a whole /64 and can pick a fresh address from it for every
  * request, so a limit keyed by the address alone would not bound them.
  */
-
-/** The keys a client's tries count against. */
-export interface ClientAddress {
-  /** The address in one canonical spelling (IPv4 dotted; IPv6 eight full hex groups). */
-  address: string;
-  /** The IPv6 /64 the address is in (`2001:0db8:0001:0002::/64`); null for IPv4 and unknowns. */
-  network: string | null;
-}
+import type { ClientAddress } from "@/lib/store/login_attempts.ts";
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 

@@ -17,9 +17,16 @@
  * burst costs no lost races; a race lost to another process re-reads, a bounded number of
  * times, and then the try is refused as busy (a 429 with a short wait, never a 500).
  */
-import type { ClientAddress } from "@/lib/http/ip_network.ts";
 import { commitWithRetry } from "./kv.ts";
 import { COUNTER_GRACE_MS } from "./limits.ts";
+
+/** The keys a client's tries count against (lib/http/ip_network.ts reads them from a peer address). */
+export interface ClientAddress {
+  /** The address in one canonical spelling (IPv4 dotted; IPv6 eight full hex groups). */
+  address: string;
+  /** The IPv6 /64 the address is in (`2001:0db8:0001:0002::/64`); null for IPv4 and unknowns. */
+  network: string | null;
+}
 
 /** How many failures each window allows, and its length. */
 export interface LoginLimit {

@@ -4,7 +4,9 @@
  * failing is told in the stream while the answer itself still arrives.
  */
 import assert from "node:assert/strict";
-import { type ChatStore, createKvChatStore, StoreUnavailableError } from "@/lib/store/chats.ts";
+import { createKvChatStore } from "@/lib/store/chats.ts";
+import { StoreUnavailableError } from "@/lib/store/errors.ts";
+import type { ChatStore } from "@/lib/store/ports.ts";
 import {
   CookieJar,
   newChatId,
