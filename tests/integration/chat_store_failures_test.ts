@@ -128,3 +128,15 @@ Deno.test("KV unavailable on the history API: 503 unavailable with Retry-After, 
     await t.close();
   }
 });
+
+Deno.test("KV unavailable on a chat page: the 503 error page, not a 500", async () => {
+  const t = await serverWith((s) => flakyStore(s, "getChat", Infinity));
+  try {
+    const res = await fetch(`${t.server.url}/c/${newChatId()}`);
+    assert.equal(res.status, 503);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+    await res.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
