@@ -96,8 +96,8 @@ export async function countFrom({ kv }: ChatKv, chat: ChatRecord, seq: number): 
 }
 
 /**
- * Indexes the messages of a record saved before `nextSeq` existed, then marks it upgraded.
- * Records saved before `nextSeq` existed are upgraded this way on their first write.
+ * Indexes the messages of a record saved before `nextSeq` existed, then marks it upgraded;
+ * such a chat's first write calls it.
  */
 export async function upgrade(ctx: ChatKv, head: Deno.KvEntry<ChatRecord>): Promise<void> {
   const { kv } = ctx;
