@@ -3,7 +3,7 @@
  *
  * Imports chats stored by an AI SDK 4 app (arrays of CoreMessage) into this
  * app's chat store as ai 7 UI messages. The file format and the conversion are
- * documented in lib/store/import_history.ts. The whole file is checked first:
+ * documented in lib/chat/history_import/. The whole file is checked first:
  * on any problem nothing is written and the exit code is 1. KV is opened like
  * the server opens it (DENO_KV_PATH, else .data/kv.sqlite); chats expire
  * `retentionDays` (fresh.config.ts) after the import.
@@ -17,12 +17,9 @@ import { parseArgs } from "node:util";
 import config from "@/fresh.config.ts";
 import { openKv } from "@/lib/store/kv.ts";
 import { createKvChatStore } from "@/lib/store/chats.ts";
-import {
-  formatSummary,
-  ImportFileError,
-  prepareImport,
-  writeImport,
-} from "@/lib/store/import_history.ts";
+import { ImportFileError } from "@/lib/chat/history_import/import_file.ts";
+import { prepareImport } from "@/lib/chat/history_import/prepare.ts";
+import { formatSummary, writeImport } from "@/lib/chat/history_import/write.ts";
 
 const USAGE =
   "Usage: deno task import-history <file.json> [--visitor <id>] [--replace] [--dry-run] [--settle-pending]";

@@ -9,7 +9,7 @@ import type { Context } from "../http/types.ts";
 import { requireAdmin } from "../http/admin.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { HttpError } from "../http/errors.ts";
-import { clientAddress } from "../http/ip_network.ts";
+import { clientAddress } from "@/lib/net/ip_network.ts";
 
 type Ctx = Pick<Context<AppServices>, "state" | "req" | "app">;
 

@@ -5,9 +5,8 @@
 import { HttpError } from "@/lib/http/errors.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import type { AppServices } from "@/lib/services.ts";
-import type { ChatRecord } from "@/lib/store/chats.ts";
-import type { StreamPointer } from "@/lib/store/stream_log.ts";
-import { CHAT_ID } from "../protocol/chat_id.ts";
+import type { ChatRecord, StreamPointer } from "@/lib/store/ports.ts";
+import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 
 /** The chat `id` if the request's visitor owns it; otherwise a 404 HttpError. */
 export async function ownedChat(req: Request, app: AppServices, id: string): Promise<ChatRecord> {

@@ -6,7 +6,7 @@ import type { Ctx } from "@/lib/define.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { cursorParam } from "@/lib/http/query.ts";
-import { InvalidCursorError } from "@/lib/store/chats.ts";
+import { InvalidCursorError } from "@/lib/store/errors.ts";
 import type { ChatSummary } from "@/lib/protocol/chat_summary.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { siteSuggestions } from "@/lib/corpus/suggestions.ts";

@@ -9,7 +9,7 @@
 import type { Ctx } from "@/lib/define.ts";
 import { errorResponse, HttpError } from "@/lib/http/errors.ts";
 import { originAllowed, siteOrigins } from "@/lib/http/origin.ts";
-import { StoreUnavailableError } from "@/lib/store/chats.ts";
+import { StoreUnavailableError } from "@/lib/store/errors.ts";
 import { planTurn } from "./turn_plan.ts";
 import { streamTurn } from "./turn_stream.ts";
 

@@ -7,7 +7,7 @@
  */
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AppServices } from "@/lib/services.ts";
-import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/chats.ts";
+import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/errors.ts";
 import type { TurnEnd } from "./engine/run_turn.ts";
 import { fallbackTitle } from "./title.ts";
 import type { AnswerOutcome, ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";

@@ -6,7 +6,8 @@
 import { type ComponentType, h, type VNode } from "preact";
 import { renderDocument } from "@/lib/islands/render.ts";
 import { contentSecurityPolicy, newNonce } from "./csp.ts";
-import { errorResponse, HttpError, httpErrorResponse, ServiceUnavailableError } from "./errors.ts";
+import { errorResponse, HttpError, httpErrorResponse } from "./errors.ts";
+import { ServiceUnavailableError } from "@/lib/outage.ts";
 import {
   compareSpecificity,
   matchesPrefix,
@@ -284,6 +285,7 @@ export function createApp<S>(options: AppOptions<S>): App {
         if (error.status === 404) return errorPage(404, url, state);
         return errorPage(error.status, url, state, error);
       }
+      // The store says so in its own words; to a visitor both are the same 503.
       if (error instanceof ServiceUnavailableError) {
         console.error(`Unavailable on ${req.method} ${url.pathname}:`, error.cause ?? error);
         noteRequest(req, { error: errorName(error.cause ?? error) });

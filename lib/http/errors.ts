@@ -45,17 +45,6 @@ export class HttpError extends Error {
 }
 
 /**
- * A service the request needs (the store, a provider) cannot be reached: the app answers 503
- * `unavailable` (a JSON error on /api/, the error page elsewhere), with the detail logged.
- */
-export class ServiceUnavailableError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "ServiceUnavailableError";
-  }
-}
-
-/**
  * Builds `{ "error": { "code", "message" } }` with the status of `code`.
  *
  * @example errorResponse("rate_limited", "Too many requests.", { "Retry-After": "30" })

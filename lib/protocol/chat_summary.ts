@@ -1,4 +1,7 @@
-/** A chat as listed in the sidebar and returned by `GET /api/chats`. */
+/**
+ * A chat as the sidebar lists it: what `GET /api/chats` answers with and the server renders,
+ * so the browser and the store share it without either importing the other.
+ */
 export interface ChatSummary {
   id: string;
   title: string | null;

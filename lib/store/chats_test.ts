@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import type { UIMessage } from "ai";
-import {
-  ChatNotFoundError,
-  type ChatStore,
-  createKvChatStore,
-  encodeMessage,
-  InvalidCursorError,
-  ReplaceTargetMissingError,
-} from "./chats.ts";
+import { createKvChatStore } from "./chats.ts";
+import { ChatNotFoundError, InvalidCursorError, ReplaceTargetMissingError } from "./errors.ts";
+import { encodeMessage } from "./message_slots.ts";
+import type { ChatStore } from "./ports.ts";
 import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
 import { tempKvPath } from "@/tests/support/temp.ts";
 

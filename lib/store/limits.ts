@@ -27,8 +27,7 @@
  * confirmed by a fresh read.
  */
 import type { RateLimit } from "@/lib/config.ts";
-import { Lru } from "@/lib/lru.ts";
-import { commitWithRetry } from "./kv.ts";
+import { createCounters } from "./limit_counters.ts";
 
 /** A refusal: how long to wait. */
 export interface Limited {
@@ -48,33 +47,18 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** How long a counter outlives its window: room for clocks of isolates that disagree. */
 export const COUNTER_GRACE_MS = 60_000;
-/** Commits tried before giving up on a counter that other processes keep moving. */
-const ATTEMPTS = 30;
-/** Counters remembered per limiter (a few per visitor and IP seen lately). */
-const KNOWN_COUNTERS = 10_000;
 
-/** A counter as this limiter last read or wrote it. */
-interface Counter {
-  value: bigint;
-  /** null: the key did not exist. */
-  versionstamp: string | null;
-}
-
-/** Runs `fn` after every earlier call that named one of `names` has finished. */
-function createQueues() {
-  const tails = new Map<string, Promise<void>>();
-  return async function serial<T>(names: string[], fn: () => Promise<T>): Promise<T> {
-    let release!: () => void;
-    const done = new Promise<void>((r) => (release = r));
-    const before = names.map((n) => tails.get(n));
-    for (const n of names) tails.set(n, done);
-    try {
-      await Promise.all(before);
-      return await fn();
-    } finally {
-      release();
-      for (const n of names) if (tails.get(n) === done) tails.delete(n);
+/** The in-isolate counter: requests per key in the current window, answered without KV. */
+function createLocalCounts(): (key: string, window: number) => number {
+  const local = new Map<string, { window: number; count: number }>();
+  return (key, window) => {
+    const entry = local.get(key);
+    if (!entry || entry.window !== window) {
+      if (local.size > 10_000) local.clear();
+      local.set(key, { window, count: 1 });
+      return 1;
     }
+    return ++entry.count;
   };
 }
 
@@ -84,96 +68,8 @@ export function createRateLimiter(
   limits: { visitor: RateLimit; ip: RateLimit },
   clock: () => number = Date.now,
 ): RateLimiter {
-  const local = new Map<string, { window: number; count: number }>();
-  const serial = createQueues();
-
-  function localCount(key: string, window: number): number {
-    const entry = local.get(key);
-    if (!entry || entry.window !== window) {
-      if (local.size > 10_000) local.clear();
-      local.set(key, { window, count: 1 });
-      return 1;
-    }
-    return ++entry.count;
-  }
-
-  const known = new Lru<string, Counter>(KNOWN_COUNTERS);
-  const recall = (names: string[]): Counter[] | null => {
-    const counters: Counter[] = [];
-    for (const name of names) {
-      const counter = known.get(name);
-      if (!counter) return null;
-      counters.push(counter);
-    }
-    return counters;
-  };
-  const read = async (all: Deno.KvKey[], names: string[]): Promise<Counter[]> => {
-    const entries = await kv.getMany<Deno.KvU64[]>(all);
-    return entries.map((e, i) => {
-      const counter = { value: e.value?.value ?? 0n, versionstamp: e.versionstamp };
-      known.set(names[i], counter);
-      return counter;
-    });
-  };
-
-  /**
-   * Reads the counters `keys` (and `alsoRead`), or recalls them, lets `decide` refuse, else
-   * adds `n` to each counter in one commit checked against what was read; retries a lost
-   * race. `expireIn` is relative to now, so a fake clock gives real expiries.
-   */
-  function increment<R>(
-    keys: Deno.KvKey[],
-    alsoRead: Deno.KvKey[],
-    n: bigint,
-    expireIn: number,
-    decide: (values: number[]) => R | null,
-  ): Promise<R | null> {
-    const all = [...keys, ...alsoRead];
-    const names = all.map((k) => JSON.stringify(k));
-    // Queued behind whatever writes a counter this reads too: a check racing the last turn's
-    // token count would lose its commit and read again (a read and a commit more per turn).
-    return serial(names, async () => {
-      let trustMemory = true;
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const recalled = trustMemory ? recall(names) : null;
-        trustMemory = false;
-        const counters = recalled ?? await read(all, names);
-        const refusal = decide(counters.map((c) => Number(c.value)));
-        if (refusal && recalled) continue; // confirmed by a fresh read first
-        if (refusal) return refusal;
-        const op = kv.atomic();
-        keys.forEach((key, i) => {
-          op.check({ key, versionstamp: counters[i].versionstamp })
-            .set(key, new Deno.KvU64(counters[i].value + n), { expireIn });
-        });
-        // What was only read was read from memory: it must still be what KV holds.
-        if (recalled) {
-          alsoRead.forEach((key, i) =>
-            op.check({ key, versionstamp: counters[keys.length + i].versionstamp })
-          );
-        }
-        const result = await commitWithRetry(op);
-        if (result.ok) {
-          keys.forEach((_, i) =>
-            known.set(names[i], {
-              value: counters[i].value + n,
-              versionstamp: result.versionstamp,
-            })
-          );
-          return null;
-        }
-        names.forEach((name) => known.delete(name));
-        // A stale memory is no contention: read again at once.
-        if (recalled) continue;
-        await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(attempt + 1, 8)));
-      }
-      throw new Error(
-        `Rate-limit counter ${JSON.stringify(keys[0])} kept changing under ${ATTEMPTS} attempts; ` +
-          "retry the request.",
-      );
-    });
-  }
-
+  const localCount = createLocalCounts();
+  const { increment } = createCounters(kv);
   return {
     async check(visitorId, ip) {
       const t = clock();

@@ -17,9 +17,9 @@
  * burst costs no lost races; a race lost to another process re-reads, a bounded number of
  * times, and then the try is refused as busy (a 429 with a short wait, never a 500).
  */
-import type { ClientAddress } from "@/lib/http/ip_network.ts";
 import { commitWithRetry } from "./kv.ts";
 import { COUNTER_GRACE_MS } from "./limits.ts";
+import type { ClientAddress } from "@/lib/net/ip_network.ts";
 
 /** How many failures each window allows, and its length. */
 export interface LoginLimit {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { clientAddress } from "@/lib/http/ip_network.ts";
+import { clientAddress } from "@/lib/net/ip_network.ts";
 import { createLoginAttempts, loginLimitFromEnv } from "./login_attempts.ts";
 
 const limit = { perAddress: 3, perNetwork: 5, global: 8, windowMs: 60_000 };

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { UIMessageChunk } from "ai";
-import { createStreamLog, INTERRUPTED_CHUNK, isInterruptedChunk } from "./stream_log.ts";
+import { createStreamLog } from "./stream_log.ts";
+import { INTERRUPTED_CHUNK, isInterruptedChunk } from "./stream_follow.ts";
 import { countingKv, readCalls } from "@/tests/support/counting_kv.ts";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -2,7 +2,7 @@ import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { cursorParam, intParam } from "@/lib/http/query.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
-import { InvalidCursorError } from "@/lib/store/chats.ts";
+import { InvalidCursorError } from "@/lib/store/errors.ts";
 
 /** The visitor's own chats, newest first, paged with a KV cursor. */
 export const handler = define.handlers({

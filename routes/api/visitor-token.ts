@@ -1,5 +1,5 @@
 import { define } from "@/lib/define.ts";
-import { ServiceUnavailableError } from "@/lib/http/errors.ts";
+import { ServiceUnavailableError } from "@/lib/outage.ts";
 
 /**
  * POST /api/visitor-token: a new visitor and its signed token `{ token, expiresAt }`, for the

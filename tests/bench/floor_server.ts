@@ -3,7 +3,7 @@
  * server over the OpenAI Chat Completions adapter) and a stream log that writes nothing.
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import type { StreamLog } from "@/lib/store/stream_log.ts";
+import type { StreamLog } from "@/lib/store/ports.ts";
 
 /** A stream log that writes nothing: the app as it was before answers were logged to KV. */
 export function silentStreamLog(): StreamLog {

@@ -12,7 +12,7 @@
 import { percentile } from "@/lib/search/beir.ts";
 import { createRateLimiter } from "@/lib/store/limits.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
-import { encodeMessage } from "@/lib/store/chats.ts";
+import { encodeMessage } from "@/lib/store/message_slots.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { newChatId, testConfig, userMessage } from "../support/chat_client.ts";
 import { countingKv, type KvCounts, type PrefixCounts, readCalls } from "../support/counting_kv.ts";

@@ -4,7 +4,9 @@
  * failing is told in the stream while the answer itself still arrives.
  */
 import assert from "node:assert/strict";
-import { type ChatStore, createKvChatStore, StoreUnavailableError } from "@/lib/store/chats.ts";
+import { createKvChatStore } from "@/lib/store/chats.ts";
+import { StoreUnavailableError } from "@/lib/store/errors.ts";
+import type { ChatStore } from "@/lib/store/ports.ts";
 import {
   CookieJar,
   newChatId,
@@ -122,6 +124,18 @@ Deno.test("KV unavailable on the history API: 503 unavailable with Retry-After, 
     assert.equal(res.status, 503);
     assert.equal((await res.json()).error.code, "unavailable");
     assert.equal(res.headers.get("retry-after"), "5");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("KV unavailable on a chat page: the 503 error page, not a 500", async () => {
+  const t = await serverWith((s) => flakyStore(s, "getChat", Infinity));
+  try {
+    const res = await fetch(`${t.server.url}/c/${newChatId()}`);
+    assert.equal(res.status, 503);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+    await res.body?.cancel();
   } finally {
     await t.close();
   }

@@ -7,7 +7,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
-import type { ChatStore } from "@/lib/store/chats.ts";
+import type { ChatStore } from "@/lib/store/ports.ts";
 
 /** Keeps cookies set by the server and sends them back, like a browser does. */
 export class CookieJar {

@@ -4,7 +4,8 @@ import { SSE_HEADERS, toSseBytes } from "@/lib/chat/sse.ts";
 import { activeOwnedStream } from "@/lib/chat/ownership.ts";
 import { followersOf } from "@/lib/chat/followers.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { isInterruptedChunk, listenCheckMs } from "@/lib/store/stream_log.ts";
+import { listenCheckMs } from "@/lib/store/stream_log.ts";
+import { isInterruptedChunk } from "@/lib/store/stream_follow.ts";
 import type { UIMessageChunk } from "ai";
 
 /**

@@ -3,17 +3,12 @@ import { fileURLToPath } from "node:url";
 import { tool, validateUIMessages } from "ai";
 import { z } from "zod";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
-import { createKvChatStore } from "./chats.ts";
-import {
-  convertChat,
-  ImportFileError,
-  MAX_COMMIT_BYTES,
-  NO_RESULT_TEXT,
-  prepareImport,
-  splitCommits,
-  toolErrorText,
-  writeImport,
-} from "./import_history.ts";
+import { createKvChatStore } from "@/lib/store/chats.ts";
+import { ImportFileError, MAX_COMMIT_BYTES, NO_RESULT_TEXT } from "./import_file.ts";
+import { toolErrorText } from "./core_values.ts";
+import { convertChat } from "./convert_chat.ts";
+import { prepareImport, splitCommits } from "./prepare.ts";
+import { writeImport } from "./write.ts";
 
 const FIXTURE = new URL("./testdata/ai4_history.json", import.meta.url);
 const VISITOR = "visitor_test_0001";
@@ -523,12 +518,12 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      const script = fileURLToPath(new URL("../../scripts/import_history.ts", import.meta.url));
+      const script = fileURLToPath(new URL("../../../scripts/import_history.ts", import.meta.url));
       const kvPath = `${dir}/kv.sqlite`;
       const run = async (...args: string[]) => {
         const out = await new Deno.Command(Deno.execPath(), {
           args: ["run", "-A", script, ...args],
-          cwd: fileURLToPath(new URL("../../", import.meta.url)),
+          cwd: fileURLToPath(new URL("../../../", import.meta.url)),
           env: { DENO_KV_PATH: kvPath, NO_COLOR: "1" },
           stdout: "piped",
           stderr: "piped",
