@@ -9,8 +9,8 @@
 import { validateArguments } from "@/lib/agents/input_schema.ts";
 import type { JsonSchema } from "@/lib/agents/types.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import type { ChatRequest } from "./request.ts";
-import type { ChatMessage } from "./types.ts";
+import type { ChatRequest } from "../request.ts";
+import type { ChatMessage } from "../types.ts";
 
 /** What the continuation reads of an approval descriptor (see lib/chat/approvals.ts). */
 export interface DescriptorFields {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { HttpError } from "@/lib/http/errors.ts";
-import type { ChatRequest } from "./request.ts";
-import type { ChatMessage } from "./types.ts";
-import { type ContinuationDeps, continuationPlan } from "./turn_continue.ts";
+import type { ChatRequest } from "../request.ts";
+import type { ChatMessage } from "../types.ts";
+import { type ContinuationDeps, continuationPlan } from "./continue.ts";
 
 const SCHEMA = {
   type: "object",
