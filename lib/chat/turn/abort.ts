@@ -25,6 +25,8 @@ export function turnAbort(gone: AbortSignal | undefined): TurnAbort {
   // Deno 2.9 also fires request.signal after a response was fully sent: only an abort
   // before our stream finished is a real client disconnect.
   gone?.addEventListener("abort", stop, { once: true });
+  // Gone while the turn was planned: the listener above never fires for a past abort.
+  if (gone?.aborted) stop();
   return {
     signal: controller.signal,
     stop,
