@@ -6,7 +6,6 @@
  */
 import type { LanguageModelUsage } from "ai";
 import { MessageBuilder } from "@/lib/client/message_builder.ts";
-import { HttpError } from "@/lib/http/errors.ts";
 import { collectRoutes } from "@/lib/models/call_routes.ts";
 import type { UpstreamRoute } from "@/lib/models/types.ts";
 import type { NumberedSource } from "@/lib/tools/search_site.ts";
