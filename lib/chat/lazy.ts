@@ -12,11 +12,11 @@ import type { generateText } from "ai";
 import { errorResponse } from "@/lib/http/errors.ts";
 import type { App } from "@/lib/http/types.ts";
 import type { AppServices } from "@/lib/services.ts";
-import type { chatTurn } from "./turn.ts";
+import type { chatTurn } from "@/lib/chat/turn_http.ts";
 
 /** What the chat routes take from the stack. */
 export interface ChatStack {
-  /** POST /api/chat (lib/chat/turn.ts). */
+  /** POST /api/chat (lib/chat/turn_http.ts). */
   chatTurn: typeof chatTurn;
   /** The AI SDK's one-shot call (POST /api/title). */
   generateText: typeof generateText;
@@ -42,7 +42,7 @@ export function chatStack(app: AppServices): Promise<ChatStack> {
 async function loadStack(app: AppServices): Promise<ChatStack> {
   // Both modules load in parallel with the provider packages and the specs.
   const [turn, ai, agents] = await Promise.all([
-    import("./turn.ts"),
+    import("@/lib/chat/turn_http.ts"),
     import("ai"),
     app.loadAgents(),
     app.models.ready(),

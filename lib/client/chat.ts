@@ -91,6 +91,25 @@ async function requestError(res: Response): Promise<ChatRequestError> {
   return new ChatRequestError(res.status, null, text || `HTTP ${res.status}`);
 }
 
+/** What a run sends: the new message, or the visitor's approval responses or tool outputs. */
+interface RunRequest<M extends UIMessage> {
+  messageId?: string;
+  message?: M;
+  approvals?: ApprovalResponseWire[];
+  outputs?: ToolOutputWire[];
+}
+
+/** What one run of a turn learns as it reads. */
+interface RunState<M extends UIMessage> {
+  /** The message the chunks build; null until a response is there to read. */
+  builder: MessageBuilder<M> | null;
+  /** Chunks applied so far (a resume asks for the ones after them). */
+  applied: number;
+  isAbort: boolean;
+  isError: boolean;
+  isDisconnect: boolean;
+}
+
 /** A conversation whose state lives in signals; components read them and re-render. */
 export class Chat<M extends UIMessage> {
   readonly id: string;
@@ -274,126 +293,163 @@ export class Chat<M extends UIMessage> {
 
   private async run(
     trigger: ChatTrigger | "resume-stream",
-    { messageId, message, approvals, outputs }: {
-      messageId?: string;
-      message?: M;
-      approvals?: ApprovalResponseWire[];
-      outputs?: ToolOutputWire[];
-    },
+    request: RunRequest<M>,
   ): Promise<void> {
     if (this.active) await this.stop();
     const controller = new AbortController();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
     this.active = { controller, done };
-    const doFetch = this.options.fetch ?? fetch;
-    let builder: MessageBuilder<M> | null = null;
-    let isAbort = false, isError = false, isDisconnect = false;
     // A broken answer still last on screen goes on from its last applied chunk.
     const broken = this.broken?.builder.message.id === this.messages.at(-1)?.id
       ? this.broken
       : null;
     this.broken = null;
-    let applied = broken?.chunks ?? 0;
+    const run: RunState<M> = {
+      builder: null,
+      applied: broken?.chunks ?? 0,
+      isAbort: false,
+      isError: false,
+      isDisconnect: false,
+    };
     let resumeAfter = false;
     try {
-      let res: Response;
-      if (trigger === "resume-stream") {
-        const from = applied ? `?from=${applied}` : "";
-        res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream${from}`, {
-          signal: controller.signal,
-        });
-        // Nothing streaming for this chat (404: not a chat of this visitor, or not saved yet).
-        if (res.status === 204 || res.status === 404) {
-          await res.body?.cancel();
-          return;
-        }
-      } else {
-        this.setStatus("submitted");
-        // Approval responses and tool outputs continue the last assistant message (the
-        // server's `start` names it again); on regenerate or resume a new message starts.
-        const last = this.messages.at(-1);
-        builder = new MessageBuilder<M>(
-          CONTINUES.has(trigger) && last?.role === "assistant" ? snapshot(last) : undefined,
-          newId(),
-        );
-        res = await doFetch(this.api, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            ...this.options.body?.(),
-            id: this.id,
-            trigger,
-            messageId,
-            message: trigger === "submit-message" ? message : undefined,
-            approvals,
-            outputs,
-          }),
-          signal: controller.signal,
-        });
-      }
-      if (!res.ok) throw await requestError(res);
-      if (!res.body) throw new ChatRequestError(res.status, null, "The response has no body.");
-      if (trigger === "resume-stream") {
-        this.setStatus("submitted");
-        builder = broken
-          ? new MessageBuilder<M>(snapshot(broken.builder.message), broken.builder.message.id)
-          : new MessageBuilder<M>(undefined, newId());
-      }
-      const current = builder!;
-      for await (const chunk of readChunks(res.body)) {
-        if (controller.signal.aborted) break;
-        applied++;
-        if (chunk.type === "error") throw new ChatStreamError(chunk.errorText);
-        if (chunk.type.startsWith("data-")) {
-          this.options.onData?.(chunk as UIMessageChunk & { type: `data-${string}` });
-        }
-        if (current.apply(chunk)) {
-          batch(() => {
-            // A `start` names the message without making the turn "streaming" yet.
-            if (chunk.type !== "start") this.signals.statusSignal.value = "streaming";
-            this.publish(current.message);
-          });
-        }
-      }
-      if (controller.signal.aborted) isAbort = true;
+      const res = await this.openStream(trigger, request, controller.signal, broken, run);
+      if (!res) return; // nothing streaming for this chat
+      await this.readStream(res.body!, controller.signal, run);
+      if (controller.signal.aborted) run.isAbort = true;
       this.setStatus("ready");
     } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      if (controller.signal.aborted || err.name === "AbortError") {
-        isAbort = true;
-        this.setStatus("ready");
-      } else {
-        isError = true;
-        // fetch() itself failed: the network, not the server.
-        isDisconnect = err instanceof TypeError;
-        // Mid-answer, the answer goes on on the server: resume it once, from where it broke.
-        resumeAfter = isDisconnect && applied > 0 && !broken && builder !== null;
-        if (resumeAfter) this.broken = { builder: builder!, chunks: applied };
-        else {
-          this.options.onError?.(err);
-          this.setStatus("error", err);
-        }
-      }
+      resumeAfter = this.runFailed(error, controller.signal, broken, run);
     } finally {
       if (this.active?.controller === controller) this.active = null;
       settle();
     }
     if (resumeAfter) return await this.run("resume-stream", {});
-    if (builder) {
-      this.options.onFinish?.({
-        message: builder.message,
-        messages: this.messages,
-        isAbort,
-        isError,
-        isDisconnect,
-        finishReason: builder.finishReason,
+    if (run.builder) await this.runFinished(run.builder, run);
+  }
+
+  /**
+   * The response to read: a POST of the turn, or the GET of the chat's running stream
+   * (null when nothing streams). Sets `run.builder` to the message the chunks build.
+   */
+  private async openStream(
+    trigger: ChatTrigger | "resume-stream",
+    { messageId, message, approvals, outputs }: RunRequest<M>,
+    signal: AbortSignal,
+    broken: Chat<M>["broken"],
+    run: RunState<M>,
+  ): Promise<Response | null> {
+    const doFetch = this.options.fetch ?? fetch;
+    let res: Response;
+    if (trigger === "resume-stream") {
+      const from = run.applied ? `?from=${run.applied}` : "";
+      res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream${from}`, { signal });
+      // Nothing streaming for this chat (404: not a chat of this visitor, or not saved yet).
+      if (res.status === 204 || res.status === 404) {
+        await res.body?.cancel();
+        return null;
+      }
+    } else {
+      this.setStatus("submitted");
+      // Approval responses and tool outputs continue the last assistant message (the
+      // server's `start` names it again); on regenerate or resume a new message starts.
+      const last = this.messages.at(-1);
+      run.builder = new MessageBuilder<M>(
+        CONTINUES.has(trigger) && last?.role === "assistant" ? snapshot(last) : undefined,
+        newId(),
+      );
+      res = await doFetch(this.api, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          ...this.options.body?.(),
+          id: this.id,
+          trigger,
+          messageId,
+          message: trigger === "submit-message" ? message : undefined,
+          approvals,
+          outputs,
+        }),
+        signal,
       });
-      // A browser-run call that needed no approval waits for this browser to run it.
-      const waiting = !isAbort && !isError &&
-        browserCalls(toolParts(this.messages.at(-1))).some((p) => p.state === "input-available");
-      if (waiting) await this.sendBrowserOutputs();
     }
+    if (!res.ok) throw await requestError(res);
+    if (!res.body) throw new ChatRequestError(res.status, null, "The response has no body.");
+    if (trigger === "resume-stream") {
+      this.setStatus("submitted");
+      run.builder = broken
+        ? new MessageBuilder<M>(snapshot(broken.builder.message), broken.builder.message.id)
+        : new MessageBuilder<M>(undefined, newId());
+    }
+    return res;
+  }
+
+  /** Applies the stream's chunks to `run.builder`, publishing the message as it grows. */
+  private async readStream(
+    body: NonNullable<Response["body"]>,
+    signal: AbortSignal,
+    run: RunState<M>,
+  ): Promise<void> {
+    const current = run.builder!;
+    for await (const chunk of readChunks(body)) {
+      if (signal.aborted) break;
+      run.applied++;
+      if (chunk.type === "error") throw new ChatStreamError(chunk.errorText);
+      if (chunk.type.startsWith("data-")) {
+        this.options.onData?.(chunk as UIMessageChunk & { type: `data-${string}` });
+      }
+      if (current.apply(chunk)) {
+        batch(() => {
+          // A `start` names the message without making the turn "streaming" yet.
+          if (chunk.type !== "start") this.signals.statusSignal.value = "streaming";
+          this.publish(current.message);
+        });
+      }
+    }
+  }
+
+  /** A run that threw: a stop, an error, or a dropped connection; true: resume it once. */
+  private runFailed(
+    error: unknown,
+    signal: AbortSignal,
+    broken: Chat<M>["broken"],
+    run: RunState<M>,
+  ): boolean {
+    const err = error instanceof Error ? error : new Error(String(error));
+    if (signal.aborted || err.name === "AbortError") {
+      run.isAbort = true;
+      this.setStatus("ready");
+      return false;
+    }
+    run.isError = true;
+    // fetch() itself failed: the network, not the server.
+    run.isDisconnect = err instanceof TypeError;
+    // Mid-answer, the answer goes on on the server: resume it once, from where it broke.
+    const resume = run.isDisconnect && run.applied > 0 && !broken && run.builder !== null;
+    if (resume) this.broken = { builder: run.builder!, chunks: run.applied };
+    else {
+      this.options.onError?.(err);
+      this.setStatus("error", err);
+    }
+    return resume;
+  }
+
+  /** The end of a run that built a message: `onFinish`, then any browser-run calls. */
+  private async runFinished(builder: MessageBuilder<M>, run: RunState<M>): Promise<void> {
+    const { isAbort, isError, isDisconnect } = run;
+    this.options.onFinish?.({
+      message: builder.message,
+      messages: this.messages,
+      isAbort,
+      isError,
+      isDisconnect,
+      finishReason: builder.finishReason,
+    });
+    // A browser-run call that needed no approval waits for this browser to run it.
+    const waiting = !isAbort && !isError &&
+      browserCalls(toolParts(this.messages.at(-1))).some((p) => p.state === "input-available");
+    if (waiting) await this.sendBrowserOutputs();
   }
 
   private async sendBrowserOutputs(): Promise<void> {

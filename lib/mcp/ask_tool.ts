@@ -1,6 +1,6 @@
 /**
  * The MCP tool `ask_site`: the chat's own answer, not a second answerer. The question runs
- * through the same turn as POST /api/chat (lib/chat/turn.ts), in process: the same search,
+ * through the same turn as POST /api/chat (lib/chat/turn_http.ts), in process: the same search,
  * model, citation filter and limits (the caller's address counts against the chat's per-IP
  * allowance). The turn runs without agents: an MCP caller is not a visitor who could approve
  * an agent's call, so no agent operation is offered to the model at all. The one-question

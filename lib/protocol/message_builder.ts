@@ -7,7 +7,7 @@
  * The SDK's client cannot be bundled without zod (~55 KB gzip, for schemas the
  * browser never runs); this module and lib/client/chat.ts are what the island
  * uses instead. The server builds the answer it saves with it too
- * (lib/chat/turn_stream.ts), so KV holds what the client built. It only imports types
+ * (lib/chat/turn/run.ts), so KV holds what the client built. It only imports types
  * from `ai`.
  */
 import type {

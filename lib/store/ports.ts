@@ -87,7 +87,7 @@ export interface StreamPointer {
 }
 
 /** How a stream ended; written in its end record. */
-export type StreamOutcome = "finished" | "stopped" | "error" | "interrupted";
+export type StreamOutcome = "finished" | "stopped" | "failed" | "interrupted";
 
 /** Counters of what a writer wrote, for figures. */
 export interface StreamWriteStats {

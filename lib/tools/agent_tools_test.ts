@@ -288,7 +288,6 @@ Deno.test("turnTools: the search and every operation, and which calls wait for t
     search,
     agents: [agent],
     origin: "https://site.test",
-    onSource() {},
     context,
   });
   assert.deepEqual(

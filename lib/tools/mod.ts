@@ -14,7 +14,7 @@ import {
   needsApproval,
   type ReadyAgent,
 } from "./agent_tools.ts";
-import { createSearchTool, type OnSource, SEARCH_TOOL } from "./search_site.ts";
+import { createSearchTool, SEARCH_TOOL } from "./search_site.ts";
 import { ARTIFACT_TOOL, createArtifactTool } from "./create_artifact.ts";
 
 export {
@@ -34,7 +34,7 @@ export {
 } from "./agent_tools.ts";
 export { loadAgents, type LoadAgentsOptions, readyAgents } from "./load_agents.ts";
 export { type RemoteTools, type RemoteToolsOptions, withRemoteTools } from "./mcp_tools.ts";
-export { createSearchTool, type OnSource, SEARCH_TOOL } from "./search_site.ts";
+export { createSearchTool, SEARCH_TOOL } from "./search_site.ts";
 
 /** Tool names the chat keeps for itself; no agent operation may take them. */
 export const RESERVED_TOOL_NAMES: readonly string[] = [SEARCH_TOOL, ARTIFACT_TOOL];
@@ -48,8 +48,6 @@ export interface TurnToolsOptions {
   origin: string;
   /** Other origins of the site whose URLs may be source links (`allowedOrigins`). */
   siteOrigins?: readonly string[];
-  /** Called for every numbered passage, to stream it as a source. */
-  onSource: OnSource;
   /** The turn's facts agent calls carry (its `origin` resolves "self" agents). */
   context: AgentToolContext;
 }
@@ -78,7 +76,6 @@ export function turnTools(options: TurnToolsOptions): TurnTools {
     [SEARCH_TOOL]: createSearchTool(options.search, {
       origin: options.origin,
       siteOrigins: options.siteOrigins,
-      onSource: options.onSource,
     }),
     [ARTIFACT_TOOL]: createArtifactTool(),
   };

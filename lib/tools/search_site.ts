@@ -36,8 +36,25 @@ const SEARCH_INPUT = zodSchema(z.object({
 /** Told to the model in place of an internal passage the index no longer has. */
 export const MISSING_INTERNAL_NOTE = "This internal passage is no longer in the site index.";
 
-/** Called for every numbered passage, to stream it as a source. */
-export type OnSource = (source: { n: number; url: string; title: string }) => void;
+/** A passage the search numbered: what the turn streams as a `source-url` part. */
+export interface NumberedSource {
+  n: number;
+  url: string;
+  title: string;
+}
+
+/**
+ * The numbered passages of a search output, in order: the turn's sources, read from the
+ * output itself (internal passages have no number and are never sources).
+ */
+export function numberedSources(output: unknown): NumberedSource[] {
+  if (!isObject(output) || !Array.isArray(output.passages)) return [];
+  return output.passages.flatMap((p: unknown) =>
+    isObject(p) && typeof p.n === "number" && typeof p.url === "string"
+      ? [{ n: p.n, url: p.url, title: String(p.title ?? "") }]
+      : []
+  );
+}
 
 /** Options of {@linkcode createSearchTool}. */
 export interface SearchToolOptions {
@@ -45,7 +62,6 @@ export interface SearchToolOptions {
   origin: string;
   /** Other origins of the site whose absolute URLs may be source links (`allowedOrigins`). */
   siteOrigins?: readonly string[];
-  onSource: OnSource;
   /** Passages per search (default 5). */
   k?: number;
 }
@@ -83,7 +99,6 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
         if (n === undefined) {
           n = numbers.size + 1;
           numbers.set(p.id, n);
-          options.onSource({ n, url, title: p.title });
         }
         return {
           n,

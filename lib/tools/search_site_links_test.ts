@@ -11,7 +11,7 @@ import { indexCorpus } from "@/lib/search/corpus_index.ts";
 import { loadSiteSearch } from "@/lib/search/mod.ts";
 import type { SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { tempDir } from "@/tests/support/temp.ts";
-import { createSearchTool } from "./search_site.ts";
+import { createSearchTool, numberedSources } from "./search_site.ts";
 
 const URLS: Record<string, string> = {
   js: "javascript:alert(document.cookie)",
@@ -48,11 +48,9 @@ async function indexOfHandEditedManifest(): Promise<string> {
 
 Deno.test("only passages with an http(s) URL of the site's own origins become linked sources", async () => {
   const search = loadSiteSearch({ assetPath: await indexOfHandEditedManifest() });
-  const sources: Array<{ n: number; url: string }> = [];
   const tool = createSearchTool(search, {
     origin: "https://site.example",
     siteOrigins: ["https://loja.site.example"],
-    onSource: (s) => sources.push(s),
     k: 10,
   });
   const output = await tool.execute!({ query: "receita fermento natural farinha" }, {
@@ -61,6 +59,8 @@ Deno.test("only passages with an http(s) URL of the site's own origins become li
     abortSignal: new AbortController().signal,
     context: {},
   }) as SearchToolOutput;
+  // The turn's sources are read from the output (lib/chat/turn/relay.ts).
+  const sources = numberedSources(output);
   assert.equal(output.passages.length, Object.keys(URLS).length);
   assert.deepEqual(sources.map((s) => s.url).sort(), [
     "https://loja.site.example/produtos#receita-sister",

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { convertToModelMessages, type ToolResultPart } from "ai";
 import type { Passage, SiteSearch, StoredPassage } from "@/lib/search/types.ts";
-import { createSearchTool, MISSING_INTERNAL_NOTE, modelView, SEARCH_TOOL } from "./search_site.ts";
+import {
+  createSearchTool,
+  MISSING_INTERNAL_NOTE,
+  modelView,
+  numberedSources,
+  SEARCH_TOOL,
+} from "./search_site.ts";
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 
 const SECRET = "Only the editorial team reads this.";
@@ -50,13 +56,10 @@ const CALL = {
 };
 
 async function run(search: SiteSearch) {
-  const sources: unknown[] = [];
-  const t = createSearchTool(search, {
-    origin: "https://site.test",
-    onSource: (s) => sources.push(s),
-  });
+  const t = createSearchTool(search, { origin: "https://site.test" });
   const output = await t.execute!({ query: "notes" }, CALL) as SearchToolOutput;
-  return { t, output, sources };
+  // The turn's sources are read from the output (lib/chat/turn/relay.ts).
+  return { t, output, sources: numberedSources(output) };
 }
 
 Deno.test("search tool: an internal passage leaves as a reference, without text or URL", async () => {

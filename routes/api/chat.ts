@@ -3,7 +3,7 @@ import { routePreflight } from "@/lib/http/api_cors.ts";
 import { chatStack, stackUnavailable } from "@/lib/chat/lazy.ts";
 
 /**
- * The chat turn: a UI message stream (see lib/chat/turn.ts). The turn's modules load on
+ * The chat turn: a UI message stream (see lib/chat/turn_http.ts and lib/chat/turn/run.ts). The turn's modules load on
  * the first request or the warm-up (lib/chat/lazy.ts), not with the pages.
  */
 export const handler = define.handlers({

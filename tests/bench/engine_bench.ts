@@ -65,7 +65,7 @@ const VARIANTS: Array<[string, Variant]> = [
   }],
   ["our engine", async (model) => {
     const tools = {
-      search_site: createSearchTool(noSearch, { origin: "http://x", onSource() {} }),
+      search_site: createSearchTool(noSearch, { origin: "http://x" }),
     };
     const answer = new MessageBuilder(undefined, "m1");
     const sse = sseWriter();
@@ -89,7 +89,7 @@ const VARIANTS: Array<[string, Variant]> = [
   }],
   ["SDK loop (streamText)", async (model) => {
     const tools = {
-      search_site: createSearchTool(noSearch, { origin: "http://x", onSource() {} }),
+      search_site: createSearchTool(noSearch, { origin: "http://x" }),
     };
     let saved: UIMessage | undefined;
     const result = streamText({

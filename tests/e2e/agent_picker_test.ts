@@ -86,7 +86,7 @@ Deno.test({
       assert.equal(posts.length, 1);
       assert.equal(posts[0].postDataJSON().agent, "shop", "the POST body carries the agent");
       assert.equal(await page.locator(PICKER).count(), 0, "no picker once the chat has begun");
-      // The server answers as the picked agent (lib/chat/turn_plan.ts `agentId`).
+      // The server answers as the picked agent (lib/chat/turn/plan.ts `agentId`).
       const label = page.locator(".msg-assistant .agent-label").last();
       assert.equal(await label.innerText(), localize(SHOP.name, "pt-BR"));
 

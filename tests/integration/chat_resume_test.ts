@@ -28,7 +28,7 @@ Deno.test("resume: a second tab opened mid-answer follows the same stream to its
       message: userMessage("Quais dados vocês guardam e por quanto tempo?"),
     }, { jar });
     // The first tab keeps reading; a second tab of the same visitor opens the chat mid-answer.
-    // (Closing the first tab would stop the answer: a disconnect is a stop, see lib/chat/turn.ts.)
+    // (Closing the first tab would stop the answer: a disconnect is a stop, see lib/chat/turn/abort.ts.)
     const firstTab = readSse(res);
     const resumed = await jar.fetch(`${server.url}/api/chat/${id}/stream`);
     assert.equal(resumed.status, 200);

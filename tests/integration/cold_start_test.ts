@@ -111,8 +111,8 @@ Deno.test("cold start: the search engine, the offline model and markdown load on
   }
 });
 
-Deno.test("cold start: the walk finds the stack where it is imported (lib/chat/turn.ts)", async () => {
-  const reached = heavyReached(await moduleGraph("lib/chat/turn.ts"), false)
+Deno.test("cold start: the walk finds the stack where it is imported (lib/chat/turn_http.ts)", async () => {
+  const reached = heavyReached(await moduleGraph("lib/chat/turn_http.ts"), false)
     .map((chain) => chain.split(" ← ")[0]);
   for (const pkg of [/^npm:\/ai@/, /^npm:\/zod@/, /^npm:\/@apidevtools\//]) {
     assert.ok(reached.some((s) => pkg.test(s)), `${pkg} not reached: ${reached.join(", ")}`);

@@ -31,7 +31,6 @@ Deno.test("contact agent: loaded with the chat stack, sendMessageToOwner waits f
       search: services.search,
       agents: services.agents,
       origin: server.url,
-      onSource() {},
       context: {
         chatId: "chat-1",
         locale: "pt-BR",

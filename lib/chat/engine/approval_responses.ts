@@ -8,7 +8,7 @@
  *
  * Whether an approval may be honoured at all (issued by this server, signed for
  * these arguments, unexpired, used once) is the caller's to check first
- * (lib/chat/turn_continue.ts); this module only carries out the answers.
+ * (lib/chat/turn/continue.ts); this module only carries out the answers.
  */
 import {
   InvalidToolInputError,

@@ -376,16 +376,7 @@ class StepState {
   #toolCall(part: Extract<LanguageModelStreamPart<ToolSet>, { type: "tool-call" }>) {
     const { emit, options, tools } = this;
     if (part.providerExecuted) {
-      // The provider ran it and sends its result in this same response: nothing to answer.
-      emit({
-        type: "tool-input-available",
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        input: part.input,
-        providerExecuted: true,
-        ...(part.providerMetadata != null ? { providerMetadata: part.providerMetadata } : {}),
-        ...(part.dynamic ? { dynamic: true as const } : {}),
-      });
+      this.#providerExecuted(part);
       return;
     }
     const call = {
@@ -455,6 +446,19 @@ class StepState {
       // call (answered, so the next prompt is valid and the saved chat stays usable), not
       // the turn.
       this.#fail(call, error, dynamic);
+    });
+  }
+
+  /** A call the provider ran: its result comes in this same response, nothing to answer. */
+  #providerExecuted(part: Extract<LanguageModelStreamPart<ToolSet>, { type: "tool-call" }>) {
+    this.emit({
+      type: "tool-input-available",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      input: part.input,
+      providerExecuted: true,
+      ...(part.providerMetadata != null ? { providerMetadata: part.providerMetadata } : {}),
+      ...(part.dynamic ? { dynamic: true as const } : {}),
     });
   }
 

@@ -368,7 +368,7 @@ Deno.test("engine = SDK loop: the search tool's toModelOutput gives the model wh
     [...text("t", "Done."), finish("stop")],
   ];
   const searchTools = () => ({
-    search_site: createSearchTool(fakeSearch, { origin: "https://site.test", onSource: () => {} }),
+    search_site: createSearchTool(fakeSearch, { origin: "https://site.test" }),
   });
   const a = await ours(script, { tools: searchTools() });
   const b = await sdk(script, 5, searchTools());
@@ -380,7 +380,7 @@ Deno.test("engine = SDK loop: the search tool's toModelOutput gives the model wh
 
 /** The site search over `fakeSearch`, as a turn builds it. */
 const searchTools = () => ({
-  search_site: createSearchTool(fakeSearch, { origin: "https://site.test", onSource: () => {} }),
+  search_site: createSearchTool(fakeSearch, { origin: "https://site.test" }),
 });
 
 /** Asserts that our first model calls are the SDK's calls after its first (the search). */
@@ -440,7 +440,7 @@ Deno.test("engine: a stop during the prefetched search ends the turn before any 
     },
   };
   const tools = {
-    search_site: createSearchTool(slow, { origin: "https://site.test", onSource: () => {} }),
+    search_site: createSearchTool(slow, { origin: "https://site.test" }),
   };
   const { calls, chunks, end } = await ours([[...text("t", "No."), finish("stop")]], {
     tools,
@@ -1085,7 +1085,7 @@ Deno.test("engine, approvals: a response to an approval the history never asked 
 
 Deno.test("engine, approvals: a browser-run call's output continues the turn; nothing runs on the server", async () => {
   const { message, messages } = await continuationOf({ c1: { approved: true } }, (m) => {
-    // The browser ran the approved call and sent its output (lib/chat/turn_continue.ts).
+    // The browser ran the approved call and sent its output (lib/chat/turn/continue.ts).
     const part = m.parts.find((p) => "toolCallId" in p)!;
     Object.assign(part, { state: "output-available", output: { paid: "by the browser" } });
   });

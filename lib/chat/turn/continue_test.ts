@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { ChatRequest } from "@/lib/protocol/chat_request.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
-import { type ContinuationDeps, continuationPlan } from "./turn_continue.ts";
+import { type ContinuationDeps, continuationPlan } from "./continue.ts";
 
 const SCHEMA = {
   type: "object",

@@ -1,36 +1,43 @@
 /**
- * The first phase of a chat turn: from the request to a plan. Everything a
- * visitor can get wrong is found here, before any stream starts, and becomes a
- * JSON error; what comes out is all the later phases need: who asks, in which
- * chat, with which model, history and tools, and what the turn will write.
+ * The first phase of a chat turn: from the visitor's request to a plan. Everything a
+ * visitor can get wrong is found here, before any stream starts, and becomes a typed
+ * refusal (an `HttpError` with its code, which the HTTP adapter turns into JSON); what
+ * comes out is all the later phases need: who asks, in which chat, with which model,
+ * history and tools, and what the turn will write.
  */
 import { convertToModelMessages, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
-import type { Ctx } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { readJsonBody } from "@/lib/http/body.ts";
-import { resolveVisitor } from "@/lib/http/visitor.ts";
-import { clientIp } from "@/lib/http/client_ip.ts";
 import { ModelUnavailableError } from "@/lib/models/registry.ts";
 import type { ChatRequest } from "@/lib/protocol/chat_request.ts";
-import { newUserMessage, parseChatRequest } from "./request.ts";
-import { localeOf } from "@/lib/http/locale.ts";
+import { newUserMessage } from "../request.ts";
 import { type AgentToolContext, hashVisitorId, type ReadyAgent } from "@/lib/tools/agent_tools.ts";
 import { type TurnTools, turnTools, withRemoteTools } from "@/lib/tools/mod.ts";
-import { APPROVAL_TTL_MS, claimApproval } from "./approvals.ts";
-import { continuationPlan } from "./turn_continue.ts";
-import { systemPrompt } from "./system_prompt.ts";
+import { APPROVAL_TTL_MS, claimApproval } from "../approvals.ts";
+import { continuationPlan } from "./continue.ts";
+import { systemPrompt } from "../system_prompt.ts";
 import type { ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
-import { earlierAnswers } from "./earlier_answers.ts";
-import { scrubInternal } from "./scrub_internal.ts";
+import { earlierAnswers } from "../earlier_answers.ts";
+import { scrubInternal } from "../scrub_internal.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
-import { prefetchCall } from "./prefetch.ts";
-import type { PrefetchCall } from "./engine/prefetch_step.ts";
+import { prefetchCall } from "../prefetch.ts";
+import type { PrefetchCall } from "../engine/prefetch_step.ts";
+import type { TurnDeps } from "./deps.ts";
 
-/** A source the search tool numbered, to stream as a `source-url` part. */
-export interface NumberedSource {
-  n: number;
-  url: string;
-  title: string;
+/** One turn as the visitor asked for it: plain values, read from HTTP by the caller. */
+export interface ChatTurnInput {
+  /** The parsed body of the request (lib/chat/request.ts `parseChatRequest`). */
+  request: ChatRequest;
+  /** Who asks; `setCookie` carries a new visitor's cookie to the first answer. */
+  visitor: { id: string; setCookie: string | null };
+  /** The peer address, for the per-IP limits. */
+  ip: string;
+  locale: AgentToolContext["locale"];
+  /** The origin the request came in on: passage URLs and "self" agents use it without `site.url`. */
+  origin: string;
+  /** Fires when the visitor's connection goes away (e.g. `request.signal`). */
+  signal?: AbortSignal;
+  /** When the turn started (`deps.clock()` when the request came in). */
+  startedAt: number;
 }
 
 /** Everything the stream and save phases need, decided before the stream starts. */
@@ -65,64 +72,32 @@ export interface TurnPlan {
   agentId: string;
   /** Whether the chat had no saved record when the turn was planned. */
   newChat: boolean;
-  /** Passage numbers of this turn, filled by the search tool, read by the citation filter. */
-  citable: Set<string>;
-  /** Where the search tool announces a numbered passage; the stream phase sets it. */
-  sources: { onSource: (source: NumberedSource) => void };
   startedAt: number;
 }
 
-/** Validates the request and loads what the turn needs; throws `HttpError`s. */
-export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
-  const { req, url, app } = ctx;
-  const startedAt = app.clock();
-  const request = parseChatRequest(await readJsonBody(req, app.config.maxBodyBytes));
-  const visitor = await resolveVisitor(req, app.signer);
-  const ip = clientIp(ctx);
+/** Checks the request against limits and history and loads what the turn needs; throws `HttpError`s. */
+export async function planTurn(input: ChatTurnInput, deps: TurnDeps): Promise<TurnPlan> {
+  const { request, visitor, ip } = input;
   // The shared limit check and the history load are independent KV round trips: overlap
   // them, and do the work that needs neither while they are in flight. Their failures are
   // thrown below, in the order a visitor would meet them without the overlap.
   const pending = Promise.all([
-    inSpan(TURN_SPANS.limits, () => app.limits.check(visitor.id, ip)).catch((error) => {
+    inSpan(TURN_SPANS.limits, () => deps.limits.check(visitor.id, ip)).catch((error) => {
       // The in-isolate counter already answered; a KV hiccup on the shared counter must not fail the chat.
       console.error("Rate-limit check failed; letting the request through:", error);
       return null;
     }),
-    inSpan(TURN_SPANS.history, () => loadOwnHistory(app, request.id, visitor.id)).then(
+    inSpan(TURN_SPANS.history, () => loadOwnHistory(deps, request.id, visitor.id)).then(
       (loaded) => ({ loaded, error: null }),
       (error: unknown) => ({ loaded: null, error }),
     ),
   ]);
-  const modelId = request.model ?? app.models.defaultModelId();
-  const picked = pickModel(app, modelId);
+  const modelId = request.model ?? deps.models.defaultModelId();
+  const picked = pickModel(deps, modelId);
   const newMessage = request.trigger === "submit-message"
     ? await newUserMessage(request.message as unknown as ChatMessage)
     : null;
-  const citable = new Set<string>();
-  const sources = { onSource: (_: NumberedSource) => {} };
-  const origin = app.config.site.url ?? url.origin;
-  const context: AgentToolContext = {
-    chatId: request.id,
-    locale: localeOf(ctx.state),
-    visitor: await hashVisitorId(visitor.id),
-    origin,
-    selfApp: app.selfApp,
-    ip,
-    sealContext: (header) => app.contextSeal.seal(header, app.clock()),
-  };
-  // MCP agents' tools come from their servers (cached, with a deadline).
-  const remote = await withRemoteTools(pickAgents(app.agents, request.agent));
-  const turn = turnTools({
-    search: app.search,
-    agents: remote.agents,
-    origin,
-    siteOrigins: app.config.allowedOrigins,
-    onSource: (s) => {
-      citable.add(String(s.n));
-      sources.onSource(s);
-    },
-    context,
-  });
+  const { context, turn, notes } = await toolsOfTurn(input, deps);
 
   const [limited, history] = await pending;
   if (limited) {
@@ -133,10 +108,9 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
   if ("error" in picked) throw picked.error;
   if (history.error) throw history.error;
   const { messages: saved, exists } = history.loaded!;
-  const next = await nextMessages(app, saved, request, newMessage, turn);
+  const next = await nextMessages(deps, saved, request, newMessage, turn);
   const tools = turn.tools;
   const modelMessages = await convertToModelMessages(forModel(next.messages), { tools });
-  const { retrieval } = app.config;
   const continued = next.continued !== null;
   return {
     chatId: request.id,
@@ -144,10 +118,15 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     ip,
     modelId,
     model: picked.model,
-    instructions: [systemPrompt(app.config, new Date(startedAt)), ...remote.notes].join("\n\n"),
+    instructions: [systemPrompt(deps.config, new Date(input.startedAt)), ...notes].join("\n\n"),
     tools,
     modelMessages,
-    prefetch: prefetchCall({ retrieval, messages: modelMessages, continued, tools }),
+    prefetch: prefetchCall({
+      retrieval: deps.config.retrieval,
+      messages: modelMessages,
+      continued,
+      tools,
+    }),
     question: next.question,
     replaceFrom: next.replaceFrom,
     continued: next.continued,
@@ -157,10 +136,36 @@ export async function planTurn(ctx: Ctx): Promise<TurnPlan> {
     context,
     agentId: request.agent ?? modelId,
     newChat: !exists,
-    citable,
-    sources,
-    startedAt,
+    startedAt: input.startedAt,
   };
+}
+
+/** The tools of the turn, what its agent calls carry, and notes on remote tools for the prompt. */
+async function toolsOfTurn(
+  input: ChatTurnInput,
+  deps: TurnDeps,
+): Promise<{ context: AgentToolContext; turn: TurnTools; notes: string[] }> {
+  const { request, ip } = input;
+  const origin = deps.config.site.url ?? input.origin;
+  const context: AgentToolContext = {
+    chatId: request.id,
+    locale: input.locale,
+    visitor: await hashVisitorId(input.visitor.id),
+    origin,
+    selfApp: deps.selfApp,
+    ip,
+    sealContext: (header) => deps.contextSeal.seal(header, deps.clock()),
+  };
+  // MCP agents' tools come from their servers (cached, with a deadline).
+  const remote = await withRemoteTools(pickAgents(deps.agents, request.agent));
+  const turn = turnTools({
+    search: deps.search,
+    agents: remote.agents,
+    origin,
+    siteOrigins: deps.config.allowedOrigins,
+    context,
+  });
+  return { context, turn, notes: remote.notes };
 }
 
 /** What the model reads and what the turn replaces. */
@@ -178,7 +183,7 @@ interface NextMessages {
 
 /** The messages of the turn, for each kind of request. */
 async function nextMessages(
-  app: Ctx["app"],
+  deps: TurnDeps,
   history: ChatMessage[],
   request: ChatRequest,
   newMessage: Awaited<ReturnType<typeof newUserMessage>> | null,
@@ -188,13 +193,13 @@ async function nextMessages(
   if (request.trigger === "submit-message") return questionPlan(history, newMessage!);
   const plan = await continuationPlan(history, request, {
     chatId: request.id,
-    now: app.clock(),
-    verify: (call, signature) => app.approvals.verify(call, signature),
+    now: deps.clock(),
+    verify: (call, signature) => deps.approvals.verify(call, signature),
     runsInBrowser: (name) => turn.agentFor(name)?.agent.agent.runIn === "browser",
   });
   // Single use, claimed only once every check passed: a replay finds its claim taken.
   for (const id of plan.claims) {
-    if (!await claimApproval(app.kv, id, 2 * APPROVAL_TTL_MS)) {
+    if (!await claimApproval(deps.kv, id, 2 * APPROVAL_TTL_MS)) {
       throw new HttpError("invalid_request", `Approval "${id}" was already used.`);
     }
   }
@@ -284,11 +289,11 @@ function unanswered(part: ChatMessage["parts"][number]): boolean {
 }
 
 function pickModel(
-  app: Ctx["app"],
+  deps: TurnDeps,
   modelId: string,
 ): { model: LanguageModel } | { error: unknown } {
   try {
-    return { model: app.models.get(modelId) };
+    return { model: deps.models.get(modelId) };
   } catch (error) {
     if (error instanceof ModelUnavailableError) {
       return { error: new HttpError("invalid_request", error.message) };
@@ -299,11 +304,11 @@ function pickModel(
 
 /** The chat's saved messages for its owner; another visitor's chat answers exactly like a missing one. */
 async function loadOwnHistory(
-  app: Ctx["app"],
+  deps: TurnDeps,
   chatId: string,
   visitorId: string,
 ): Promise<{ messages: ChatMessage[]; exists: boolean }> {
-  const { chat, messages } = await app.store.loadChat(chatId, { visitorId });
+  const { chat, messages } = await deps.store.loadChat(chatId, { visitorId });
   if (chat && chat.visitorId !== visitorId) {
     throw new HttpError("not_found", `Chat "${chatId}" not found.`);
   }

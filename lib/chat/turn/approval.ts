@@ -8,14 +8,14 @@ import type { JSONValue } from "ai";
 import { describeForApproval } from "@/lib/tools/agent_tools.ts";
 import type { AgentToolContext } from "@/lib/tools/agent_tools.ts";
 import type { TurnTools } from "@/lib/tools/mod.ts";
-import type { AppServices } from "@/lib/services.ts";
-import type { RunTurnOptions } from "./engine/run_turn.ts";
-import { APPROVAL_TTL_MS, type ApprovalDescriptor, newApprovalId } from "./approvals.ts";
+import type { TurnDeps } from "./deps.ts";
+import type { RunTurnOptions } from "../engine/run_turn.ts";
+import { APPROVAL_TTL_MS, type ApprovalDescriptor, newApprovalId } from "../approvals.ts";
 import { localize } from "@/lib/i18n/localized.ts";
 
 /** The engine's `toolApproval` hook for one turn. */
 export function approvalHook(
-  app: AppServices,
+  deps: TurnDeps,
   tools: TurnTools,
   context: AgentToolContext,
 ): NonNullable<RunTurnOptions["toolApproval"]> {
@@ -27,8 +27,8 @@ export function approvalHook(
     // No request can be built from this input (bad model output): the call fails with a
     // tool error the model reads and can correct; no card, nothing sent, the turn goes on.
     if ("error" in view) return { refused: new Error(view.error.message) };
-    const expiresAt = app.clock() + APPROVAL_TTL_MS;
-    const signature = await app.approvals.sign({
+    const expiresAt = deps.clock() + APPROVAL_TTL_MS;
+    const signature = await deps.approvals.sign({
       chatId: context.chatId,
       toolCallId,
       toolName,

@@ -6,12 +6,17 @@
  * marked with how the turn ended. A chat deleted meanwhile stays deleted.
  */
 import { HttpError } from "@/lib/http/errors.ts";
-import type { AppServices } from "@/lib/services.ts";
+import { recordGap } from "@/lib/store/gaps.ts";
+import { turnGap } from "@/lib/gaps/turn_gap.ts";
+import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
+import { countedTokens } from "./cost.ts";
+import type { TurnDeps } from "./deps.ts";
+import { startMetadata } from "./metadata.ts";
 import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/errors.ts";
-import type { TurnEnd } from "./engine/run_turn.ts";
-import { fallbackTitle } from "./title.ts";
+import type { TurnEnd } from "../engine/run_turn.ts";
+import { fallbackTitle } from "../title.ts";
 import type { AnswerOutcome, ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
-import type { TurnPlan } from "./turn_plan.ts";
+import type { TurnPlan } from "./plan.ts";
 
 /** How the start of the turn was saved. */
 export type Begun =
@@ -27,24 +32,18 @@ export function placeholderAnswer(plan: TurnPlan, id: string): ChatMessage {
     id,
     role: "assistant",
     parts: [],
-    metadata: {
-      agentId: plan.agentId,
-      model: plan.modelId,
-      createdAt: plan.startedAt,
-      outcome: "interrupted",
-      ...(plan.earlier.length ? { earlier: plan.earlier } : {}),
-    },
+    metadata: { ...startMetadata(plan), outcome: "interrupted" },
   };
 }
 
 /** Saves the question and the placeholder answer; never throws. */
 export async function beginSave(
-  app: AppServices,
+  deps: TurnDeps,
   plan: TurnPlan,
   answer: ChatMessage,
 ): Promise<Begun> {
   try {
-    await app.store.beginTurn({
+    await deps.store.beginTurn({
       chatId: plan.chatId,
       visitorId: plan.visitor.id,
       replaceFrom: plan.replaceFrom,
@@ -72,26 +71,18 @@ export async function beginSave(
 
 /** Saves a continued answer with the visitor's responses applied; never throws. */
 export async function continueSave(
-  app: AppServices,
+  deps: TurnDeps,
   plan: TurnPlan,
   answer: ChatMessage,
 ): Promise<Begun> {
   const marked = { ...answer, metadata: { ...answer.metadata, outcome: "interrupted" as const } };
   try {
-    if (await app.store.replaceMessage(plan.chatId, answer.id, marked)) return { ok: true };
+    if (await deps.store.replaceMessage(plan.chatId, answer.id, marked)) return { ok: true };
     return { ok: false, refused: new HttpError("not_found", `Chat "${plan.chatId}" not found.`) };
   } catch (error) {
     console.error(`Chat ${plan.chatId}: saving the responses failed:`, error);
     return { ok: false, refused: null };
   }
-}
-
-/** How a turn ended, as saved on its answer. */
-export function outcomeOf(end: TurnEnd, aborted: boolean): AnswerOutcome {
-  if (end.kind === "abort" || aborted) return "stopped";
-  if (end.kind === "error" || end.totals.failed) return "failed";
-  if (end.totals.awaitingApproval) return "awaiting-approval";
-  return end.totals.stepLimitReached ? "step-limit" : "finished";
 }
 
 /**
@@ -100,7 +91,7 @@ export function outcomeOf(end: TurnEnd, aborted: boolean): AnswerOutcome {
  * saved; false also when the chat was deleted meanwhile (nothing is written then).
  */
 export async function saveAnswer(
-  app: AppServices,
+  deps: TurnDeps,
   plan: TurnPlan,
   answer: ChatMessage,
   begun: Begun,
@@ -108,10 +99,10 @@ export async function saveAnswer(
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
       if (begun.ok || plan.continued) {
-        return await app.store.replaceMessage(plan.chatId, answer.id, answer);
+        return await deps.store.replaceMessage(plan.chatId, answer.id, answer);
       }
       // The start was never saved: save question and answer together now.
-      const again = await beginSave(app, plan, answer);
+      const again = await beginSave(deps, plan, answer);
       if (again.ok || again.refused) return again.ok;
     } catch (error) {
       console.error(
@@ -148,18 +139,53 @@ export function settledAnswer(
 }
 
 /** Counts the turn's tokens against the visitor's and the IP's daily budgets; never throws. */
-export async function countTokens(app: AppServices, plan: TurnPlan, end: TurnEnd): Promise<void> {
+async function countTokens(deps: TurnDeps, plan: TurnPlan, end: TurnEnd): Promise<void> {
   // A stopped or failed answer counts too (estimated when cut off): stopping every answer
   // must not make the daily token budget free.
-  const usage = end.kind === "finish" ? end.totals.usage : end.usage;
-  // Some providers report a total of 0 next to real counts: take the larger.
-  const tokens = Math.max(
-    usage.totalTokens ?? 0,
-    (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
-  );
+  const tokens = countedTokens(end.kind === "finish" ? end.totals.usage : end.usage);
   try {
-    await app.limits.addTokens(plan.visitor.id, plan.ip, tokens);
+    await deps.limits.addTokens(plan.visitor.id, plan.ip, tokens);
   } catch (error) {
     console.error(`Chat ${plan.chatId}: counting ${tokens} tokens failed:`, error);
   }
+}
+
+/** How the stream went, for the end of the turn. */
+export interface Settling {
+  /** The stream reached the visitor (else the turn ended before its first content). */
+  opened: boolean;
+  outcome: AnswerOutcome;
+}
+
+/**
+ * The end of a turn: the answer saved with how the turn ended, its tokens counted, a content
+ * gap recorded. A chat whose first question a brand-new visitor abandoned before any
+ * response is removed: its cookie never reached them, so nobody could ever open it.
+ * Resolves to whether the answer is saved.
+ */
+export async function settle(
+  deps: TurnDeps,
+  plan: TurnPlan,
+  answer: ChatMessage,
+  end: TurnEnd,
+  start: Begun,
+  { opened, outcome }: Settling,
+): Promise<boolean> {
+  void countTokens(deps, plan, end);
+  if (
+    !opened && outcome === "stopped" && end.kind === "abort" && plan.newChat &&
+    plan.visitor.setCookie && start.ok
+  ) {
+    await deps.store.deleteChat(plan.chatId, { allowReuse: true }).catch((error) =>
+      console.error(`Chat ${plan.chatId}: removing an abandoned chat failed:`, error)
+    );
+    return true;
+  }
+  const saved = settledAnswer(answer, outcome, plan.earlier);
+  const gap = turnGap({ ...plan, at: deps.clock() }, saved, outcome);
+  // Recorded beside the save, never in the way of the visitor's answer (/admin/gaps).
+  if (gap) void recordGap(deps.kv, gap);
+  return await inSpan(TURN_SPANS.save, () => saveAnswer(deps, plan, saved, start), {
+    "chat.save": "end",
+  });
 }
