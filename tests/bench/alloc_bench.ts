@@ -202,7 +202,7 @@ export async function run(): Promise<string> {
       overFloor(held, name)
     } |`;
   return [
-    "## Chat: memory allocated and held per turn (issue 16)",
+    "## Chat: memory allocated and held per turn",
     "",
     `\`tests/bench/alloc_bench.ts\`. One turn of the 302-chunk fixture (openai-text.chunks.txt, a`,
     "pure text answer, replayed at wire speed from another process), through each request handler",
