@@ -162,7 +162,7 @@ function totalBytes(node: HeapNode): number {
   return node.selfSize + node.children.reduce((n, c) => n + totalBytes(c), 0);
 }
 
-/** Runs the bench and returns its BENCHMARKS.md section. */
+/** Runs the bench and returns its section of the bench report. */
 export async function run(): Promise<string> {
   const proc = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CHILD, "replay", "openai-text.chunks.txt"],
