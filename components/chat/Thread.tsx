@@ -14,7 +14,7 @@ import { Message } from "./Message.tsx";
  * error banner (with retry) and a notice. `list` is the messages as painted.
  */
 export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
-  const { t, chat } = c;
+  const { t, client: { chat } } = c;
   const error = chat.signals.errorSignal.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
@@ -22,8 +22,8 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
     <div
       class="thread"
       role="log"
-      aria-busy={c.busy.value}
-      onClick={threadClickHandler(c.artifact[2], t.codeCopied)}
+      aria-busy={c.client.busy.value}
+      onClick={threadClickHandler(c.artifact.openFrom, t.codeCopied)}
     >
       {list.map((m, i) => (
         <ThreadItem
@@ -45,12 +45,12 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
       {error && (
         <div class="error-banner" role="alert">
           <span>{errorText(error, t)}</span>
-          <button type="button" class="link-button" onClick={c.retry}>
+          <button type="button" class="link-button" onClick={c.composer.retry}>
             {t.retry}
           </button>
         </div>
       )}
-      {c.notice.value && <p class="notice" role="status">{c.notice.value}</p>}
+      {c.client.notice.value && <p class="notice" role="status">{c.client.notice.value}</p>}
     </div>
   );
 }
@@ -66,7 +66,7 @@ function ThreadItem(
     isLastUser: boolean;
   },
 ) {
-  const { t, chat, editing, feedback, versions } = c;
+  const { t, client: { chat }, composer: { editing }, feedback, versions } = c;
   const all = latest.role === "assistant" ? versions.versionsOf(questionId, latest) : [latest];
   const index = Math.min(versions.shown.value[questionId] ?? all.length - 1, all.length - 1);
   const m = all[index];
@@ -78,7 +78,7 @@ function ThreadItem(
       onShow={(i) => (versions.shown.value = { ...versions.shown.value, [questionId]: i })}
     />
   );
-  const busy = c.busy.value;
+  const busy = c.client.busy.value;
   if (editing.value?.id === m.id) {
     return (
       <EditForm
@@ -92,10 +92,10 @@ function ThreadItem(
     <Message
       message={m}
       t={t}
-      agents={c.agentNames}
-      render={c.render.value}
-      prerendered={c.prerendered}
-      interrupted={c.stopped.value.has(m.id)}
+      agents={c.choices.agentNames}
+      render={c.display.render.value}
+      prerendered={c.display.prerendered}
+      interrupted={c.client.stopped.value.has(m.id)}
       onRetry={!busy && isLast && m === latest
         ? () => {
           if (m.role === "assistant") versions.keep(questionId, m);
