@@ -91,6 +91,23 @@ async function requestError(res: Response): Promise<ChatRequestError> {
   return new ChatRequestError(res.status, null, text || `HTTP ${res.status}`);
 }
 
+/** What a run sends besides its trigger. */
+interface RunRequest<M extends UIMessage> {
+  messageId?: string;
+  message?: M;
+  approvals?: ApprovalResponseWire[];
+  outputs?: ToolOutputWire[];
+}
+
+/** One run's progress: its message builder, chunks applied, and how it ended. */
+interface RunState<M extends UIMessage> {
+  builder: MessageBuilder<M> | null;
+  applied: number;
+  isAbort: boolean;
+  isError: boolean;
+  isDisconnect: boolean;
+}
+
 /** A conversation whose state lives in signals; components read them and re-render. */
 export class Chat<M extends UIMessage> {
   readonly id: string;
@@ -272,128 +289,165 @@ export class Chat<M extends UIMessage> {
     this.signals.messagesSignal.value = next;
   }
 
-  private async run(
-    trigger: ChatTrigger | "resume-stream",
-    { messageId, message, approvals, outputs }: {
-      messageId?: string;
-      message?: M;
-      approvals?: ApprovalResponseWire[];
-      outputs?: ToolOutputWire[];
-    },
-  ): Promise<void> {
+  private async run(trigger: ChatTrigger | "resume-stream", request: RunRequest<M>): Promise<void> {
     if (this.active) await this.stop();
     const controller = new AbortController();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
     this.active = { controller, done };
-    const doFetch = this.options.fetch ?? fetch;
-    let builder: MessageBuilder<M> | null = null;
-    let isAbort = false, isError = false, isDisconnect = false;
     // A broken answer still last on screen goes on from its last applied chunk.
     const broken = this.broken?.builder.message.id === this.messages.at(-1)?.id
       ? this.broken
       : null;
     this.broken = null;
-    let applied = broken?.chunks ?? 0;
+    const state: RunState<M> = {
+      builder: null,
+      applied: broken?.chunks ?? 0,
+      isAbort: false,
+      isError: false,
+      isDisconnect: false,
+    };
     let resumeAfter = false;
     try {
-      let res: Response;
-      if (trigger === "resume-stream") {
-        const from = applied ? `?from=${applied}` : "";
-        res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream${from}`, {
-          signal: controller.signal,
-        });
-        // Nothing streaming for this chat (404: not a chat of this visitor, or not saved yet).
-        if (res.status === 204 || res.status === 404) {
-          await res.body?.cancel();
-          return;
-        }
-      } else {
-        this.setStatus("submitted");
-        // Approval responses and tool outputs continue the last assistant message (the
-        // server's `start` names it again); on regenerate or resume a new message starts.
-        const last = this.messages.at(-1);
-        builder = new MessageBuilder<M>(
-          CONTINUES.has(trigger) && last?.role === "assistant" ? snapshot(last) : undefined,
-          newId(),
-        );
-        res = await doFetch(this.api, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            ...this.options.body?.(),
-            id: this.id,
-            trigger,
-            messageId,
-            message: trigger === "submit-message" ? message : undefined,
-            approvals,
-            outputs,
-          }),
-          signal: controller.signal,
-        });
-      }
-      if (!res.ok) throw await requestError(res);
-      if (!res.body) throw new ChatRequestError(res.status, null, "The response has no body.");
+      const body = await this.send(trigger, request, controller.signal, state);
+      if (!body) return;
       if (trigger === "resume-stream") {
         this.setStatus("submitted");
-        builder = broken
+        state.builder = broken
           ? new MessageBuilder<M>(snapshot(broken.builder.message), broken.builder.message.id)
           : new MessageBuilder<M>(undefined, newId());
       }
-      const current = builder!;
-      for await (const chunk of readChunks(res.body)) {
-        if (controller.signal.aborted) break;
-        applied++;
-        if (chunk.type === "error") throw new ChatStreamError(chunk.errorText);
-        if (chunk.type.startsWith("data-")) {
-          this.options.onData?.(chunk as UIMessageChunk & { type: `data-${string}` });
-        }
-        if (current.apply(chunk)) {
-          batch(() => {
-            // A `start` names the message without making the turn "streaming" yet.
-            if (chunk.type !== "start") this.signals.statusSignal.value = "streaming";
-            this.publish(current.message);
-          });
-        }
-      }
-      if (controller.signal.aborted) isAbort = true;
+      await this.consume(body, controller.signal, state);
+      if (controller.signal.aborted) state.isAbort = true;
       this.setStatus("ready");
     } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      if (controller.signal.aborted || err.name === "AbortError") {
-        isAbort = true;
-        this.setStatus("ready");
-      } else {
-        isError = true;
-        // fetch() itself failed: the network, not the server.
-        isDisconnect = err instanceof TypeError;
-        // Mid-answer, the answer goes on on the server: resume it once, from where it broke.
-        resumeAfter = isDisconnect && applied > 0 && !broken && builder !== null;
-        if (resumeAfter) this.broken = { builder: builder!, chunks: applied };
-        else {
-          this.options.onError?.(err);
-          this.setStatus("error", err);
-        }
-      }
+      resumeAfter = this.failed(error, controller.signal, state, broken !== null);
     } finally {
       if (this.active?.controller === controller) this.active = null;
       settle();
     }
     if (resumeAfter) return await this.run("resume-stream", {});
-    if (builder) {
-      this.options.onFinish?.({
-        message: builder.message,
-        messages: this.messages,
-        isAbort,
-        isError,
-        isDisconnect,
-        finishReason: builder.finishReason,
+    if (state.builder) await this.finished(state.builder, state);
+  }
+
+  /**
+   * Sends the turn's request (or asks for the chat's running stream) and returns the response
+   * body; null when there is nothing to resume. A new turn's builder is made here, before the
+   * request, so a failure can tell a turn that began from one that did not.
+   */
+  private async send(
+    trigger: ChatTrigger | "resume-stream",
+    { messageId, message, approvals, outputs }: RunRequest<M>,
+    signal: AbortSignal,
+    state: RunState<M>,
+  ): Promise<NonNullable<Response["body"]> | null> {
+    const doFetch = this.options.fetch ?? fetch;
+    let res: Response;
+    if (trigger === "resume-stream") {
+      const from = state.applied ? `?from=${state.applied}` : "";
+      res = await doFetch(`${this.api}/${encodeURIComponent(this.id)}/stream${from}`, { signal });
+      // Nothing streaming for this chat (404: not a chat of this visitor, or not saved yet).
+      if (res.status === 204 || res.status === 404) {
+        await res.body?.cancel();
+        return null;
+      }
+    } else {
+      this.setStatus("submitted");
+      // Approval responses and tool outputs continue the last assistant message (the
+      // server's `start` names it again); on regenerate or resume a new message starts.
+      const last = this.messages.at(-1);
+      state.builder = new MessageBuilder<M>(
+        CONTINUES.has(trigger) && last?.role === "assistant" ? snapshot(last) : undefined,
+        newId(),
+      );
+      res = await doFetch(this.api, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          ...this.options.body?.(),
+          id: this.id,
+          trigger,
+          messageId,
+          message: trigger === "submit-message" ? message : undefined,
+          approvals,
+          outputs,
+        }),
+        signal,
       });
-      // A browser-run call that needed no approval waits for this browser to run it.
-      const waiting = !isAbort && !isError &&
-        browserCalls(toolParts(this.messages.at(-1))).some((p) => p.state === "input-available");
-      if (waiting) await this.sendBrowserOutputs();
     }
+    if (!res.ok) throw await requestError(res);
+    if (!res.body) throw new ChatRequestError(res.status, null, "The response has no body.");
+    return res.body;
+  }
+
+  /** Applies the stream's chunks to the builder, publishing the message as it grows. */
+  private async consume(
+    body: NonNullable<Response["body"]>,
+    signal: AbortSignal,
+    state: RunState<M>,
+  ): Promise<void> {
+    const current = state.builder!;
+    for await (const chunk of readChunks(body)) {
+      if (signal.aborted) break;
+      state.applied++;
+      if (chunk.type === "error") throw new ChatStreamError(chunk.errorText);
+      if (chunk.type.startsWith("data-")) {
+        this.options.onData?.(chunk as UIMessageChunk & { type: `data-${string}` });
+      }
+      if (current.apply(chunk)) {
+        batch(() => {
+          // A `start` names the message without making the turn "streaming" yet.
+          if (chunk.type !== "start") this.signals.statusSignal.value = "streaming";
+          this.publish(current.message);
+        });
+      }
+    }
+  }
+
+  /**
+   * Records why the run ended early (a stop, or an error the status shows); true when a
+   * network break mid-answer should be resumed once from where it broke.
+   */
+  private failed(
+    error: unknown,
+    signal: AbortSignal,
+    state: RunState<M>,
+    wasResumed: boolean,
+  ): boolean {
+    const err = error instanceof Error ? error : new Error(String(error));
+    if (signal.aborted || err.name === "AbortError") {
+      state.isAbort = true;
+      this.setStatus("ready");
+      return false;
+    }
+    state.isError = true;
+    // fetch() itself failed: the network, not the server.
+    state.isDisconnect = err instanceof TypeError;
+    // Mid-answer, the answer goes on on the server: resume it once, from where it broke.
+    const resume = state.isDisconnect && state.applied > 0 && !wasResumed &&
+      state.builder !== null;
+    if (resume) this.broken = { builder: state.builder!, chunks: state.applied };
+    else {
+      this.options.onError?.(err);
+      this.setStatus("error", err);
+    }
+    return resume;
+  }
+
+  /** Reports the finished message, then runs the browser's own tool calls if one waits. */
+  private async finished(builder: MessageBuilder<M>, state: RunState<M>): Promise<void> {
+    this.options.onFinish?.({
+      message: builder.message,
+      messages: this.messages,
+      isAbort: state.isAbort,
+      isError: state.isError,
+      isDisconnect: state.isDisconnect,
+      finishReason: builder.finishReason,
+    });
+    // A browser-run call that needed no approval waits for this browser to run it.
+    const waiting = !state.isAbort && !state.isError &&
+      browserCalls(toolParts(this.messages.at(-1))).some((p) => p.state === "input-available");
+    if (waiting) await this.sendBrowserOutputs();
   }
 
   private async sendBrowserOutputs(): Promise<void> {
