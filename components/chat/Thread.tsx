@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import type { ChatMessage } from "@/lib/chat/types.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";
 import { errorText, textOf } from "@/lib/client/chat_text.ts";
@@ -66,7 +67,7 @@ function ThreadItem(
     isLastUser: boolean;
   },
 ) {
-  const { t, client: { chat }, composer: { editing }, feedback, versions } = c;
+  const { t, client: { chat }, composer: { editing }, versions } = c;
   const all = latest.role === "assistant" ? versions.versionsOf(questionId, latest) : [latest];
   const index = Math.min(versions.shown.value[questionId] ?? all.length - 1, all.length - 1);
   const m = all[index];
@@ -103,41 +104,58 @@ function ThreadItem(
         }
         : undefined}
       streaming={busy && isLast && m.role === "assistant"}
-      actions={busy
-        ? null
-        : m !== latest
-        ? <div class="answer-actions">{nav}</div>
-        : m.role === "assistant"
-        ? (
-          <AnswerActions
-            t={t}
-            canRegenerate={isLast}
-            rating={feedback.ratings.value[m.id] ?? null}
-            copied={feedback.copied.value === m.id}
-            commenting={feedback.commenting.value === m.id}
-            onCopy={() => feedback.copyAnswer(m, answerForCopy(m, t.sources))}
-            onRegenerate={() => {
-              versions.keep(questionId, m);
-              void chat.regenerate({ messageId: m.id });
-            }}
-            versions={nav || null}
-            onRate={(r) => feedback.rate(m, r)}
-            onComment={(comment) => feedback.rate(m, "down", comment)}
-          />
-        )
-        : isLastUser
-        ? (
-          <button
-            type="button"
-            class="icon-button edit-button"
-            aria-label={t.edit}
-            title={t.edit}
-            onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
-          >
-            <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
-          </button>
-        )
-        : null}
+      actions={busy ? null : itemActions(c, { m, latest, questionId, isLast, isLastUser, nav })}
     />
+  );
+}
+
+/**
+ * The buttons under a message: an earlier version's navigation, an answer's actions, or the
+ * edit button of the last question.
+ */
+function itemActions(
+  c: Conversation,
+  { m, latest, questionId, isLast, isLastUser, nav }: {
+    /** The version shown, and the newest one. */
+    m: ChatMessage;
+    latest: ChatMessage;
+    questionId: string;
+    isLast: boolean;
+    isLastUser: boolean;
+    nav: ComponentChildren;
+  },
+) {
+  const { t, client: { chat }, composer: { editing }, feedback, versions } = c;
+  if (m !== latest) return <div class="answer-actions">{nav}</div>;
+  if (m.role === "assistant") {
+    return (
+      <AnswerActions
+        t={t}
+        canRegenerate={isLast}
+        rating={feedback.ratings.value[m.id] ?? null}
+        copied={feedback.copied.value === m.id}
+        commenting={feedback.commenting.value === m.id}
+        onCopy={() => feedback.copyAnswer(m, answerForCopy(m, t.sources))}
+        onRegenerate={() => {
+          versions.keep(questionId, m);
+          void chat.regenerate({ messageId: m.id });
+        }}
+        versions={nav || null}
+        onRate={(r) => feedback.rate(m, r)}
+        onComment={(comment) => feedback.rate(m, "down", comment)}
+      />
+    );
+  }
+  if (!isLastUser) return null;
+  return (
+    <button
+      type="button"
+      class="icon-button edit-button"
+      aria-label={t.edit}
+      title={t.edit}
+      onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
+    >
+      <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
+    </button>
   );
 }
