@@ -22,39 +22,38 @@ setArtifactPanelLoader(async () =>
  */
 export default function ChatMessages(props: ChatMessagesProps) {
   const c = useConversation(props);
-  const { t } = c;
-  const [openArtifact, Panel, , closeArtifact] = c.artifact;
+  const { t, refs, scroll, artifact } = c;
   // Flips once the approval card's code has loaded, to re-render the messages holding one.
-  void c.cardLoaded.value;
-  const list = c.view.value;
+  void c.display.cardLoaded.value;
+  const list = c.display.view.value;
   // Only a new chat picks its agent; once it has begun, it keeps the one it was sent with.
-  const pickAgent = c.agents.length > 1 && !props.chatId && list.length === 0;
-  const opened = openArtifact.value;
+  const pickAgent = c.choices.agents.length > 1 && !props.chatId && list.length === 0;
+  const opened = artifact.open.value;
   const versions = opened ? collectArtifacts(list).get(opened.id) : undefined;
 
   return (
-    <div class={versions ? "conversation has-artifact" : "conversation"} ref={c.root}>
-      <div class="messages" ref={c.scroller} onScroll={c.onScroll}>
+    <div class={versions ? "conversation has-artifact" : "conversation"} ref={refs.root}>
+      <div class="messages" ref={refs.scroller} onScroll={scroll.onScroll}>
         {list.length === 0
-          ? <Welcome t={t} suggestions={props.suggestions} onSend={c.send} />
+          ? <Welcome t={t} suggestions={props.suggestions} onSend={c.composer.send} />
           : <Thread c={c} list={list} />}
       </div>
-      {!c.pinned.value && list.length > 0 && (
-        <button type="button" class="jump" onClick={c.jumpToLatest}>{t.jumpToLatest}</button>
+      {!scroll.pinned.value && list.length > 0 && (
+        <button type="button" class="jump" onClick={scroll.jumpToLatest}>{t.jumpToLatest}</button>
       )}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">
-        {c.announcement.value}
+        {c.client.announcement.value}
       </div>
       <Composer c={c} pickAgent={pickAgent} />
       {versions && (
         <ArtifactSlot
           t={t}
           locale={props.locale}
-          Panel={Panel.value}
+          Panel={artifact.Panel.value}
           opened={opened!}
           versions={versions}
           artifactOrigin={props.artifactOrigin ?? null}
-          onClose={closeArtifact}
+          onClose={artifact.close}
         />
       )}
     </div>

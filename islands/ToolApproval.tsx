@@ -11,13 +11,23 @@ import { useLayoutEffect, useRef } from "preact/hooks";
 import { useSignal } from "@preact/signals";
 import { messages as catalog } from "@/lib/i18n/mod.ts";
 import { approvalMessages } from "@/lib/i18n/approval.ts";
-import { APPROVAL_EVENT, type ApprovalDecision } from "@/lib/client/approval.ts";
-import { formFields, formValues, readForm } from "@/lib/client/approval_form.ts";
+import {
+  APPROVAL_EVENT,
+  type ApprovalDecision,
+  type ApprovalDescriptorView,
+} from "@/lib/client/approval.ts";
+import { type FormField, formFields, formValues, readForm } from "@/lib/client/approval_form.ts";
 import { requestToShow } from "@/lib/client/approval_request.ts";
 import { registerApprovalCard, type ToolApprovalProps } from "@/lib/client/approval_slot.ts";
 import type { RequestDescription } from "@/lib/agents/request.ts";
 import { ApprovalCard, type CardMode } from "@/components/chat/ApprovalCard.tsx";
-import { localize } from "@/lib/i18n/localized.ts";
+import { localize, type LocalizedText } from "@/lib/i18n/localized.ts";
+
+/** Arguments the visitor edited, and the request they make. */
+interface EditedRequest {
+  input: Record<string, unknown>;
+  request: RequestDescription;
+}
 
 /** The card island. */
 export default function ToolApproval(props: ToolApprovalProps) {
@@ -30,60 +40,25 @@ export default function ToolApproval(props: ToolApprovalProps) {
   const reason = useSignal("");
   const values = useSignal<Record<string, string>>({});
   const problems = useSignal<Record<string, string[]>>({});
-  const edited = useSignal<{ input: Record<string, unknown>; request: RequestDescription } | null>(
-    null,
-  );
+  const edited = useSignal<EditedRequest | null>(null);
   const sending = useSignal(false);
   const fields = schema ? formFields(schema) : [];
   const visitor = descriptor?.edit.operation.visitor;
-  const labels: Record<string, string> = {};
-  for (const f of fields) {
-    const label = visitor?.labels?.[f.key] ?? visitor?.labels?.[f.path.at(-1) ?? ""];
-    if (label) labels[f.key] = localize(label, props.locale);
-  }
-
-  // Focus follows the card's steps: on arrival, and after each change of mode. A layout
-  // effect, so focus moves with the render: a later effect could take focus away from a
-  // field the visitor has already started typing in.
-  useLayoutEffect(() => {
-    if (state !== "approval-requested") return;
-    const el = card.current;
-    const target = mode.value === "edit"
-      ? el?.querySelector<HTMLElement>("input, select, textarea")
-      : mode.value === "deny"
-      ? el?.querySelector<HTMLElement>("textarea")
-      : el;
-    target?.focus();
-  }, [mode.value, state]);
+  const labels = fieldLabels(fields, visitor?.labels, props.locale);
+  useCardFocus(card, mode.value, state);
 
   function decide(decision: Omit<ApprovalDecision, "id">) {
     sending.value = true;
-    card.current?.dispatchEvent(
-      new CustomEvent<ApprovalDecision>(APPROVAL_EVENT, {
-        bubbles: true,
-        detail: { id: approval.id, ...decision },
-      }),
-    );
+    const detail = { id: approval.id, ...decision };
+    card.current?.dispatchEvent(new CustomEvent(APPROVAL_EVENT, { bubbles: true, detail }));
   }
 
   function review() {
     if (!schema || !descriptor) return;
-    const read = readForm(schema, fields, values.value, {
-      notNumber: t.approvalNotNumber,
-      invalidJson: t.approvalInvalidJson,
-    });
-    if ("problems" in read) {
-      problems.value = read.problems;
-      return;
-    }
-    const shown = requestToShow(descriptor, read.input);
-    if ("error" in shown) {
-      const key = fields.some((f) => f.key === shown.error.parameter) ? shown.error.parameter! : "";
-      problems.value = { [key]: [shown.error.message] };
-      return;
-    }
-    problems.value = {};
-    edited.value = { input: read.input, request: shown.request };
+    const read = readEdit(descriptor, schema, fields, values.value, t);
+    problems.value = "problems" in read ? read.problems : {};
+    if ("problems" in read) return;
+    edited.value = read;
     mode.value = "review";
   }
 
@@ -135,6 +110,59 @@ export default function ToolApproval(props: ToolApprovalProps) {
       }}
     />
   );
+}
+
+/** The fields' labels from the operation's `x-visitor`, in the visitor's language. */
+function fieldLabels(
+  fields: FormField[],
+  given: Record<string, LocalizedText> | undefined,
+  locale: Locale,
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const f of fields) {
+    const label = given?.[f.key] ?? given?.[f.path.at(-1) ?? ""];
+    if (label) labels[f.key] = localize(label, locale);
+  }
+  return labels;
+}
+
+/**
+ * Focus follows the card's steps: on arrival, and after each change of mode. A layout
+ * effect, so focus moves with the render: a later effect could take focus away from a
+ * field the visitor has already started typing in.
+ */
+function useCardFocus(card: { current: HTMLElement | null }, mode: CardMode, state: string) {
+  useLayoutEffect(() => {
+    if (state !== "approval-requested") return;
+    const el = card.current;
+    const target = mode === "edit"
+      ? el?.querySelector<HTMLElement>("input, select, textarea")
+      : mode === "deny"
+      ? el?.querySelector<HTMLElement>("textarea")
+      : el;
+    target?.focus();
+  }, [mode, state]);
+}
+
+/** The edited arguments and the request they make, or the problems to show by field. */
+function readEdit(
+  descriptor: ApprovalDescriptorView,
+  schema: Parameters<typeof formFields>[0],
+  fields: FormField[],
+  values: Record<string, string>,
+  t: { approvalNotNumber: string; approvalInvalidJson: string },
+): EditedRequest | { problems: Record<string, string[]> } {
+  const read = readForm(schema, fields, values, {
+    notNumber: t.approvalNotNumber,
+    invalidJson: t.approvalInvalidJson,
+  });
+  if ("problems" in read) return { problems: read.problems };
+  const shown = requestToShow(descriptor, read.input);
+  if ("error" in shown) {
+    const key = fields.some((f) => f.key === shown.error.parameter) ? shown.error.parameter! : "";
+    return { problems: { [key]: [shown.error.message] } };
+  }
+  return { input: read.input, request: shown.request };
 }
 
 registerApprovalCard(ToolApproval);

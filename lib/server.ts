@@ -130,6 +130,14 @@ function agentLoader(agents: readonly AgentConfig[], root: URL, env: Env) {
   };
 }
 
+/** The agents' configs and their loader: the given agents, or the config's loaded on demand. */
+function agentsOf(options: ServerOptions, config: AppConfig, root: URL, env: Env) {
+  const given = options.services?.agents;
+  const agentConfigs = given?.map((a) => a.agent) ?? config.agents ?? [];
+  const loadAgents = given ? () => Promise.resolve(given) : agentLoader(agentConfigs, root, env);
+  return { agentConfigs, loadAgents };
+}
+
 /** Builds the request handler of the whole app. */
 export async function createServerApp(
   options: ServerOptions = {},
@@ -138,38 +146,16 @@ export async function createServerApp(
   const dev = options.dev ?? false;
   const env = options.env ?? Deno.env.toObject();
   const config = options.config ?? defaultConfig;
-  const given = options.services?.agents;
-  const agentConfigs = given?.map((a) => a.agent) ?? config.agents ?? [];
-  const loadAgents = given ? () => Promise.resolve(given) : agentLoader(agentConfigs, root, env);
+  const { agentConfigs, loadAgents } = agentsOf(options, config, root, env);
   const assets = options.assetsDir ?? assetsDir(root);
-  const islandAssets = options.islandAssets !== undefined
-    ? options.islandAssets
-    : await readIslandAssets(root, assets);
-  if (!islandAssets) {
-    const path = decodeURIComponent(new URL("_islands/manifest.json", assets).pathname);
-    console.warn(`"${path}" is missing: run \`deno task build\` first.`);
-  }
+  const islandAssets = await islandAssetsOf(options, root, assets);
   const kv = options.kv ?? await openKv(env.DENO_KV_PATH);
   const watchSeesAll = options.kvWatchSeesEveryWriter ??
     (!options.kv && kvWatchSeesEveryWriter(env.DENO_KV_PATH));
   const clock = Date.now;
   const usage = createKvUsageRecorder(kv);
-  // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
-  // cold start.
-  const embedder = options.search ? null : lazyEmbedderFromEnv(env);
   const ownerAnswers = createOwnerAnswers(kv, clock);
-  // The owner's answers (/admin/gaps) are searched beside the static index, live.
-  const search = withOwnerAnswers(
-    options.search ??
-      lazySiteSearch(({ loadLexiconFromEnv }) => ({
-        assetPath: new URL("build/search/index.bin", root),
-        embedder,
-        lexicon: loadLexiconFromEnv(env),
-      })),
-    ownerAnswers,
-  );
-  // A configured lexicon is read at start, so a path that cannot be read stops it, as before.
-  if (env.SEARCH_LEXICON?.trim()) await search.ready?.();
+  const { search, embedder } = await siteSearchOf(options, env, root, ownerAnswers);
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
   const sessionSecret = await loadSessionSecret(kv, env);
   const services: AppServices = {
@@ -227,15 +213,55 @@ export async function createServerApp(
   });
   // "self" agents (the built-in contact agent) are served by this very app, in-process.
   services.selfApp ??= app;
-  const warmUp = () =>
-    Promise.all([
-      warmChatStack(services),
-      warmEmbedder(embedder),
-      services.search.ready?.().catch((error) =>
-        console.error("The search could not load:", error)
-      ),
-    ]).then(() => {});
-  return { app, services, warmUp };
+  return { app, services, warmUp: () => warmUp(services, embedder) };
+}
+
+/** Loads what the first chat would wait for: the chat stack, the embedder, the search. */
+async function warmUp(services: AppServices, embedder: LazyEmbedder | null): Promise<void> {
+  await Promise.all([
+    warmChatStack(services),
+    warmEmbedder(embedder),
+    services.search.ready?.().catch((error) => console.error("The search could not load:", error)),
+  ]);
+}
+
+/** The built islands' manifest (given, or read from the assets); a warning when it is missing. */
+async function islandAssetsOf(options: ServerOptions, root: URL, assets: URL) {
+  const islandAssets = options.islandAssets !== undefined
+    ? options.islandAssets
+    : await readIslandAssets(root, assets);
+  if (!islandAssets) {
+    const path = decodeURIComponent(new URL("_islands/manifest.json", assets).pathname);
+    console.warn(`"${path}" is missing: run \`deno task build\` first.`);
+  }
+  return islandAssets;
+}
+
+/**
+ * The site search (given, or the built index loaded on first use) with the owner's answers
+ * (/admin/gaps) searched beside it, live; and the query embedder the warm-up loads.
+ */
+async function siteSearchOf(
+  options: ServerOptions,
+  env: Env,
+  root: URL,
+  ownerAnswers: ReturnType<typeof createOwnerAnswers>,
+) {
+  // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
+  // cold start.
+  const embedder = options.search ? null : lazyEmbedderFromEnv(env);
+  const search = withOwnerAnswers(
+    options.search ??
+      lazySiteSearch(({ loadLexiconFromEnv }) => ({
+        assetPath: new URL("build/search/index.bin", root),
+        embedder,
+        lexicon: loadLexiconFromEnv(env),
+      })),
+    ownerAnswers,
+  );
+  // A configured lexicon is read at start, so a path that cannot be read stops it, as before.
+  if (env.SEARCH_LEXICON?.trim()) await search.ready?.();
+  return { search, embedder };
 }
 
 /** The request log's sink and the ring of recent errors it feeds. */

@@ -12,16 +12,17 @@ import { Icon } from "@/components/Icon.tsx";
  * picker (several models) and the send (or, while an answer is under way, stop) button.
  */
 export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean }) {
-  const { t, input } = c;
+  const { t, client: { chat }, composer, choices } = c;
+  const { input } = composer;
   // Without JavaScript the form posts to the page itself (routes/index.tsx, routes/c/[id].tsx),
   // so the send button is enabled until the island runs and can tell an empty question.
   const hydrated = useSignal(false);
   useEffect(() => {
     hydrated.value = true;
   }, []);
-  const action = c.chat.messages.length ? `/c/${c.chat.id}` : "/";
-  const choices = modelChoices(c.models.value);
-  const pickModel = showModelPicker(choices);
+  const action = chat.messages.length ? `/c/${chat.id}` : "/";
+  const models = modelChoices(choices.models.value);
+  const pickModel = showModelPicker(models);
   // Any picker moves below the question on a phone, so a label is not cut to a few letters.
   const pickers = pickAgent && pickModel
     ? " composer-pickers composer-agents"
@@ -35,38 +36,38 @@ export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean
       action={action}
       onSubmit={(e) => {
         e.preventDefault();
-        void c.send(input.value);
+        void composer.send(input.value);
       }}
     >
       <label class="visually-hidden" for="composer-input">{t.composerLabel}</label>
       <textarea
         id="composer-input"
         name="text"
-        ref={c.textarea}
+        ref={c.refs.textarea}
         rows={1}
         placeholder={t.composerPlaceholder}
         value={input.value}
         onInput={(e) => (input.value = e.currentTarget.value)}
-        onKeyDown={c.onKeyDown}
+        onKeyDown={composer.onKeyDown}
       />
-      {pickAgent && <AgentPicker t={t} agents={c.agents} agent={c.agent} />}
+      {pickAgent && <AgentPicker t={t} agents={choices.agents} agent={choices.agent} />}
       {pickModel && (
         <ModelPicker
           t={t}
           locale={c.locale}
-          models={choices.usable}
-          needKey={choices.needKey}
-          model={c.model}
+          models={models.usable}
+          needKey={models.needKey}
+          model={choices.model}
         />
       )}
-      {c.busy.value
+      {c.client.busy.value
         ? (
           <button
             type="button"
             class="stop"
             aria-label={t.stop}
             title={t.stop}
-            onClick={() => c.chat.stop()}
+            onClick={() => chat.stop()}
           >
             <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
               <rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" />

@@ -78,65 +78,20 @@ export function Message(
         <span class="msg-author">{t.assistant}</span>
         {label && <span class="agent-label">{label}</span>}
       </header>
-      {message.parts.map((part, i) => {
-        if (part.type === "text") {
-          if (!part.text) return null;
-          if (render) {
-            return (
-              <MarkdownText
-                key={i}
-                text={part.text}
-                streaming={streaming && part.state === "streaming"}
-                render={render}
-                cite={citeHref}
-                citeContext={citeContext}
-              />
-            );
-          }
-          const html = prerendered?.[partKey(message.id, i)];
-          return html !== undefined
-            ? <div key={i} class="md" dangerouslySetInnerHTML={{ __html: html }} />
-            : <div key={i} class="md md-plain">{part.text}</div>;
-        }
-        if (part.type === "reasoning") {
-          const active = streaming && part.state === "streaming";
-          return (
-            <details key={i} class="reasoning">
-              <summary>{active ? t.thinking : t.reasoning}</summary>
-              <p>{part.text}</p>
-            </details>
-          );
-        }
-        if (part.type === "tool-search_site") {
-          return <SearchCard key={i} part={part as unknown as SearchToolPart} t={t} />;
-        }
-        if (part.type === "tool-create_artifact") {
-          const p = part as unknown as ArtifactPartView;
-          return <ArtifactCard key={p.toolCallId} part={p} t={t} />;
-        }
-        const tool = toolPart(part);
-        if (tool && (tool.approval || descriptorOf(tool))) {
-          return <ApprovalSlot key={tool.toolCallId} part={tool} t={t} agents={agents} />;
-        }
-        if (part.type.startsWith("tool-") && "state" in part) {
-          const p = part as {
-            state: string;
-            errorText?: string;
-            toolCallId: string;
-            output?: unknown;
-          };
-          // An agent's call that ran without a card and failed (`{ error }`, e.g. a remote
-          // server that is down) says why, like a failed call.
-          const failed = p.state === "output-error" ? p.errorText : agentError(p.output);
-          return (
-            <div key={i} class="tool-card">
-              <span class="tool-name">{part.type.slice(5)}</span>
-              {failed && <pre class="tool-error"><code>{failed}</code></pre>}
-            </div>
-          );
-        }
-        return null;
-      })}
+      {message.parts.map((part, i) => (
+        <AnswerPart
+          key={partKeyOf(part, i)}
+          message={message}
+          index={i}
+          t={t}
+          agents={agents}
+          render={render}
+          streaming={streaming}
+          prerendered={prerendered}
+          cite={citeHref}
+          citeContext={citeContext}
+        />
+      ))}
       {streaming && !hasText && (
         <p class="typing" aria-hidden="true">
           <span></span>
@@ -159,6 +114,84 @@ function agentError(output: unknown): string | undefined {
   return typeof error.status === "number" && error.status > 0
     ? `${error.status} ${error.message}`
     : error.message;
+}
+
+/**
+ * The key of an answer's part: a tool call's id where the part has one (an approval or an
+ * artifact keeps its card across re-renders), else its index.
+ */
+function partKeyOf(part: ChatMessage["parts"][number], i: number): string | number {
+  if (part.type === "tool-create_artifact") return (part as unknown as ArtifactPartView).toolCallId;
+  const tool = toolPart(part);
+  if (tool && (tool.approval || descriptorOf(tool))) return tool.toolCallId;
+  return i;
+}
+
+/** One part of an answer: its text, reasoning, a tool's card, or nothing. */
+function AnswerPart(
+  { message, index: i, t, agents, render, streaming, prerendered, cite, citeContext }: {
+    message: ChatMessage;
+    index: number;
+    t: Messages;
+    agents?: ReadonlyMap<string, string>;
+    render: RenderMarkdown | null;
+    streaming: boolean;
+    prerendered?: Record<string, string>;
+    cite: (n: number) => string | null;
+    citeContext: string;
+  },
+) {
+  const part = message.parts[i];
+  if (part.type === "text") {
+    if (!part.text) return null;
+    if (render) {
+      return (
+        <MarkdownText
+          text={part.text}
+          streaming={streaming && part.state === "streaming"}
+          render={render}
+          cite={cite}
+          citeContext={citeContext}
+        />
+      );
+    }
+    const html = prerendered?.[partKey(message.id, i)];
+    return html !== undefined
+      ? <div class="md" dangerouslySetInnerHTML={{ __html: html }} />
+      : <div class="md md-plain">{part.text}</div>;
+  }
+  if (part.type === "reasoning") {
+    const active = streaming && part.state === "streaming";
+    return (
+      <details class="reasoning">
+        <summary>{active ? t.thinking : t.reasoning}</summary>
+        <p>{part.text}</p>
+      </details>
+    );
+  }
+  if (part.type === "tool-search_site") {
+    return <SearchCard part={part as unknown as SearchToolPart} t={t} />;
+  }
+  if (part.type === "tool-create_artifact") {
+    return <ArtifactCard part={part as unknown as ArtifactPartView} t={t} />;
+  }
+  const tool = toolPart(part);
+  if (tool && (tool.approval || descriptorOf(tool))) {
+    return <ApprovalSlot part={tool} t={t} agents={agents} />;
+  }
+  if (part.type.startsWith("tool-") && "state" in part) {
+    const p = part as { state: string; errorText?: string; toolCallId: string; output?: unknown };
+    // An agent's call that ran without a card and failed (`{ error }`, e.g. a remote
+    // server that is down) says why, like a failed call.
+    const failed = p.state === "output-error" ? p.errorText : agentError(p.output);
+    return (
+      <div class="tool-card">
+        <span class="tool-name">{part.type.slice(5)}</span>
+        {failed && <pre class="tool-error"><code>{failed}</code></pre>}
+      </div>
+    );
+  }
+  return null;
 }
 
 /**

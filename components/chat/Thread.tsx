@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";
 import { errorText, textOf } from "@/lib/client/chat_text.ts";
@@ -14,7 +15,7 @@ import { Message } from "./Message.tsx";
  * error banner (with retry) and a notice. `list` is the messages as painted.
  */
 export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
-  const { t, chat } = c;
+  const { t, client: { chat } } = c;
   const error = chat.signals.errorSignal.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
@@ -22,8 +23,8 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
     <div
       class="thread"
       role="log"
-      aria-busy={c.busy.value}
-      onClick={threadClickHandler(c.artifact[2], t.codeCopied)}
+      aria-busy={c.client.busy.value}
+      onClick={threadClickHandler(c.artifact.openFrom, t.codeCopied)}
     >
       {list.map((m, i) => (
         <ThreadItem
@@ -45,12 +46,12 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
       {error && (
         <div class="error-banner" role="alert">
           <span>{errorText(error, t)}</span>
-          <button type="button" class="link-button" onClick={c.retry}>
+          <button type="button" class="link-button" onClick={c.composer.retry}>
             {t.retry}
           </button>
         </div>
       )}
-      {c.notice.value && <p class="notice" role="status">{c.notice.value}</p>}
+      {c.client.notice.value && <p class="notice" role="status">{c.client.notice.value}</p>}
     </div>
   );
 }
@@ -66,7 +67,7 @@ function ThreadItem(
     isLastUser: boolean;
   },
 ) {
-  const { t, chat, editing, feedback, versions } = c;
+  const { t, client: { chat }, composer: { editing }, versions } = c;
   const all = latest.role === "assistant" ? versions.versionsOf(questionId, latest) : [latest];
   const index = Math.min(versions.shown.value[questionId] ?? all.length - 1, all.length - 1);
   const m = all[index];
@@ -78,7 +79,7 @@ function ThreadItem(
       onShow={(i) => (versions.shown.value = { ...versions.shown.value, [questionId]: i })}
     />
   );
-  const busy = c.busy.value;
+  const busy = c.client.busy.value;
   if (editing.value?.id === m.id) {
     return (
       <EditForm
@@ -92,10 +93,10 @@ function ThreadItem(
     <Message
       message={m}
       t={t}
-      agents={c.agentNames}
-      render={c.render.value}
-      prerendered={c.prerendered}
-      interrupted={c.stopped.value.has(m.id)}
+      agents={c.choices.agentNames}
+      render={c.display.render.value}
+      prerendered={c.display.prerendered}
+      interrupted={c.client.stopped.value.has(m.id)}
       onRetry={!busy && isLast && m === latest
         ? () => {
           if (m.role === "assistant") versions.keep(questionId, m);
@@ -103,41 +104,58 @@ function ThreadItem(
         }
         : undefined}
       streaming={busy && isLast && m.role === "assistant"}
-      actions={busy
-        ? null
-        : m !== latest
-        ? <div class="answer-actions">{nav}</div>
-        : m.role === "assistant"
-        ? (
-          <AnswerActions
-            t={t}
-            canRegenerate={isLast}
-            rating={feedback.ratings.value[m.id] ?? null}
-            copied={feedback.copied.value === m.id}
-            commenting={feedback.commenting.value === m.id}
-            onCopy={() => feedback.copyAnswer(m, answerForCopy(m, t.sources))}
-            onRegenerate={() => {
-              versions.keep(questionId, m);
-              void chat.regenerate({ messageId: m.id });
-            }}
-            versions={nav || null}
-            onRate={(r) => feedback.rate(m, r)}
-            onComment={(comment) => feedback.rate(m, "down", comment)}
-          />
-        )
-        : isLastUser
-        ? (
-          <button
-            type="button"
-            class="icon-button edit-button"
-            aria-label={t.edit}
-            title={t.edit}
-            onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
-          >
-            <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
-          </button>
-        )
-        : null}
+      actions={busy ? null : itemActions(c, { m, latest, questionId, isLast, isLastUser, nav })}
     />
+  );
+}
+
+/**
+ * The buttons under a message: an earlier version's navigation, an answer's actions, or the
+ * edit button of the last question.
+ */
+function itemActions(
+  c: Conversation,
+  { m, latest, questionId, isLast, isLastUser, nav }: {
+    /** The version shown, and the newest one. */
+    m: ChatMessage;
+    latest: ChatMessage;
+    questionId: string;
+    isLast: boolean;
+    isLastUser: boolean;
+    nav: ComponentChildren;
+  },
+) {
+  const { t, client: { chat }, composer: { editing }, feedback, versions } = c;
+  if (m !== latest) return <div class="answer-actions">{nav}</div>;
+  if (m.role === "assistant") {
+    return (
+      <AnswerActions
+        t={t}
+        canRegenerate={isLast}
+        rating={feedback.ratings.value[m.id] ?? null}
+        copied={feedback.copied.value === m.id}
+        commenting={feedback.commenting.value === m.id}
+        onCopy={() => feedback.copyAnswer(m, answerForCopy(m, t.sources))}
+        onRegenerate={() => {
+          versions.keep(questionId, m);
+          void chat.regenerate({ messageId: m.id });
+        }}
+        versions={nav || null}
+        onRate={(r) => feedback.rate(m, r)}
+        onComment={(comment) => feedback.rate(m, "down", comment)}
+      />
+    );
+  }
+  if (!isLastUser) return null;
+  return (
+    <button
+      type="button"
+      class="icon-button edit-button"
+      aria-label={t.edit}
+      title={t.edit}
+      onClick={() => (editing.value = { id: m.id, text: textOf(m, true) })}
+    >
+      <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
+    </button>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The markdown renderer (with math) of saved chats on the server, per language, loaded on
  * the first /c/:id that has messages rather than with every page: markdown-it and temml
- * are a good part of a cold start (issue 16). The imports are plain `import()`s:
+ * are a good part of a cold start (docs/cold-start.md). The imports are plain `import()`s:
  * deno.json's `"unstable": ["lazy-dynamic-imports"]` makes Deno load them when they run.
  */
 import type { Locale } from "@/lib/i18n/mod.ts";

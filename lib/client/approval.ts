@@ -10,7 +10,10 @@ import type { UIMessage } from "ai";
 import type { RequestDescription } from "@/lib/agents/request.ts";
 import type { AgentOperation, AgentRunIn } from "@/lib/agents/types.ts";
 
-/** What the client reads of the server's approval descriptor (contract of issue 12). */
+/**
+ * What the client reads of the server's approval descriptor: the wire shape restated here
+ * so the browser bundle never imports server code.
+ */
 export interface ApprovalDescriptorView {
   v: 1;
   agentId: string;

@@ -28,86 +28,31 @@ export interface MarkdownLabels {
 /** TeX to HTML (MathML); `display` for a block formula. */
 export type RenderMath = (tex: string, display: boolean) => string;
 
+/** Math options of `createMarkdown`. */
+interface MathOptions {
+  math?: RenderMath;
+  onMathWithoutRenderer?: () => void;
+}
+
 /** Builds the renderer. `onMathWithoutRenderer` fires when math was met and `math` is absent. */
 export function createMarkdown(
   labels: MarkdownLabels = { source: "Fonte", copyCode: "Copiar código" },
-  { math, onMathWithoutRenderer }: { math?: RenderMath; onMathWithoutRenderer?: () => void } = {},
+  mathOptions: MathOptions = {},
 ): RenderMarkdown {
   let currentCite: (n: number) => string | null = () => null;
   const cite = () => currentCite;
+  const build = (withTex: boolean): Markdown => {
+    const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+    if (withTex) useTex(md, mathOptions);
+    codeBlocks(md, labels);
+    safeLinks(md);
+    citations(md, labels, cite);
+    return md;
+  };
   const withMath = build(true);
   // Without math: the TeX plugin looks for the closing delimiter to the end of the text for
   // every opener, which is quadratic on an answer full of them (a model can echo a visitor).
   let withoutMath: Markdown | null = null;
-
-  function build(withTex: boolean): Markdown {
-    const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
-    const esc = md.utils.escapeHtml;
-
-    if (withTex) {
-      md.use(tex, {
-        delimiters: "all",
-        render: (content: string, display: boolean) => {
-          if (math) return math(content, display);
-          onMathWithoutRenderer?.();
-          const code = `<code class="math-src">${esc(content)}</code>`;
-          return display ? `<pre class="math-src">${code}</pre>\n` : code;
-        },
-      });
-    }
-
-    // Code blocks get a header with their language and a copy button (wired by the island).
-    md.renderer.rules.fence = (tokens, idx) => {
-      const token = tokens[idx];
-      const lang = token.info.trim().split(/\s+/)[0].replace(/[^\w+-]/g, "");
-      const cls = lang ? ` class="language-${esc(lang)}"` : "";
-      return `<div class="code-block"><div class="code-head"><span>${esc(lang || "code")}</span>` +
-        `<button type="button" class="copy-code" data-copy-code>${
-          esc(labels.copyCode)
-        }</button></div>` +
-        `<pre><code${cls}>${esc(token.content)}</code></pre></div>\n`;
-    };
-
-    md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
-      const token = tokens[idx];
-      token.attrSet("target", "_blank");
-      token.attrSet("rel", "noopener noreferrer nofollow");
-      return self.renderToken(tokens, idx, options);
-    };
-
-    md.renderer.rules.image = (tokens, idx) => {
-      const token = tokens[idx];
-      const src = String(token.attrGet("src") ?? "");
-      const alt = String(token.children?.map((c) => c.content).join("") || src);
-      return `<a class="image-link" href="${
-        md.utils.escapeHtml(src)
-      }" target="_blank" rel="noopener noreferrer nofollow">🖼 ${md.utils.escapeHtml(alt)}</a>`;
-    };
-
-    // [N] right after text: a citation. Not a link reference: markdown-it tries links first.
-    md.inline.ruler.after("link", "citation", (state, silent) => {
-      const src = state.src;
-      const pos = state.pos;
-      if (src.charCodeAt(pos) !== 0x5b /* [ */) return false;
-      const m = /^\[(\d{1,3})\]/.exec(src.slice(pos));
-      if (!m) return false;
-      if (!silent) {
-        const token = state.push("citation", "", 0);
-        token.meta = { n: Number(m[1]) };
-      }
-      state.pos += m[0].length;
-      return true;
-    });
-    md.renderer.rules.citation = (tokens, idx) => {
-      const n = (tokens[idx].meta as { n: number }).n;
-      const href = cite()(n);
-      if (!href) return "";
-      return `<a class="cite" href="${md.utils.escapeHtml(href)}" data-cite="${n}" aria-label="${
-        esc(labels.source)
-      } ${n}">${n}</a>`;
-    };
-    return md;
-  }
 
   return (text, citeHref) => {
     currentCite = citeHref;
@@ -117,6 +62,85 @@ export function createMarkdown(
     } finally {
       currentCite = () => null;
     }
+  };
+}
+
+/** Math through the caller's renderer; without one, the TeX shows as code. */
+function useTex(md: Markdown, { math, onMathWithoutRenderer }: MathOptions): void {
+  const esc = md.utils.escapeHtml;
+  md.use(tex, {
+    delimiters: "all",
+    render: (content: string, display: boolean) => {
+      if (math) return math(content, display);
+      onMathWithoutRenderer?.();
+      const code = `<code class="math-src">${esc(content)}</code>`;
+      return display ? `<pre class="math-src">${code}</pre>\n` : code;
+    },
+  });
+}
+
+/** Code blocks get a header with their language and a copy button (wired by the island). */
+function codeBlocks(md: Markdown, labels: MarkdownLabels): void {
+  const esc = md.utils.escapeHtml;
+  md.renderer.rules.fence = (tokens, idx) => {
+    const token = tokens[idx];
+    const lang = token.info.trim().split(/\s+/)[0].replace(/[^\w+-]/g, "");
+    const cls = lang ? ` class="language-${esc(lang)}"` : "";
+    return `<div class="code-block"><div class="code-head"><span>${esc(lang || "code")}</span>` +
+      `<button type="button" class="copy-code" data-copy-code>${
+        esc(labels.copyCode)
+      }</button></div>` +
+      `<pre><code${cls}>${esc(token.content)}</code></pre></div>\n`;
+  };
+}
+
+/** Links open in a new tab without referrer; images become links and never load by themselves. */
+function safeLinks(md: Markdown): void {
+  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx];
+    token.attrSet("target", "_blank");
+    token.attrSet("rel", "noopener noreferrer nofollow");
+    return self.renderToken(tokens, idx, options);
+  };
+
+  md.renderer.rules.image = (tokens, idx) => {
+    const token = tokens[idx];
+    const src = String(token.attrGet("src") ?? "");
+    const alt = String(token.children?.map((c) => c.content).join("") || src);
+    return `<a class="image-link" href="${
+      md.utils.escapeHtml(src)
+    }" target="_blank" rel="noopener noreferrer nofollow">🖼 ${md.utils.escapeHtml(alt)}</a>`;
+  };
+}
+
+/** `[N]` right after text: a citation, linked by the render's `citeHref` (dropped when unknown). */
+function citations(
+  md: Markdown,
+  labels: MarkdownLabels,
+  cite: () => (n: number) => string | null,
+): void {
+  const esc = md.utils.escapeHtml;
+  // Not a link reference: markdown-it tries links first.
+  md.inline.ruler.after("link", "citation", (state, silent) => {
+    const src = state.src;
+    const pos = state.pos;
+    if (src.charCodeAt(pos) !== 0x5b /* [ */) return false;
+    const m = /^\[(\d{1,3})\]/.exec(src.slice(pos));
+    if (!m) return false;
+    if (!silent) {
+      const token = state.push("citation", "", 0);
+      token.meta = { n: Number(m[1]) };
+    }
+    state.pos += m[0].length;
+    return true;
+  });
+  md.renderer.rules.citation = (tokens, idx) => {
+    const n = (tokens[idx].meta as { n: number }).n;
+    const href = cite()(n);
+    if (!href) return "";
+    return `<a class="cite" href="${md.utils.escapeHtml(href)}" data-cite="${n}" aria-label="${
+      esc(labels.source)
+    } ${n}">${n}</a>`;
   };
 }
 

@@ -21,12 +21,12 @@ export interface OpenArtifact {
  * The open artifact, the panel component (null while it loads), `openFrom(card)` (opens the
  * artifact a card's `data-artifact-open` and `data-artifact-version` name) and `close`.
  */
-export type ArtifactSlot = [
-  open: Signal<OpenArtifact | null>,
-  Panel: Signal<ArtifactPanelComponent | null>,
-  openFrom: (card: HTMLElement) => void,
-  close: () => void,
-];
+export interface ArtifactSlot {
+  open: Signal<OpenArtifact | null>;
+  Panel: Signal<ArtifactPanelComponent | null>;
+  openFrom: (card: HTMLElement) => void;
+  close: () => void;
+}
 
 /** The artifact slot of the list under `root` (where the cards are). */
 export function useArtifactSlot(root: RefObject<HTMLElement | null>): ArtifactSlot {
@@ -52,5 +52,5 @@ export function useArtifactSlot(root: RefObject<HTMLElement | null>): ArtifactSl
     requestAnimationFrame(() => card?.focus());
   }
 
-  return [open, Panel, openFrom, close];
+  return { open, Panel, openFrom, close };
 }

@@ -16,19 +16,30 @@ import { textOf } from "@/lib/client/chat_text.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Messages } from "@/lib/i18n/mod.ts";
 
-/**
- * The chat client (its messages and status are `chat.signals`), whether a request is out or
- * an answer streams, a notice under the thread (e.g. the chat could not be saved), the latest
- * answer for the polite live region, and the ids of answers the visitor stopped. A tuple,
- * like `useState`'s: the island names the parts (a shorter first-visit bundle).
- */
-export type ChatClient = [
-  chat: Chat<ChatMessage>,
-  busy: ReadonlySignal<boolean>,
-  notice: Signal<string | null>,
-  announcement: Signal<string>,
-  stopped: Signal<ReadonlySet<string>>,
-];
+/** The chat client and what its stream reports. */
+export interface ChatClient {
+  /** The client; its messages and status are `chat.signals`. */
+  chat: Chat<ChatMessage>;
+  /** Whether a request is out or an answer streams. */
+  busy: ReadonlySignal<boolean>;
+  /** A notice under the thread (e.g. the chat could not be saved). */
+  notice: Signal<string | null>;
+  /** The latest answer, for the polite live region. */
+  announcement: Signal<string>;
+  /** The ids of answers the visitor stopped. */
+  stopped: Signal<ReadonlySet<string>>;
+}
+
+/** What `useChatClient` needs besides the chat's first state. */
+export interface ChatClientOptions {
+  t: Messages;
+  /** Fields added to every request (the picked model and agent). */
+  body: () => Record<string, unknown>;
+  /** The path naming a chat in the address bar. */
+  chatPath: (id: string) => string;
+  /** Called with the chat's id once the server holds it, and after each answer. */
+  onChatSaved?: (id: string) => void;
+}
 
 function newChatId(): string {
   return "c" + crypto.randomUUID().replaceAll("-", "").slice(0, 20);
@@ -36,16 +47,12 @@ function newChatId(): string {
 
 /**
  * Makes the island's `Chat` once and follows it (the island resumes a saved chat's answer).
- * `chatId` is null on a new chat (an id is made here); `body` adds fields to every request
- * (the picked model and agent); `chatPath` names a chat in the address bar.
+ * `chatId` is null on a new chat (an id is made here).
  */
 export function useChatClient(
   chatId: string | null,
   initialMessages: ChatMessage[],
-  t: Messages,
-  body: () => Record<string, unknown>,
-  chatPath: (id: string) => string,
-  onChatSaved?: (id: string) => void,
+  { t, body, chatPath, onChatSaved }: ChatClientOptions,
 ): ChatClient {
   const notice = useSignal<string | null>(null);
   const announcement = useSignal("");
@@ -101,7 +108,7 @@ export function useChatClient(
     onChatSaved?.(chat.id);
   });
 
-  return [chat, busy, notice, announcement, stopped];
+  return { chat, busy, notice, announcement, stopped };
 }
 
 /** Asks the server to title chat `id` after its first answer; undefined when it cannot. */

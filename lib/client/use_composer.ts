@@ -10,11 +10,11 @@ import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
  * keys (Enter sends, Shift+Enter is a new line, Escape stops the answer) and `retry` after a
  * failure (resend approvals, the question, or redo the answer).
  */
-export type ComposerActions = [
-  send: (text: string) => Promise<void>,
-  onKeyDown: (e: KeyboardEvent) => void,
-  retry: () => Promise<void>,
-];
+export interface ComposerActions {
+  send: (text: string) => Promise<void>;
+  onKeyDown: (e: KeyboardEvent) => void;
+  retry: () => Promise<void>;
+}
 
 /**
  * The composer's actions for `chat`. `prepare` runs with each question before it is sent
@@ -57,5 +57,5 @@ export function useComposer(
     else void chat.regenerate();
   }
 
-  return [send, onKeyDown, retry];
+  return { send, onKeyDown, retry };
 }

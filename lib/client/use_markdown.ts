@@ -15,10 +15,10 @@ import type { Messages } from "@/lib/i18n/mod.ts";
  * The renderer (null until loaded) and `loadRenderer(withMath)` to ask for it early (e.g. on
  * send; each module loads once).
  */
-export type Markdown = [
-  render: Signal<RenderMarkdown | null>,
-  loadRenderer: (withMath: boolean) => void,
-];
+export interface Markdown {
+  render: Signal<RenderMarkdown | null>;
+  loadRenderer: (withMath: boolean) => void;
+}
 
 /**
  * Loads the renderer once an answer shows in `messages`; highlights the code under `root`
@@ -70,5 +70,5 @@ export function useMarkdown(
     if (answers.length) loadRenderer(answers.some((m) => MATH_HINT.test(textOf(m, true))));
   });
 
-  return [render, loadRenderer];
+  return { render, loadRenderer };
 }

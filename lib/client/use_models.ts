@@ -12,11 +12,11 @@ export interface ModelOption {
 }
 
 /** The model list, the picked model, and `load` (called once the island has mounted). */
-export type ModelChoice = [
-  models: Signal<ModelOption[]>,
-  model: Signal<string | null>,
-  load: () => void,
-];
+export interface ModelChoice {
+  models: Signal<ModelOption[]>;
+  model: Signal<string | null>;
+  load: () => void;
+}
 
 /** The model picker's state; the list loads when `load` is called, the server's default picked. */
 export function useModels(): ModelChoice {
@@ -29,5 +29,5 @@ export function useModels(): ModelChoice {
       model.value ??= data.defaultModel;
     }).catch(() => {});
   };
-  return [models, model, load];
+  return { models, model, load };
 }

@@ -2,12 +2,15 @@
 import type { RefObject } from "preact";
 import { type ReadonlySignal, type Signal, useSignal, useSignalEffect } from "@preact/signals";
 
-/**
- * Whether the list follows new content (true while it is scrolled to, or near, the bottom),
- * the scroller's `onScroll`, and a jump to the newest message (smooth, following again).
- * A tuple, like `useState`'s: the island names the parts (shorter first-visit bundle).
- */
-export type ScrollPin = [pinned: Signal<boolean>, onScroll: () => void, jumpToLatest: () => void];
+/** Whether the list follows new content, and the two ways the visitor changes that. */
+export interface ScrollPin {
+  /** True while the list is scrolled to, or near, its bottom. */
+  pinned: Signal<boolean>;
+  /** The scroller's `onScroll`. */
+  onScroll: () => void;
+  /** A smooth jump to the newest message, following again. */
+  jumpToLatest: () => void;
+}
 
 /** Scrolls `scroller` to its bottom whenever `view` changes while pinned. */
 export function useScrollPin(
@@ -32,5 +35,5 @@ export function useScrollPin(
     scroller.current?.scrollTo({ top: scroller.current.scrollHeight, behavior: "smooth" });
   }
 
-  return [pinned, onScroll, jumpToLatest];
+  return { pinned, onScroll, jumpToLatest };
 }

@@ -116,146 +116,9 @@ function staticHandler<S>(options: AppOptions<S>): ReturnType<typeof createStati
 
 /** Builds the app from the manifest. */
 export function createApp<S>(options: AppOptions<S>): App {
-  const { routes, middlewares, special } = compileRoutes(options.manifest);
+  const compiled = compileRoutes(options.manifest);
   const serveStatic = staticHandler(options);
-  const islands = options.manifest.islands as Record<string, ComponentType<unknown>>;
-
-  function page(
-    component: ComponentType<Record<string, unknown>>,
-    props: Record<string, unknown>,
-    init?: ResponseInit,
-  ): Response {
-    const inner = () => h(component, props);
-    const appComponent = special.app?.default;
-    const vnode: VNode = appComponent ? h(appComponent, { ...props, Component: inner }) : inner();
-    // A fresh nonce per page: the island boot script is inline and must carry it.
-    const nonce = newNonce();
-    const { html } = renderDocument(vnode, islands, options.islandAssets, { nonce });
-    const headers = new Headers(init?.headers);
-    headers.set("Content-Type", "text/html; charset=utf-8");
-    headers.set(
-      "Content-Security-Policy",
-      contentSecurityPolicy(nonce, options.connectOrigins, options.frameOrigins),
-    );
-    return new Response(html, { ...init, headers });
-  }
-
-  function makeContext(
-    req: Request,
-    url: URL,
-    params: Record<string, string>,
-    state: Record<string, unknown>,
-    component: ComponentType<Record<string, unknown>> | undefined,
-    next: () => Promise<Response>,
-  ): Context<S> {
-    return {
-      req,
-      url,
-      params,
-      state,
-      app: options.services,
-      next,
-      render(data?: unknown, init?: ResponseInit) {
-        if (!component) {
-          throw new Error(`Route for "${url.pathname}" has no page component to render.`);
-        }
-        return page(component, { data, url, params, state, app: options.services }, init);
-      },
-    };
-  }
-
-  /**
-   * The HTML error page of `status`: _404 for 404, _500 for the rest. A client
-   * error (HttpError) shows its message; a server error only in development.
-   */
-  function errorPage(
-    status: number,
-    url: URL,
-    state: Record<string, unknown>,
-    error?: unknown,
-  ): Response {
-    const module = status === 404 ? special.notFound : special.error;
-    const component = module?.default as ComponentType<Record<string, unknown>> | undefined;
-    const headers = error instanceof HttpError ? error.headers : undefined;
-    if (!component) {
-      const text = error instanceof HttpError
-        ? error.message
-        : status === 404
-        ? "Not found"
-        : "Internal error";
-      return new Response(text, { status, headers });
-    }
-    const message = error instanceof HttpError
-      ? error.message
-      : options.dev && error instanceof Error
-      ? error.stack ?? error.message
-      : undefined;
-    return page(component, {
-      data: { status, message },
-      url,
-      params: {},
-      state,
-      app: options.services,
-    }, { status, headers });
-  }
-
-  async function dispatch(
-    req: Request,
-    url: URL,
-    state: Record<string, unknown>,
-  ): Promise<Response> {
-    const isApi = isApiPath(url);
-    let route: CompiledRoute | undefined;
-    let params: Record<string, string> | null = null;
-    for (const r of routes) {
-      params = matchSegments(r.segments, url.pathname);
-      if (params) {
-        route = r;
-        break;
-      }
-    }
-    // Each middleware under whose folder the path lies, with its folder's params.
-    const chain = middlewares.flatMap((m) => {
-      const params = matchesPrefix(m.segments, url.pathname);
-      return params ? [{ fn: m.fn, params }] : [];
-    });
-    const component = route?.module.default as ComponentType<Record<string, unknown>> | undefined;
-    if (route) noteRequest(req, { route: route.pattern });
-
-    const final = (): Promise<Response> => {
-      if (!route) {
-        return Promise.resolve(
-          isApi
-            ? errorResponse("not_found", `No API route matches "${url.pathname}".`)
-            : errorPage(404, url, state),
-        );
-      }
-      const ctx = makeContext(req, url, params!, state, component, final);
-      const handler = route.module.handler;
-      if (handler === undefined) {
-        if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(ctx.render());
-        return Promise.resolve(methodNotAllowed(["GET", "HEAD"], isApi));
-      }
-      if (typeof handler === "function") return Promise.resolve(handler(ctx));
-      const method = req.method as Method;
-      const fn = handler[method] ?? (method === "HEAD" ? handler.GET : undefined);
-      if (!fn) {
-        const allowed = METHODS.filter((m) => handler[m] || (m === "HEAD" && handler.GET));
-        return Promise.resolve(methodNotAllowed(allowed, isApi));
-      }
-      return Promise.resolve(fn(ctx));
-    };
-
-    let i = 0;
-    const next = (): Promise<Response> => {
-      const m = chain[i++];
-      if (!m) return final();
-      return Promise.resolve(
-        m.fn(makeContext(req, url, m.params, state, component, next) as Context<unknown>),
-      );
-    };
-    return await next();
-  }
+  const pages = createPages(options, compiled.special);
 
   const handle: App = async (req: Request, info?: Deno.ServeHandlerInfo) => {
     let url: URL;
@@ -277,39 +140,205 @@ export function createApp<S>(options: AppOptions<S>): App {
           return file;
         }
       }
-      const res = await dispatch(req, url, state);
+      const res = await dispatch(compiled, pages, req, url, state);
       return req.method === "HEAD" && res.body ? new Response(null, res) : res;
     } catch (error) {
-      if (error instanceof HttpError) {
-        if (isApi) return httpErrorResponse(error);
-        if (error.status === 404) return errorPage(404, url, state);
-        return errorPage(error.status, url, state, error);
-      }
-      // The store says so in its own words; to a visitor both are the same 503.
-      if (error instanceof ServiceUnavailableError) {
-        console.error(`Unavailable on ${req.method} ${url.pathname}:`, error.cause ?? error);
-        noteRequest(req, { error: errorName(error.cause ?? error) });
-        const unavailable = new HttpError(
-          "unavailable",
-          "This service is unavailable right now. Please try again shortly.",
-          { "Retry-After": "5" },
-        );
-        return isApi ? httpErrorResponse(unavailable) : errorPage(503, url, state, unavailable);
-      }
-      console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
-      noteRequest(req, { error: errorName(error) });
-      if (isApi) {
-        return errorResponse("internal_error", "Something went wrong on our side. Try again.");
-      }
-      try {
-        return errorPage(500, url, state, error);
-      } catch (pageError) {
-        console.error("The 500 page itself failed:", pageError);
-        return new Response("Internal error", { status: 500 });
-      }
+      return failureResponse(error, pages, req, url, state);
     }
   };
   return options.requestLog ? withRequestLog(handle, options.requestLog) : handle;
+}
+
+type PageComponent = ComponentType<Record<string, unknown>>;
+
+/** How the app answers with pages: a route's context (its `render`) and the error pages. */
+interface Pages<S> {
+  context(
+    req: Request,
+    url: URL,
+    params: Record<string, string>,
+    state: Record<string, unknown>,
+    component: PageComponent | undefined,
+    next: () => Promise<Response>,
+  ): Context<S>;
+  /**
+   * The HTML error page of `status`: _404 for 404, _500 for the rest. A client
+   * error (HttpError) shows its message; a server error only in development.
+   */
+  errorPage(status: number, url: URL, state: Record<string, unknown>, error?: unknown): Response;
+}
+
+function createPages<S>(options: AppOptions<S>, special: CompiledManifest["special"]): Pages<S> {
+  const islands = options.manifest.islands as Record<string, ComponentType<unknown>>;
+
+  function page(component: PageComponent, props: Record<string, unknown>, init?: ResponseInit) {
+    const inner = () => h(component, props);
+    const appComponent = special.app?.default;
+    const vnode: VNode = appComponent ? h(appComponent, { ...props, Component: inner }) : inner();
+    // A fresh nonce per page: the island boot script is inline and must carry it.
+    const nonce = newNonce();
+    const { html } = renderDocument(vnode, islands, options.islandAssets, { nonce });
+    const headers = new Headers(init?.headers);
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    headers.set(
+      "Content-Security-Policy",
+      contentSecurityPolicy(nonce, options.connectOrigins, options.frameOrigins),
+    );
+    return new Response(html, { ...init, headers });
+  }
+
+  return {
+    context(req, url, params, state, component, next) {
+      return {
+        req,
+        url,
+        params,
+        state,
+        app: options.services,
+        next,
+        render(data?: unknown, init?: ResponseInit) {
+          if (!component) {
+            throw new Error(`Route for "${url.pathname}" has no page component to render.`);
+          }
+          return page(component, { data, url, params, state, app: options.services }, init);
+        },
+      };
+    },
+
+    errorPage(status, url, state, error) {
+      const module = status === 404 ? special.notFound : special.error;
+      const component = module?.default as PageComponent | undefined;
+      const headers = error instanceof HttpError ? error.headers : undefined;
+      if (!component) {
+        const text = error instanceof HttpError
+          ? error.message
+          : status === 404
+          ? "Not found"
+          : "Internal error";
+        return new Response(text, { status, headers });
+      }
+      const message = error instanceof HttpError
+        ? error.message
+        : options.dev && error instanceof Error
+        ? error.stack ?? error.message
+        : undefined;
+      const props = { data: { status, message }, url, params: {}, state, app: options.services };
+      return page(component, props, { status, headers });
+    },
+  };
+}
+
+type CompiledManifest = ReturnType<typeof compileRoutes>;
+
+/** Runs the middleware chain over the path, then the route that matches it (or a 404). */
+async function dispatch<S>(
+  { routes, middlewares }: CompiledManifest,
+  pages: Pages<S>,
+  req: Request,
+  url: URL,
+  state: Record<string, unknown>,
+): Promise<Response> {
+  const isApi = isApiPath(url);
+  let route: CompiledRoute | undefined;
+  let params: Record<string, string> | null = null;
+  for (const r of routes) {
+    params = matchSegments(r.segments, url.pathname);
+    if (params) {
+      route = r;
+      break;
+    }
+  }
+  // Each middleware under whose folder the path lies, with its folder's params.
+  const chain = middlewares.flatMap((m) => {
+    const params = matchesPrefix(m.segments, url.pathname);
+    return params ? [{ fn: m.fn, params }] : [];
+  });
+  const component = route?.module.default as PageComponent | undefined;
+  if (route) noteRequest(req, { route: route.pattern });
+
+  const final = (): Promise<Response> => {
+    if (!route) {
+      return Promise.resolve(
+        isApi
+          ? errorResponse("not_found", `No API route matches "${url.pathname}".`)
+          : pages.errorPage(404, url, state),
+      );
+    }
+    const ctx = pages.context(req, url, params!, state, component, final);
+    return Promise.resolve(runRoute(route.module, ctx, req.method, isApi));
+  };
+
+  let i = 0;
+  const next = (): Promise<Response> => {
+    const m = chain[i++];
+    if (!m) return final();
+    return Promise.resolve(
+      m.fn(pages.context(req, url, m.params, state, component, next) as Context<unknown>),
+    );
+  };
+  return await next();
+}
+
+/** Calls the route's handler for the method (a page without one answers GET and HEAD). */
+function runRoute<S>(
+  module: RouteModule,
+  ctx: Context<S>,
+  requestMethod: string,
+  isApi: boolean,
+): Response | Promise<Response> {
+  const handler = module.handler;
+  if (handler === undefined) {
+    if (requestMethod === "GET" || requestMethod === "HEAD") return ctx.render();
+    return methodNotAllowed(["GET", "HEAD"], isApi);
+  }
+  if (typeof handler === "function") return handler(ctx);
+  const method = requestMethod as Method;
+  const fn = handler[method] ?? (method === "HEAD" ? handler.GET : undefined);
+  if (!fn) {
+    const allowed = METHODS.filter((m) => handler[m] || (m === "HEAD" && handler.GET));
+    return methodNotAllowed(allowed, isApi);
+  }
+  return fn(ctx);
+}
+
+/**
+ * The answer to an error thrown while handling a request: JSON on /api/, an error page
+ * elsewhere; a client error says what was wrong, a server error is logged and stays generic.
+ */
+function failureResponse<S>(
+  error: unknown,
+  pages: Pages<S>,
+  req: Request,
+  url: URL,
+  state: Record<string, unknown>,
+): Response {
+  const isApi = isApiPath(url);
+  if (error instanceof HttpError) {
+    if (isApi) return httpErrorResponse(error);
+    if (error.status === 404) return pages.errorPage(404, url, state);
+    return pages.errorPage(error.status, url, state, error);
+  }
+  if (error instanceof ServiceUnavailableError) {
+    console.error(`Unavailable on ${req.method} ${url.pathname}:`, error.cause ?? error);
+    noteRequest(req, { error: errorName(error.cause ?? error) });
+    const unavailable = new HttpError(
+      "unavailable",
+      "This service is unavailable right now. Please try again shortly.",
+      { "Retry-After": "5" },
+    );
+    return isApi ? httpErrorResponse(unavailable) : pages.errorPage(503, url, state, unavailable);
+  }
+  console.error(`Unhandled error on ${req.method} ${url.pathname}:`, error);
+  noteRequest(req, { error: errorName(error) });
+  if (isApi) {
+    return errorResponse("internal_error", "Something went wrong on our side. Try again.");
+  }
+  try {
+    return pages.errorPage(500, url, state, error);
+  } catch (pageError) {
+    console.error("The 500 page itself failed:", pageError);
+    return new Response("Internal error", { status: 500 });
+  }
 }
 
 /** 405 with Allow: JSON on /api/, thrown to become the HTML error page elsewhere. */

@@ -44,6 +44,7 @@ function isSignal(value: object): value is SignalLike {
  * (`<` is escaped, so neither `</script` nor `<!--` can appear).
  * `describe(path)` names the failing prop in errors, e.g. `Island "Chat", prop "onSend"`.
  */
+// long-function: one recursive encoder over the fixed tag vocabulary that parse() mirrors
 export function stringify(
   value: unknown,
   describe: (path: string) => string = (p) => `"${p}"`,
@@ -138,6 +139,7 @@ export interface ParseOptions {
 }
 
 /** Rebuilds a value serialised by `stringify`. */
+// long-function: one recursive decoder over the fixed tag vocabulary that stringify() writes
 export function parse(text: string, options: ParseOptions = {}): unknown {
   const slots = JSON.parse(text) as unknown[];
   const done = new Map<number, unknown>();

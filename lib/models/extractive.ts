@@ -104,7 +104,7 @@ const MIN_COVERAGE = 0.3;
 /**
  * Most words of the best sentence and the one after it together. 40, with the runner-up
  * rule below: the words a following sentence no longer takes go to the runner-up, which
- * holds the gold more often (FaQuAD, BENCHMARKS.md).
+ * holds the gold more often (FaQuAD, docs/history/benchmarks-diary.md).
  */
 const PAIR_WORDS = 40;
 
@@ -114,7 +114,7 @@ const KIND_PAIR_WORDS = 100;
 /**
  * Score gap under which the runner-up sentence is quoted too (when it also covers
  * MIN_COVERAGE of the question on its own), and the pair's word limit. Chosen on FaQuAD's
- * even-numbered questions and checked on the odd ones (BENCHMARKS.md).
+ * even-numbered questions and checked on the odd ones (docs/history/benchmarks-diary.md).
  */
 const RUNNER_UP_GAP = 0.2;
 const RUNNER_UP_WORDS = 80;
@@ -127,7 +127,7 @@ const MAX_PASSAGES = 4;
 
 /**
  * Weight of the passage's search rank in a sentence's score (0.2 / (rank + 1)): on FaQuAD,
- * picked on 4 of 5 folds each time (BENCHMARKS.md), against 0.1 before.
+ * picked on 4 of 5 folds each time (docs/history/benchmarks-diary.md), against 0.1 before.
  */
 const RANK_WEIGHT = 0.2;
 
@@ -191,7 +191,7 @@ export function buildExtractiveAnswer(
 /**
  * Least `match` of the best passage (the mean of the question's weight it holds and the site
  * holds) for the site to count as covering the question. Calibrated by `deno task eval:gate`
- * on held-out folds of covered and off-topic questions in both languages (BENCHMARKS.md).
+ * on held-out folds of covered and off-topic questions in both languages (docs/history/benchmarks-diary.md).
  */
 export const MIN_MATCH = 0.54;
 

@@ -91,13 +91,41 @@ interface Opened {
  * ```
  */
 export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
-  const baseFetch = options.fetch ?? globalThis.fetch;
-  const clock = options.clock ?? Date.now;
-  const provider = options.provider ?? defaultProvider(options.family);
+  const call = callContext(options);
   const directBase = options.directBaseUrl.replace(/\/+$/, "");
   const gatewayBase = options.gatewayBaseUrl?.replace(/\/+$/, "");
 
-  const record = (call: Omit<UpstreamCall, "family" | "provider" | "model" | "costUsd">) => {
+  return async function routedFetch(
+    input: string | URL | Request,
+    init?: RequestInit,
+  ): Promise<Response> {
+    const { url, requestInit } = await normalize(input, init);
+    const gatewayUrl = gatewayBase && isUnder(url, directBase)
+      ? gatewayBase + url.slice(directBase.length)
+      : undefined;
+    if (gatewayUrl === undefined) return await send(call, url, requestInit, "direct");
+    return await sendViaGateway(call, gatewayUrl, url, requestInit, options.gatewayHeaders);
+  };
+}
+
+/** A call's record without what the model's options already say. */
+type CallRecord = Omit<UpstreamCall, "family" | "provider" | "model" | "costUsd">;
+
+/** What every attempt of one model's calls shares: the fetch, clock, deadlines, recorder. */
+interface CallContext {
+  baseFetch: typeof fetch;
+  clock: () => number;
+  deadlines: ModelDeadlines;
+  firstByteExpired: () => ModelDeadlineError;
+  idleExpired: () => ModelDeadlineError;
+  /** Records one attempt, with its cost; a failing recorder is logged, never thrown. */
+  record: (call: CallRecord) => void;
+}
+
+function callContext(options: RoutedFetchOptions): CallContext {
+  const provider = options.provider ?? defaultProvider(options.family);
+  const deadlines = options.deadlines ?? DEFAULT_MODEL_DEADLINES;
+  const record = (call: CallRecord) => {
     const full: UpstreamCall = {
       family: options.family,
       provider,
@@ -115,168 +143,200 @@ export function createRoutedFetch(options: RoutedFetchOptions): typeof fetch {
       console.error("Usage recorder failed:", error);
     }
   };
-
-  const deadlines = options.deadlines ?? DEFAULT_MODEL_DEADLINES;
-  const firstByteExpired = () =>
-    new ModelDeadlineError("first-byte", options.modelId, deadlines.firstByteMs);
-  const idleExpired = () => new ModelDeadlineError("idle", options.modelId, deadlines.idleMs);
-
-  /**
-   * Sends one attempt and waits for the first byte of its body (or its end), within the
-   * first-byte deadline; records the attempt when that fails.
-   */
-  const open = async (
-    url: string,
-    init: RequestInit | undefined,
-    route: UpstreamRoute,
-  ): Promise<Opened> => {
-    const start = clock();
-    const attempt = new Attempt(init?.signal);
-    attempt.arm(deadlines.firstByteMs, firstByteExpired);
-    let response: Response | undefined;
-    try {
-      response = await baseFetch(url, { ...init, signal: attempt.signal });
-      const nullBody = response.body === null || NULL_BODY_STATUSES.includes(response.status);
-      const reader = nullBody ? null : response.body!.getReader();
-      const first = reader ? await reader.read() : null;
-      if (attempt.expired) throw attempt.expired;
-      attempt.disarm();
-      return { response, reader, first, start, firstByteAt: clock(), attempt };
-    } catch (error) {
-      attempt.end();
-      record({
-        route,
-        status: response?.status ?? 0,
-        ttfbMs: null,
-        totalMs: clock() - start,
-        outcome: attempt.outcomeOf(error),
-        inputTokens: null,
-        outputTokens: null,
-        at: start,
-      });
-      throw attempt.expired ?? error;
-    }
+  return {
+    baseFetch: options.fetch ?? globalThis.fetch,
+    clock: options.clock ?? Date.now,
+    deadlines,
+    firstByteExpired: () =>
+      new ModelDeadlineError("first-byte", options.modelId, deadlines.firstByteMs),
+    idleExpired: () => new ModelDeadlineError("idle", options.modelId, deadlines.idleMs),
+    record,
   };
+}
 
-  /** Hands the response to the adapter; the record is written when the adapter has read it. */
-  const observe = (opened: Opened, route: UpstreamRoute, init?: RequestInit): Response => {
-    const { response, reader, start, firstByteAt, attempt } = opened;
-    // Only the request's length is kept for the estimate, not its body: the turn lasts
-    // seconds, and a body held that long is copied by every young-generation collection.
-    const requestChars = typeof init?.body === "string" ? init.body.length : 0;
-    const scanner = new UsageScanner(response.headers.get("content-type") ?? "");
-    let finished = false;
-    const finish = (outcome: UpstreamCall["outcome"]) => {
-      if (finished) return;
-      finished = true;
-      attempt.end();
-      scanner.end();
-      // A stopped answer reports no usage, yet its tokens are billed: estimate them.
-      const estimate = outcome === "aborted" && scanner.inputTokens === null &&
-        scanner.outputTokens === null;
-      record({
-        route,
-        status: response.status,
-        ttfbMs: firstByteAt - start,
-        totalMs: clock() - start,
-        outcome,
-        inputTokens: estimate ? Math.ceil(requestChars / 4) : scanner.inputTokens,
-        outputTokens: estimate ? Math.ceil(scanner.streamedBytes / 4) : scanner.outputTokens,
-        ...(estimate ? { estimated: true as const } : {}),
-        at: start,
-      });
-    };
-    if (reader === null) {
-      finish("complete");
-      return response;
+/** One attempt on `route`, handed to the adapter once its first byte is in. */
+async function send(
+  call: CallContext,
+  url: string,
+  init: RequestInit | undefined,
+  route: UpstreamRoute,
+): Promise<Response> {
+  const opened = await open(call, url, init, route);
+  reportRoute(route);
+  return observe(call, opened, route, init);
+}
+
+/**
+ * Sends through the gateway; a 5xx or a network error (a first-byte deadline included) is
+ * recorded and the call repeated once on the direct URL, unless its body cannot be resent
+ * or the caller aborted.
+ */
+async function sendViaGateway(
+  call: CallContext,
+  gatewayUrl: string,
+  directUrl: string,
+  requestInit: RequestInit | undefined,
+  gatewayHeaders: Record<string, string> | undefined,
+): Promise<Response> {
+  const gatewayInit = withHeaders(requestInit, gatewayHeaders);
+  // A streamed request body can be sent once only, so such a call is never repeated.
+  const repeatable = !(requestInit?.body instanceof ReadableStream);
+  let gatewayError: unknown;
+  try {
+    const opened = await open(call, gatewayUrl, gatewayInit, "gateway");
+    const { response, start } = opened;
+    if (response.status < 500 || !repeatable) {
+      reportRoute("gateway");
+      return observe(call, opened, "gateway", gatewayInit);
     }
-    let pending = opened.first;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        let chunk = pending;
-        pending = null;
-        if (chunk === null) {
-          // The idle deadline runs only while the adapter waits for the provider.
-          attempt.arm(deadlines.idleMs, idleExpired);
-          try {
-            chunk = await reader.read();
-            if (attempt.expired) throw attempt.expired;
-          } catch (error) {
-            finish(attempt.outcomeOf(error));
-            controller.error(attempt.expired ?? error);
-            return;
-          }
-          attempt.disarm();
-        }
-        if (chunk.done) {
-          finish("complete");
-          controller.close();
+    await opened.reader?.cancel().catch(() => {});
+    opened.attempt.end();
+    call.record({
+      route: "gateway",
+      status: response.status,
+      ttfbMs: opened.firstByteAt - start,
+      totalMs: call.clock() - start,
+      outcome: "error",
+      inputTokens: null,
+      outputTokens: null,
+      at: start,
+    });
+  } catch (error) {
+    // A first-byte deadline is no abort of the caller's: it is repeated like a network error.
+    if (isAbort(error, requestInit?.signal) || !repeatable) throw error;
+    gatewayError = error;
+  }
+  if (requestInit?.signal?.aborted) throw requestInit.signal.reason ?? gatewayError;
+  return await send(call, directUrl, requestInit, "direct-after-gateway-error");
+}
+
+/**
+ * Sends one attempt and waits for the first byte of its body (or its end), within the
+ * first-byte deadline; records the attempt when that fails.
+ */
+async function open(
+  call: CallContext,
+  url: string,
+  init: RequestInit | undefined,
+  route: UpstreamRoute,
+): Promise<Opened> {
+  const { clock } = call;
+  const start = clock();
+  const attempt = new Attempt(init?.signal);
+  attempt.arm(call.deadlines.firstByteMs, call.firstByteExpired);
+  let response: Response | undefined;
+  try {
+    response = await call.baseFetch(url, { ...init, signal: attempt.signal });
+    const nullBody = response.body === null || NULL_BODY_STATUSES.includes(response.status);
+    const reader = nullBody ? null : response.body!.getReader();
+    const first = reader ? await reader.read() : null;
+    if (attempt.expired) throw attempt.expired;
+    attempt.disarm();
+    return { response, reader, first, start, firstByteAt: clock(), attempt };
+  } catch (error) {
+    attempt.end();
+    call.record({
+      route,
+      status: response?.status ?? 0,
+      ttfbMs: null,
+      totalMs: clock() - start,
+      outcome: attempt.outcomeOf(error),
+      inputTokens: null,
+      outputTokens: null,
+      at: start,
+    });
+    throw attempt.expired ?? error;
+  }
+}
+
+/** Hands the response to the adapter; the record is written when the adapter has read it. */
+function observe(
+  call: CallContext,
+  opened: Opened,
+  route: UpstreamRoute,
+  init?: RequestInit,
+): Response {
+  const { response, reader, attempt } = opened;
+  const finish = finisher(call, opened, route, init);
+  if (reader === null) {
+    finish.end("complete");
+    return response;
+  }
+  let pending = opened.first;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk = pending;
+      pending = null;
+      if (chunk === null) {
+        // The idle deadline runs only while the adapter waits for the provider.
+        attempt.arm(call.deadlines.idleMs, call.idleExpired);
+        try {
+          chunk = await reader.read();
+          if (attempt.expired) throw attempt.expired;
+        } catch (error) {
+          finish.end(attempt.outcomeOf(error));
+          controller.error(attempt.expired ?? error);
           return;
         }
-        scanner.push(chunk.value);
-        controller.enqueue(chunk.value);
-      },
-      cancel(reason) {
-        finish("aborted");
-        return reader.cancel(reason);
-      },
-    }, { highWaterMark: 0 });
-    return new Response(body, {
+        attempt.disarm();
+      }
+      if (chunk.done) {
+        finish.end("complete");
+        controller.close();
+        return;
+      }
+      finish.scanner.push(chunk.value);
+      controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      finish.end("aborted");
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
+ * The usage scanner of an observed response and `end(outcome)`, which writes its record once
+ * (the body ended, failed or was cancelled).
+ */
+function finisher(
+  call: CallContext,
+  opened: Opened,
+  route: UpstreamRoute,
+  init?: RequestInit,
+): { scanner: UsageScanner; end: (outcome: UpstreamCall["outcome"]) => void } {
+  const { response, start, firstByteAt, attempt } = opened;
+  // Only the request's length is kept for the estimate, not its body: the turn lasts
+  // seconds, and a body held that long is copied by every young-generation collection.
+  const requestChars = typeof init?.body === "string" ? init.body.length : 0;
+  const scanner = new UsageScanner(response.headers.get("content-type") ?? "");
+  let finished = false;
+  const end = (outcome: UpstreamCall["outcome"]) => {
+    if (finished) return;
+    finished = true;
+    attempt.end();
+    scanner.end();
+    // A stopped answer reports no usage, yet its tokens are billed: estimate them.
+    const estimate = outcome === "aborted" && scanner.inputTokens === null &&
+      scanner.outputTokens === null;
+    call.record({
+      route,
       status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
+      ttfbMs: firstByteAt - start,
+      totalMs: call.clock() - start,
+      outcome,
+      inputTokens: estimate ? Math.ceil(requestChars / 4) : scanner.inputTokens,
+      outputTokens: estimate ? Math.ceil(scanner.streamedBytes / 4) : scanner.outputTokens,
+      ...(estimate ? { estimated: true as const } : {}),
+      at: start,
     });
   };
-
-  return async function routedFetch(
-    input: string | URL | Request,
-    init?: RequestInit,
-  ): Promise<Response> {
-    const { url, requestInit } = await normalize(input, init);
-    const gatewayUrl = gatewayBase && isUnder(url, directBase)
-      ? gatewayBase + url.slice(directBase.length)
-      : undefined;
-
-    if (gatewayUrl === undefined) {
-      const opened = await open(url, requestInit, "direct");
-      reportRoute("direct");
-      return observe(opened, "direct", requestInit);
-    }
-
-    const gatewayInit = withHeaders(requestInit, options.gatewayHeaders);
-    // A streamed request body can be sent once only, so such a call is never repeated.
-    const repeatable = !(requestInit?.body instanceof ReadableStream);
-    let gatewayError: unknown;
-    try {
-      const opened = await open(gatewayUrl, gatewayInit, "gateway");
-      const { response, start } = opened;
-      if (response.status < 500 || !repeatable) {
-        reportRoute("gateway");
-        return observe(opened, "gateway", gatewayInit);
-      }
-      await opened.reader?.cancel().catch(() => {});
-      opened.attempt.end();
-      const end = clock();
-      record({
-        route: "gateway",
-        status: response.status,
-        ttfbMs: opened.firstByteAt - start,
-        totalMs: end - start,
-        outcome: "error",
-        inputTokens: null,
-        outputTokens: null,
-        at: start,
-      });
-    } catch (error) {
-      // A first-byte deadline is no abort of the caller's: it is repeated like a network error.
-      if (isAbort(error, requestInit?.signal) || !repeatable) throw error;
-      gatewayError = error;
-    }
-    if (requestInit?.signal?.aborted) throw requestInit.signal.reason ?? gatewayError;
-    const opened = await open(url, requestInit, "direct-after-gateway-error");
-    reportRoute("direct-after-gateway-error");
-    return observe(opened, "direct-after-gateway-error", requestInit);
-  };
+  return { scanner, end };
 }
 
 /** Statuses whose response has no body. */

@@ -85,59 +85,6 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
   const generateId = options.generateId ??
     (() => `call_local_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`);
 
-  const plan = (call: LanguageModelV4CallOptions): Plan => {
-    const { prompt } = call;
-    const question = lastUserText(prompt);
-    const lang = detectLang(question);
-    const last = prompt.at(-1);
-    const contact = latestToolResult(prompt, CONTACT_TOOL_NAME);
-    if (contact !== undefined) {
-      const outcome = contactOutcome(contact);
-      return { kind: "text", text: contactAnswer(outcome, detectLang(contactText(prompt))) };
-    }
-    const toolsOff = call.toolChoice?.type === "none";
-    // A search the turn ran before this call (retrieval "prefetch") does not make a contact
-    // request a question about the site: the request is read as if nothing followed it.
-    if (!toolsOff && hasTool(call, CONTACT_TOOL_NAME) && onlySearchesSince(prompt)) {
-      const request = contactPlan(prompt);
-      if (request) {
-        return request.kind === "text" ? request : { ...request, toolCallId: generateId() };
-      }
-    }
-    const result = latestSearchResult(prompt);
-    // "Draw a diagram of how the assistant works": search, then an SVG artifact (local_diagram.ts).
-    const toolsOn = call.toolChoice?.type !== "none";
-    const diagram = diagramPlan({
-      prompt,
-      question,
-      lang,
-      canSearch: toolsOn && hasTool(call, SEARCH_TOOL_NAME),
-      canDraw: toolsOn && hasTool(call, ARTIFACT_TOOL),
-      searched: result,
-    });
-    if (diagram) {
-      return diagram.kind === "text" ? diagram : { ...diagram, toolCallId: generateId() };
-    }
-    if (result !== undefined) {
-      if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
-      return { kind: "text", text: buildExtractiveAnswer(question, result) };
-    }
-    if (last?.role === "user") {
-      if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
-        return { kind: "text", text: NO_SEARCH_TOOL[lang] };
-      }
-      if (!question.trim()) return { kind: "text", text: notCoveredAnswer(lang) };
-      return {
-        kind: "tool-call",
-        toolCallId: generateId(),
-        toolName: SEARCH_TOOL_NAME,
-        input: JSON.stringify({ query: question.trim() }),
-      };
-    }
-    // Another tool's result (or an assistant turn) closes the turn.
-    return { kind: "text", text: DONE[lang] };
-  };
-
   return {
     specificationVersion: "v4",
     provider: "offline",
@@ -147,71 +94,142 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
     // deno-lint-ignore require-await
     async doGenerate(call) {
       throwIfAborted(call.abortSignal);
-      const p = plan(call);
-      const inputTokens = countWords(promptText(call.prompt));
-      const content: LanguageModelV4Content[] = p.kind === "tool-call"
-        ? [{
-          type: "tool-call",
-          toolCallId: p.toolCallId,
-          toolName: p.toolName,
-          input: p.input,
-        }]
-        : [{ type: "text", text: p.text }];
-      return {
-        content,
-        finishReason: finishReason(p),
-        usage: usage(inputTokens, countWords(p.kind === "text" ? p.text : p.input)),
-        warnings: [],
-        response: { id: `local-${Date.now()}`, modelId: "local", timestamp: new Date() },
-      };
+      return generated(call, planCall(call, generateId));
     },
 
     // deno-lint-ignore require-await
     async doStream(call) {
       throwIfAborted(call.abortSignal);
-      const p = plan(call);
-      const inputTokens = countWords(promptText(call.prompt));
-      const parts: LanguageModelV4StreamPart[] = [
-        { type: "stream-start", warnings: [] },
-        {
-          type: "response-metadata",
-          id: `local-${Date.now()}`,
-          modelId: "local",
-          timestamp: new Date(),
-        },
-      ];
-      let deltaKinds: Set<string>;
-      if (p.kind === "tool-call") {
-        parts.push(
-          { type: "tool-input-start", id: p.toolCallId, toolName: p.toolName },
-          { type: "tool-input-delta", id: p.toolCallId, delta: p.input },
-          { type: "tool-input-end", id: p.toolCallId },
-          {
-            type: "tool-call",
-            toolCallId: p.toolCallId,
-            toolName: p.toolName,
-            input: p.input,
-          },
-        );
-        deltaKinds = new Set();
-      } else {
-        const id = "text-0";
-        parts.push({ type: "text-start", id });
-        for (const delta of wordDeltas(p.text)) parts.push({ type: "text-delta", id, delta });
-        parts.push({ type: "text-end", id });
-        deltaKinds = new Set(["text-delta"]);
-      }
-      parts.push({
-        type: "finish",
-        finishReason: finishReason(p),
-        usage: usage(inputTokens, countWords(p.kind === "text" ? p.text : p.input)),
-      });
+      const p = planCall(call, generateId);
       return {
-        stream: streamParts(parts, { delayMs, deltaKinds, signal: call.abortSignal }),
+        stream: streamParts(streamedParts(call, p), {
+          delayMs,
+          deltaKinds: new Set(p.kind === "tool-call" ? [] : ["text-delta"]),
+          signal: call.abortSignal,
+        }),
         request: { body: { prompt: call.prompt } },
       };
     },
   };
+}
+
+/**
+ * What the offline model does for a call: answer a contact request's result, ask to contact
+ * the owner, draw a diagram, answer from the latest search, search the question, or close.
+ */
+function planCall(call: LanguageModelV4CallOptions, generateId: () => string): Plan {
+  const { prompt } = call;
+  const question = lastUserText(prompt);
+  const lang = detectLang(question);
+  const last = prompt.at(-1);
+  const contact = latestToolResult(prompt, CONTACT_TOOL_NAME);
+  if (contact !== undefined) {
+    const outcome = contactOutcome(contact);
+    return { kind: "text", text: contactAnswer(outcome, detectLang(contactText(prompt))) };
+  }
+  const toolsOff = call.toolChoice?.type === "none";
+  // A search the turn ran before this call (retrieval "prefetch") does not make a contact
+  // request a question about the site: the request is read as if nothing followed it.
+  if (!toolsOff && hasTool(call, CONTACT_TOOL_NAME) && onlySearchesSince(prompt)) {
+    const request = contactPlan(prompt);
+    if (request) {
+      return request.kind === "text" ? request : { ...request, toolCallId: generateId() };
+    }
+  }
+  const result = latestSearchResult(prompt);
+  // "Draw a diagram of how the assistant works": search, then an SVG artifact (local_diagram.ts).
+  const toolsOn = call.toolChoice?.type !== "none";
+  const diagram = diagramPlan({
+    prompt,
+    question,
+    lang,
+    canSearch: toolsOn && hasTool(call, SEARCH_TOOL_NAME),
+    canDraw: toolsOn && hasTool(call, ARTIFACT_TOOL),
+    searched: result,
+  });
+  if (diagram) {
+    return diagram.kind === "text" ? diagram : { ...diagram, toolCallId: generateId() };
+  }
+  if (result !== undefined) {
+    if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
+    return { kind: "text", text: buildExtractiveAnswer(question, result) };
+  }
+  if (last?.role === "user") {
+    if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
+      return { kind: "text", text: NO_SEARCH_TOOL[lang] };
+    }
+    if (!question.trim()) return { kind: "text", text: notCoveredAnswer(lang) };
+    return {
+      kind: "tool-call",
+      toolCallId: generateId(),
+      toolName: SEARCH_TOOL_NAME,
+      input: JSON.stringify({ query: question.trim() }),
+    };
+  }
+  // Another tool's result (or an assistant turn) closes the turn.
+  return { kind: "text", text: DONE[lang] };
+}
+
+/** `doGenerate`'s result for plan `p`. */
+function generated(
+  call: LanguageModelV4CallOptions,
+  p: Plan,
+): Awaited<ReturnType<LanguageModelV4["doGenerate"]>> {
+  const content: LanguageModelV4Content[] = p.kind === "tool-call"
+    ? [{
+      type: "tool-call",
+      toolCallId: p.toolCallId,
+      toolName: p.toolName,
+      input: p.input,
+    }]
+    : [{ type: "text", text: p.text }];
+  return {
+    content,
+    finishReason: finishReason(p),
+    usage: planUsage(call, p),
+    warnings: [],
+    response: { id: `local-${Date.now()}`, modelId: "local", timestamp: new Date() },
+  };
+}
+
+/** The stream parts of plan `p`: its tool call, or its text word by word; then the finish. */
+function streamedParts(call: LanguageModelV4CallOptions, p: Plan): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [
+    { type: "stream-start", warnings: [] },
+    {
+      type: "response-metadata",
+      id: `local-${Date.now()}`,
+      modelId: "local",
+      timestamp: new Date(),
+    },
+  ];
+  if (p.kind === "tool-call") {
+    parts.push(
+      { type: "tool-input-start", id: p.toolCallId, toolName: p.toolName },
+      { type: "tool-input-delta", id: p.toolCallId, delta: p.input },
+      { type: "tool-input-end", id: p.toolCallId },
+      {
+        type: "tool-call",
+        toolCallId: p.toolCallId,
+        toolName: p.toolName,
+        input: p.input,
+      },
+    );
+  } else {
+    const id = "text-0";
+    parts.push({ type: "text-start", id });
+    for (const delta of wordDeltas(p.text)) parts.push({ type: "text-delta", id, delta });
+    parts.push({ type: "text-end", id });
+  }
+  parts.push({ type: "finish", finishReason: finishReason(p), usage: planUsage(call, p) });
+  return parts;
+}
+
+function planUsage(call: LanguageModelV4CallOptions, p: Plan): LanguageModelV4Usage {
+  return usage(
+    countWords(promptText(call.prompt)),
+    countWords(p.kind === "text" ? p.text : p.input),
+  );
 }
 
 function finishReason(p: Plan): LanguageModelV4FinishReason {

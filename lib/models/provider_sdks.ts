@@ -1,7 +1,7 @@
 /**
  * The AI SDK's provider packages and the offline model, loaded when a configured provider
  * first needs them rather than when the app starts: together they are a good part of a cold
- * start, and the offline model needs none of the packages (issue 16, "Cold start").
+ * start, and the offline model needs none of the packages (docs/cold-start.md).
  *
  * The imports are plain `import()`s: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
  * Deno load them when they run, not before main.ts starts (docs/cold-start.md).

@@ -48,6 +48,7 @@ function trimSlash(url: string): string {
  * providerConfig("cerebras", { CEREBRAS_API_KEY: "k" }).directBaseUrl; // "https://api.cerebras.ai/v1"
  * ```
  */
+// long-function: one short case per provider of a fixed list, read side by side
 export function providerConfig(provider: ProviderId, env: Env): ProviderConfig {
   switch (provider) {
     case "openai": {

@@ -84,63 +84,14 @@ export interface ModelRegistryOptions {
  */
 export function createModelRegistry(options: ModelRegistryOptions): ModelRegistry {
   const env = { ...options.env };
-  const deadlines = resolveModelDeadlines(options.deadlines);
   const catalog = buildCatalog(env);
   const configs = new Map(PROVIDERS.map((p) => [p, providerConfig(p, env)]));
   const isAvailable = (m: ModelInfo) => configs.get(m.provider)?.configured ?? false;
-
-  const build = (info: ModelInfo, getOptions: GetModelOptions): LanguageModelV4 => {
-    if (info.family === "offline") {
-      return recordOfflineUsage(providerSdk("offline")(options.local), {
-        modelId: info.id,
-        recorder: options.recorder,
-        clock: options.clock,
-      });
-    }
-    const config = configs.get(info.provider)!;
-    const gatewayToken = env.AI_GATEWAY_TOKEN?.trim();
-    const routed = createRoutedFetch({
-      gatewayBaseUrl: gatewayBaseUrl(config, env),
-      directBaseUrl: config.directBaseUrl,
-      family: info.family,
-      provider: info.provider,
-      modelId: info.id,
-      pricing: info.pricing,
-      gatewayHeaders: gatewayToken
-        ? { "cf-aig-authorization": `Bearer ${gatewayToken}` }
-        : undefined,
-      fetch: options.fetch,
-      recorder: options.recorder,
-      clock: options.clock,
-      deadlines,
-    });
-    switch (info.family) {
-      case "openai": {
-        const openai = providerSdk("openai")({
-          apiKey: config.apiKey,
-          baseURL: config.directBaseUrl,
-          fetch: routed,
-        });
-        const api = getOptions.openaiApi ??
-          (env.OPENAI_API?.trim() === "chat" ? "chat" : "responses");
-        return api === "chat" ? openai.chat(info.providerModelId) : openai(info.providerModelId);
-      }
-      case "google":
-        return providerSdk("google")({
-          apiKey: config.apiKey,
-          baseURL: config.directBaseUrl,
-          fetch: routed,
-        })(info.providerModelId);
-      case "openai-compatible":
-        return providerSdk("openai-compatible")({
-          name: info.provider,
-          baseURL: config.directBaseUrl,
-          // Local servers usually need no key; the SDK then sends no Authorization header.
-          apiKey: config.apiKey,
-          fetch: routed,
-          includeUsage: true,
-        }).chatModel(info.providerModelId);
-    }
+  const context: BuildContext = {
+    options,
+    env,
+    configs,
+    deadlines: resolveModelDeadlines(options.deadlines),
   };
 
   const built = new Map<string, LanguageModelV4>();
@@ -166,28 +117,13 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
 
     get(id, getOptions = {}) {
       const info = catalog.find((m) => m.id === id);
-      if (!info) {
-        throw new ModelUnavailableError(
-          id,
-          "unknown",
-          `Unknown model "${id}": pick one of ${catalog.map((m) => `"${m.id}"`).join(", ")}`,
-        );
-      }
-      if (!isAvailable(info)) {
-        const requires = configs.get(info.provider)?.requires ?? [];
-        throw new ModelUnavailableError(
-          id,
-          "unavailable",
-          `Model "${id}" is not available: set ${
-            requires.join(" and ")
-          } to enable provider "${info.provider}"`,
-        );
-      }
+      if (!info) throw unknownModel(id, catalog);
+      if (!isAvailable(info)) throw unavailableModel(info, configs);
       // Models hold no per-call state (routes are collected per turn through async context),
       // so each is built once instead of a provider, a routed fetch and a model per turn.
       const key = `${id}\u0000${getOptions.openaiApi ?? ""}`;
       let model = built.get(key);
-      if (!model) built.set(key, model = build(info, getOptions));
+      if (!model) built.set(key, model = buildModel(info, getOptions, context));
       return model;
     },
 
@@ -199,4 +135,103 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
       return status;
     },
   };
+}
+
+type ProviderConfig = ReturnType<typeof providerConfig>;
+
+/** What building a model reads: the registry's options, env, provider configs, deadlines. */
+interface BuildContext {
+  options: ModelRegistryOptions;
+  env: Env;
+  configs: Map<ProviderId, ProviderConfig>;
+  deadlines: ModelDeadlines;
+}
+
+function unknownModel(id: string, catalog: readonly ModelInfo[]): ModelUnavailableError {
+  return new ModelUnavailableError(
+    id,
+    "unknown",
+    `Unknown model "${id}": pick one of ${catalog.map((m) => `"${m.id}"`).join(", ")}`,
+  );
+}
+
+function unavailableModel(
+  info: ModelInfo,
+  configs: Map<ProviderId, ProviderConfig>,
+): ModelUnavailableError {
+  const requires = configs.get(info.provider)?.requires ?? [];
+  return new ModelUnavailableError(
+    info.id,
+    "unavailable",
+    `Model "${info.id}" is not available: set ${
+      requires.join(" and ")
+    } to enable provider "${info.provider}"`,
+  );
+}
+
+/** The AI SDK model for a catalog entry: the offline model, or a provider's over a routed fetch. */
+function buildModel(
+  info: ModelInfo,
+  getOptions: GetModelOptions,
+  context: BuildContext,
+): LanguageModelV4 {
+  const { options, env } = context;
+  if (info.family === "offline") {
+    return recordOfflineUsage(providerSdk("offline")(options.local), {
+      modelId: info.id,
+      recorder: options.recorder,
+      clock: options.clock,
+    });
+  }
+  const config = context.configs.get(info.provider)!;
+  const routed = routedFetchFor(info, config, context);
+  switch (info.family) {
+    case "openai": {
+      const openai = providerSdk("openai")({
+        apiKey: config.apiKey,
+        baseURL: config.directBaseUrl,
+        fetch: routed,
+      });
+      const api = getOptions.openaiApi ??
+        (env.OPENAI_API?.trim() === "chat" ? "chat" : "responses");
+      return api === "chat" ? openai.chat(info.providerModelId) : openai(info.providerModelId);
+    }
+    case "google":
+      return providerSdk("google")({
+        apiKey: config.apiKey,
+        baseURL: config.directBaseUrl,
+        fetch: routed,
+      })(info.providerModelId);
+    case "openai-compatible":
+      return providerSdk("openai-compatible")({
+        name: info.provider,
+        baseURL: config.directBaseUrl,
+        // Local servers usually need no key; the SDK then sends no Authorization header.
+        apiKey: config.apiKey,
+        fetch: routed,
+        includeUsage: true,
+      }).chatModel(info.providerModelId);
+  }
+}
+
+/** The fetch a provider's model calls through: gateway or direct, deadlines, usage recorded. */
+function routedFetchFor(
+  info: ModelInfo,
+  config: ProviderConfig,
+  { options, env, deadlines }: BuildContext,
+): typeof fetch {
+  const gatewayToken = env.AI_GATEWAY_TOKEN?.trim();
+  return createRoutedFetch({
+    gatewayBaseUrl: gatewayBaseUrl(config, env),
+    directBaseUrl: config.directBaseUrl,
+    family: info.family,
+    provider: info.provider,
+    modelId: info.id,
+    pricing: info.pricing,
+    gatewayHeaders: gatewayToken ? { "cf-aig-authorization": `Bearer ${gatewayToken}` } : undefined,
+    fetch: options.fetch,
+    recorder: options.recorder,
+    clock: options.clock,
+    deadlines,
+  });
 }

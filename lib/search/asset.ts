@@ -75,6 +75,20 @@ export function writeAsset(data: IndexData): Uint8Array {
 export function readAsset(input: Uint8Array | ArrayBuffer): IndexData {
   let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   if (bytes.byteOffset % ALIGN !== 0) bytes = bytes.slice(); // typed views need alignment
+  const header = readHeader(bytes);
+  const section = sectionReader(bytes, header);
+  const postings = readPostings(section, header);
+  const strings = {
+    bytes: section("strBytes", Uint8Array),
+    offsets: section("strOffsets", Uint32Array),
+  };
+  const vectors = readVectors(section, header);
+  const { totalBytes: _t, sections: _s, ...indexHeader } = header;
+  return { header: indexHeader, postings, strings, vectors };
+}
+
+/** The asset's header, once its magic, version, length and analyzer are what this server reads. */
+function readHeader(bytes: Uint8Array): StoredHeader {
   if (bytes.length < PREFIX || MAGIC.some((b, i) => bytes[i] !== b)) {
     throw new AssetFormatError(`Not a search index asset (bad magic or empty file): ${FIX}`);
   }
@@ -107,12 +121,19 @@ export function readAsset(input: Uint8Array | ArrayBuffer): IndexData {
       `Index asset was built with analyzer "${header.analyzer}", this server uses "${ANALYZER_ID}": ${FIX}`,
     );
   }
+  return header;
+}
+
+/** A typed view of one named section of the asset, checked against its bounds. */
+type SectionReader = <T extends TypedArray>(
+  name: string,
+  Ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number },
+) => T;
+
+function sectionReader(bytes: Uint8Array, header: StoredHeader): SectionReader {
   const buf = bytes.buffer;
   const base = bytes.byteOffset;
-  function section<T extends TypedArray>(
-    name: string,
-    Ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number },
-  ): T {
+  return (name, Ctor) => {
     const entry = header.sections?.[name];
     if (!entry) throw new AssetFormatError(`Index asset lacks section "${name}": ${FIX}`);
     const [offset, len] = entry;
@@ -120,9 +141,12 @@ export function readAsset(input: Uint8Array | ArrayBuffer): IndexData {
       throw new AssetFormatError(`Index asset section "${name}" is out of bounds: ${FIX}`);
     }
     return new Ctor(buf, base + offset, len / Ctor.BYTES_PER_ELEMENT);
-  }
-  const termBytes = section("terms", Uint8Array);
-  const termText = new TextDecoder().decode(termBytes);
+  };
+}
+
+/** The BM25 postings, checked against the header's counts. */
+function readPostings(section: SectionReader, header: StoredHeader): IndexData["postings"] {
+  const termText = new TextDecoder().decode(section("terms", Uint8Array));
   const postings = {
     terms: termText ? termText.split("\n") : [],
     postOffsets: section("postOffsets", Uint32Array),
@@ -131,34 +155,33 @@ export function readAsset(input: Uint8Array | ArrayBuffer): IndexData {
     docLens: section("docLens", Float32Array),
     docLangs: section("docLangs", Uint8Array),
   };
-  const n = header.counts.passages;
   if (
     postings.terms.length !== header.counts.terms ||
     postings.postOffsets.length !== postings.terms.length + 1 ||
-    postings.docLens.length !== n || postings.postDocs.length !== header.counts.postings
+    postings.docLens.length !== header.counts.passages ||
+    postings.postDocs.length !== header.counts.postings
   ) {
     throw new AssetFormatError(`Index asset counts do not match its header: ${FIX}`);
   }
-  const strings = {
-    bytes: section("strBytes", Uint8Array),
-    offsets: section("strOffsets", Uint32Array),
+  return postings;
+}
+
+/** The quantised passage vectors, when the index has an embedding; null otherwise. */
+function readVectors(section: SectionReader, header: StoredHeader): IndexData["vectors"] {
+  if (!header.embedding) return null;
+  const n = header.counts.passages;
+  const dims = header.embedding.dims;
+  const vectors = {
+    dims,
+    count: n,
+    values: section("vecValues", Int8Array),
+    scales: section("vecScales", Float32Array),
+    bits: section("vecBits", Uint32Array),
   };
-  let vectors = null;
-  if (header.embedding) {
-    const dims = header.embedding.dims;
-    vectors = {
-      dims,
-      count: n,
-      values: section("vecValues", Int8Array),
-      scales: section("vecScales", Float32Array),
-      bits: section("vecBits", Uint32Array),
-    };
-    if (vectors.values.length !== n * dims || vectors.bits.length !== n * signWords(dims)) {
-      throw new AssetFormatError(
-        `Index asset vectors do not match ${n} passages × ${dims} dimensions: ${FIX}`,
-      );
-    }
+  if (vectors.values.length !== n * dims || vectors.bits.length !== n * signWords(dims)) {
+    throw new AssetFormatError(
+      `Index asset vectors do not match ${n} passages × ${dims} dimensions: ${FIX}`,
+    );
   }
-  const { totalBytes: _t, sections: _s, ...indexHeader } = header;
-  return { header: indexHeader, postings, strings, vectors };
+  return vectors;
 }

@@ -64,22 +64,22 @@ export interface EngineOptions {
   entryQuestion?: readonly [number, number];
 }
 
-/** The FAQ entry lift by default (see BENCHMARKS.md, cross-validated). */
+/** The FAQ entry lift by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_ENTRY_QUESTION: readonly [number, number] = [0.5, 0.2];
 
 /** Passages of the BM25 ranking that the FAQ entry lift reorders. */
 export const ENTRY_QUESTION_DEPTH = 30;
 
-/** Page-level weight by default (see BENCHMARKS.md, cross-validated). */
+/** Page-level weight by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_PAGE_WEIGHT = 0;
 
-/** Question words dropped from queries by default (see BENCHMARKS.md, cross-validated). */
+/** Question words dropped from queries by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_QUESTION_WORDS: QuestionWordLevel = 1;
 
-/** Pseudo-relevance feedback by default (see BENCHMARKS.md, cross-validated). */
+/** Pseudo-relevance feedback by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_FEEDBACK: FeedbackParams | null = null;
 
-/** Term-proximity weight by default (see BENCHMARKS.md, cross-validated). */
+/** Term-proximity weight by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_PROXIMITY = 0;
 
 /** Passages of the BM25 ranking that the proximity bonus reorders. */

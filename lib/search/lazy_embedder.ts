@@ -1,7 +1,8 @@
 /**
  * The query embedder of EMBEDDING_MODEL, with the AI SDK and its provider packages loaded
  * on the first query (or by the warm-up) instead of at start: they are a good part of a
- * cold start (issue 16, "Cold start"). embedder_providers.ts builds the real one.
+ * cold start, and a page that never searches should not pay for them (docs/cold-start.md).
+ * embedder_providers.ts builds the real one.
  *
  * The import is a plain `import()`: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes
  * Deno load it when it runs, not before main.ts starts (docs/cold-start.md).

@@ -1,7 +1,7 @@
 /**
  * The site search with its engine (the analyzers with their stemmers and stopword lists, BM25,
  * the dense scorer, the asset reader) loaded on first use or by the warm-up, not at start: a
- * page never searches, and a cold start paid for all of it (issue 16, "Cold start").
+ * page never searches, and a cold start paid for all of it (docs/cold-start.md).
  * lib/search/mod.ts `loadSiteSearch` is the real search; this only defers loading it.
  *
  * The import is a plain `import()`: deno.json's `"unstable": ["lazy-dynamic-imports"]` makes

@@ -19,7 +19,7 @@ export interface Lexicon {
  * the target index take part in a search, so a rare sense costs little: with FreeDict, 12
  * lifted the Python FAQ across languages (pt→en nDCG@10 0.458 → 0.505, en→pt 0.533 → 0.581)
  * and our site's English questions over Portuguese pages (0.698 → 0.741) against 3, with no
- * change on questions in the page's own language (BENCHMARKS.md).
+ * change on questions in the page's own language (docs/history/benchmarks-diary.md).
  */
 const MAX_SENSES = 12;
 

@@ -1,8 +1,8 @@
 /**
  * The agents' operations as `deno task build` loaded and checked them, kept in
  * build/agents.json so that a cold server need not validate the OpenAPI specs again: the
- * validator (swagger-parser) and its work are most of what a first chat waited for
- * (issue 16, "Cold start").
+ * validator (swagger-parser) and its work are most of what a first chat waited for after
+ * a cold start (docs/cold-start.md).
  *
  * The cache counts only while nothing it was built from changed: the agents' config, the
  * text of every spec file, and the code that turns a spec into operations. Anything else

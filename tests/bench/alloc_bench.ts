@@ -162,7 +162,7 @@ function totalBytes(node: HeapNode): number {
   return node.selfSize + node.children.reduce((n, c) => n + totalBytes(c), 0);
 }
 
-/** Runs the bench and returns its BENCHMARKS.md section. */
+/** Runs the bench and returns its section of the bench report. */
 export async function run(): Promise<string> {
   const proc = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CHILD, "replay", "openai-text.chunks.txt"],
@@ -202,7 +202,7 @@ export async function run(): Promise<string> {
       overFloor(held, name)
     } |`;
   return [
-    "## Chat: memory allocated and held per turn (issue 16)",
+    "## Chat: memory allocated and held per turn",
     "",
     `\`tests/bench/alloc_bench.ts\`. One turn of the 302-chunk fixture (openai-text.chunks.txt, a`,
     "pure text answer, replayed at wire speed from another process), through each request handler",

@@ -492,7 +492,7 @@ function section(r: {
   const cpuRow = (label: string, name: "app" | "floor" | "sdk", extra: string) =>
     `| ${label} | **${f1(cpu[name])} ms** (${r.cpu[name].map(f1).join(" / ")}) | ${extra} |`;
   return [
-    "## Chat: streams one core holds, CPU per 1,000 tokens (issue 16)",
+    "## Chat: streams one core holds, CPU per 1,000 tokens",
     "",
     "`tests/bench/capacity_bench.ts`. Steady paced streams from a provider stand-in",
     `(\`chat_bench_child.ts stamped\`: the chunks of \`${FIXTURE}\`, 302, one every 10 ms ≈ 3 s a`,

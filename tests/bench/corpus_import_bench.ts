@@ -88,7 +88,7 @@ export async function run(): Promise<string> {
   const folder = await folderRate();
   const web = await crawl();
   return [
-    "## Corpus import (issue 17)",
+    "## Corpus import",
     "",
     "`deno run -A tests/bench/corpus_import_bench.ts` (median of 3 runs, each into an empty corpus).",
     "",

@@ -1,8 +1,8 @@
 /**
- * BENCHMARKS.md holds two kinds of sections: those a bench writes on every run, and
- * notes measured once by hand (a cross-validation run before a change was adopted, an
- * eval before and after). A bench run must not erase the second kind, so it keeps every
- * `## ` section of the old file whose heading no bench wrote this time.
+ * The bench report (build/bench/report.md) holds sections the benches of this run wrote
+ * and sections from earlier runs: a run of one bench (`deno task bench capacity`), or a
+ * note added by hand, must not erase the others, so a run keeps every `## ` section of the
+ * old report whose heading no bench wrote this time.
  */
 
 /** The `## ` sections of a markdown text, keyed by heading line, in order. */

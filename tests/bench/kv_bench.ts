@@ -329,7 +329,7 @@ export async function run(): Promise<string> {
   const limiter = await limiterSection();
   log("rate limiter done");
   return [
-    "## KV: operations per turn, history cost, rate-limit check (issue #5)",
+    "## KV: operations per turn, history cost, rate-limit check",
     "",
     "`tests/bench/kv_bench.ts`, in one process on 127.0.0.1, offline model.",
     "",

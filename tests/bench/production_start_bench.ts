@@ -95,7 +95,7 @@ export async function run(): Promise<string> {
       Math.max(...xs).toFixed(0)
     } ms |`;
   return [
-    "## Production entry: cold start (issue 15)",
+    "## Production entry: cold start",
     "",
     `\`main.ts\` as a locked-down host runs it (\`${
       READ_ONLY_FLAGS.join(" ").replace(PROJECT_DIR, "<project>")

@@ -1,7 +1,12 @@
 /**
- * `deno task bench`: runs every bench under tests/bench/ and writes
- * BENCHMARKS.md at the repository root (and prints it), keeping the sections
- * measured by hand that no bench writes.
+ * `deno task bench [name…]`: runs the benches under tests/bench/ and writes their full
+ * report to build/bench/report.md (and prints it). BENCHMARKS.md is the one page of current
+ * figures a reader opens; it is kept by hand from this report, each figure beside the
+ * command that reruns it.
+ *
+ * Names pick benches by file name (`deno task bench capacity kv` runs capacity_bench.ts and
+ * kv_bench.ts); with none, every bench runs. The report keeps the sections of the previous
+ * one that this run did not write, so rerunning one bench leaves the others' figures.
  *
  * A bench is a file `tests/bench/<name>_bench.ts` exporting
  * `run(): Promise<string>` that returns a markdown section; the search bench
@@ -9,14 +14,14 @@
  * name order. Each runs in its own `deno run --v8-flags=--expose-gc` process, so
  * heap figures can force a collection and one bench's garbage never weighs on
  * the next. A bench that fails leaves a note in its section and makes the run
- * exit with status 1, after BENCHMARKS.md is written.
+ * exit with status 1, after the report is written.
  */
 import { cpus, totalmem } from "node:os";
 import { keptSections } from "./kept_sections.ts";
 
 const BENCH_DIR = new URL("./", import.meta.url);
 const ROOT = new URL("../../", import.meta.url);
-const OUT = new URL("BENCHMARKS.md", ROOT);
+const OUT = new URL("build/bench/report.md", ROOT);
 
 /** Export that returns the section, per bench file; every other file uses `run`. */
 const ENTRY: Record<string, string> = { "search_bench.ts": "runSearchBench" };
@@ -113,16 +118,34 @@ async function runOne(name: string, resultPath: string): Promise<void> {
   await Deno.writeTextFile(resultPath, section);
 }
 
+/** The bench files `only` names (by the start of the file name), or all when it is empty. */
+export function selectBenches(files: readonly string[], only: readonly string[]): string[] {
+  if (only.length === 0) return [...files];
+  const unknown = only.filter((n) => !files.some((f) => f.startsWith(n)));
+  if (unknown.length > 0) {
+    throw new Error(
+      `No bench named ${unknown.map((n) => `"${n}"`).join(", ")}: pick from ${
+        files.map((f) => f.replace(/_bench\.ts$/, "")).join(", ")
+      }.`,
+    );
+  }
+  return files.filter((f) => only.some((n) => f.startsWith(n)));
+}
+
 /**
- * Runs every bench and returns BENCHMARKS.md's text, and whether all passed. Sections of
- * `previous` that no bench wrote (notes measured by hand) are kept after the benches'.
+ * Runs the benches and returns the report's text, and whether all passed. Sections of
+ * `previous` that no bench wrote this time (benches not picked, notes added by hand) are kept
+ * after the benches'.
  */
-export async function runAll(previous = ""): Promise<{ text: string; ok: boolean }> {
+export async function runAll(
+  previous = "",
+  only: readonly string[] = [],
+): Promise<{ text: string; ok: boolean }> {
   const machine = machineSection(new Date()); // the load average before the benches add to it
   const sections: string[] = [];
   const timings: string[] = [];
   let ok = true;
-  for (const name of await benchFiles()) {
+  for (const name of selectBenches(await benchFiles(), only)) {
     console.error(`Running tests/bench/${name}…`);
     const r = await runBench(name);
     ok &&= r.ok;
@@ -152,7 +175,8 @@ if (import.meta.main) {
     await runOne(Deno.args[one + 1], resultPath);
   } else {
     const previous = await Deno.readTextFile(OUT).catch(() => "");
-    const { text, ok } = await runAll(previous);
+    const { text, ok } = await runAll(previous, Deno.args);
+    await Deno.mkdir(new URL(".", OUT), { recursive: true });
     await Deno.writeTextFile(OUT, text);
     console.log(text);
     console.error(`Wrote ${OUT.pathname}`);

@@ -240,7 +240,7 @@ async function coldRows(peerFile: string): Promise<string[]> {
   };
   const busy = Math.max(load0, load1) > cores;
   return [
-    "### Cold start (issue 16)",
+    "### Cold start",
     "",
     `Process start → first answer, ${TRIALS} fresh processes per cell (ours and the peer`,
     "alternating, a fresh KV file each), median (and best) of the trials. Ours: `deno run -A",

@@ -12,7 +12,7 @@ Deno.test("monotoneFit pools a falling run into its mean and keeps a rising one"
 });
 
 Deno.test("a monotone run: the crossing between the last N held and the first that failed", () => {
-  // The floor of the capacity bench's run 10 (BENCHMARKS.md; 158 there, from the unrounded
+  // The floor of the capacity bench's run 10 (docs/history/benchmarks-diary.md; 158 there, from the unrounded
   // medians): 150 + 25 × (10 − 8.0) / (13.5 − 8.0).
   const floor = capacityFrom(curve([100, 125, 150, 175, 200], [3.8, 4.5, 8.0, 13.5, 16.0]), 10);
   assert.deepEqual(floor, { capacity: 159, held: 150, failed: 175, consistent: true });

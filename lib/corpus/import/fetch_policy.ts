@@ -83,70 +83,14 @@ export const USER_AGENT = "site-assistant-import/1.0";
 export function createFetcher(options: FetchPolicyOptions): PageFetcher {
   const userAgent = options.userAgent ?? USER_AGENT;
   const site = new URL(options.origin);
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const limit = Math.max(1, options.concurrency ?? 2);
-  const timeoutMs = options.timeoutMs ?? 15_000;
   const maxRedirects = options.maxRedirects ?? 5;
-  let delayMs = options.delayMs ?? 1000;
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  let nextStart = 0;
+  const request: RequestContext = {
+    pacer: new Pacer(Math.max(1, options.concurrency ?? 2), options.delayMs ?? 1000),
+    doFetch: options.fetch ?? globalThis.fetch,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    userAgent,
+  };
   let robots: Promise<((url: string) => string | null)> | null = null;
-
-  async function slot<T>(work: () => Promise<T>): Promise<T> {
-    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      const now = Date.now();
-      const wait = Math.max(0, nextStart - now);
-      nextStart = Math.max(now, nextStart) + delayMs;
-      if (wait) await new Promise((r) => setTimeout(r, wait));
-      return await work();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  }
-
-  /** One request, no redirect following, the body handed to `read`. */
-  function once<T>(
-    url: string,
-    read: (res: Response) => Promise<T | FetchFailure>,
-  ): Promise<Response | FetchFailure | FetchedWith<T>> {
-    return slot(async () => {
-      const signal = AbortSignal.timeout(timeoutMs);
-      try {
-        const res = await doFetch(url, {
-          redirect: "manual",
-          signal,
-          headers: { "user-agent": userAgent, accept: "text/html,application/xml;q=0.9,*/*;q=0.5" },
-        });
-        if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
-          await res.body?.cancel();
-          return res;
-        }
-        const value = await read(res);
-        if (isFailure(value)) return value;
-        return {
-          ok: true,
-          url,
-          status: res.status,
-          contentType: res.headers.get("content-type") ?? "",
-          headers: res.headers,
-          value,
-        };
-      } catch (error) {
-        const timedOut = signal.aborted;
-        return {
-          ok: false,
-          gone: false,
-          reason: timedOut
-            ? `no answer within ${timeoutMs} ms (timeout)`
-            : `unreachable (${(error as Error).message.split("\n")[0]})`,
-        };
-      }
-    });
-  }
 
   async function readWith<T>(
     url: string,
@@ -162,7 +106,7 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
         const why = (await robotsRules())(current);
         if (why) return { ok: false, gone: true, reason: why };
       }
-      const out = await once(current, read);
+      const out = await fetchOnce(request, current, read);
       if (!(out instanceof Response)) return out;
       const next = new URL(out.headers.get("location")!, current).href;
       if (seen.includes(next)) {
@@ -185,23 +129,112 @@ export function createFetcher(options: FetchPolicyOptions): PageFetcher {
   }
 
   function robotsRules(): Promise<(url: string) => string | null> {
-    robots ??= (async () => {
-      const base = new URL("/robots.txt", site).href;
-      const res = await get(base, { robots: false, maxBytes: 512 * 1024 });
-      if (!res.ok || res.status >= 500) {
-        const why = res.ok ? `status ${res.status}` : res.reason;
-        return () => `robots.txt unavailable (${why}): the site forbids crawling until it answers`;
-      }
-      if (res.status >= 400) return () => null;
-      const rules = parseRobots(base, res.text);
-      const crawlDelay = rules.getCrawlDelay(userAgent);
-      if (crawlDelay && crawlDelay * 1000 > delayMs) delayMs = Math.min(crawlDelay * 1000, 30_000);
-      return (u: string) => rules.isDisallowed(u, userAgent) ? "disallowed by robots.txt" : null;
-    })();
+    robots ??= loadRobots(site, userAgent, request.pacer, get);
     return robots;
   }
 
-  return { get, read: readWith, userAgent, concurrency: limit };
+  return { get, read: readWith, userAgent, concurrency: request.pacer.limit };
+}
+
+/**
+ * Runs requests at most `limit` at a time, their starts at least `delayMs` apart (a site's
+ * Crawl-delay can raise it once robots.txt is read).
+ */
+class Pacer {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+  #nextStart = 0;
+
+  constructor(readonly limit: number, public delayMs: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.limit) await new Promise<void>((r) => this.#waiting.push(r));
+    this.#active++;
+    try {
+      const now = Date.now();
+      const wait = Math.max(0, this.#nextStart - now);
+      this.#nextStart = Math.max(now, this.#nextStart) + this.delayMs;
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      return await work();
+    } finally {
+      this.#active--;
+      this.#waiting.shift()?.();
+    }
+  }
+}
+
+/** What one request needs: the pacing, the fetch, its timeout and the user agent. */
+interface RequestContext {
+  pacer: Pacer;
+  doFetch: typeof fetch;
+  timeoutMs: number;
+  userAgent: string;
+}
+
+/** One request, redirects not followed (one comes back as the Response), the body to `read`. */
+function fetchOnce<T>(
+  { pacer, doFetch, timeoutMs, userAgent }: RequestContext,
+  url: string,
+  read: (res: Response) => Promise<T | FetchFailure>,
+): Promise<Response | FetchFailure | FetchedWith<T>> {
+  return pacer.run(async () => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await doFetch(url, {
+        redirect: "manual",
+        signal,
+        headers: { "user-agent": userAgent, accept: "text/html,application/xml;q=0.9,*/*;q=0.5" },
+      });
+      if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+        await res.body?.cancel();
+        return res;
+      }
+      const value = await read(res);
+      if (isFailure(value)) return value;
+      return {
+        ok: true,
+        url,
+        status: res.status,
+        contentType: res.headers.get("content-type") ?? "",
+        headers: res.headers,
+        value,
+      };
+    } catch (error) {
+      const timedOut = signal.aborted;
+      return {
+        ok: false,
+        gone: false,
+        reason: timedOut
+          ? `no answer within ${timeoutMs} ms (timeout)`
+          : `unreachable (${(error as Error).message.split("\n")[0]})`,
+      };
+    }
+  });
+}
+
+/**
+ * The site's robots.txt rules as a check of a URL (the reason it may not be fetched, or null).
+ * A robots.txt that fails to load forbids crawling; one that is missing (4xx) allows it.
+ */
+async function loadRobots(
+  site: URL,
+  userAgent: string,
+  pacer: Pacer,
+  get: (url: string, opts: GetOptions) => Promise<Fetched | FetchFailure>,
+): Promise<(url: string) => string | null> {
+  const base = new URL("/robots.txt", site).href;
+  const res = await get(base, { robots: false, maxBytes: 512 * 1024 });
+  if (!res.ok || res.status >= 500) {
+    const why = res.ok ? `status ${res.status}` : res.reason;
+    return () => `robots.txt unavailable (${why}): the site forbids crawling until it answers`;
+  }
+  if (res.status >= 400) return () => null;
+  const rules = parseRobots(base, res.text);
+  const crawlDelay = rules.getCrawlDelay(userAgent);
+  if (crawlDelay && crawlDelay * 1000 > pacer.delayMs) {
+    pacer.delayMs = Math.min(crawlDelay * 1000, 30_000);
+  }
+  return (u: string) => rules.isDisallowed(u, userAgent) ? "disallowed by robots.txt" : null;
 }
 
 function isFailure(value: unknown): value is FetchFailure {
