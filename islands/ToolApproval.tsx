@@ -9,7 +9,7 @@
  */
 import { useLayoutEffect, useRef } from "preact/hooks";
 import { useSignal } from "@preact/signals";
-import { messages as catalog } from "@/lib/i18n/mod.ts";
+import { type Locale, messages as catalog } from "@/lib/i18n/mod.ts";
 import { approvalMessages } from "@/lib/i18n/approval.ts";
 import {
   APPROVAL_EVENT,
