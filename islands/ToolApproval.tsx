@@ -19,7 +19,7 @@ import {
 import { type FormField, formFields, formValues, readForm } from "@/lib/client/approval_form.ts";
 import { requestToShow } from "@/lib/client/approval_request.ts";
 import { registerApprovalCard, type ToolApprovalProps } from "@/lib/client/approval_slot.ts";
-import type { RequestDescription } from "@/lib/agents/request.ts";
+import type { RequestDescription } from "@/lib/protocol/approval.ts";
 import { ApprovalCard, type CardMode } from "@/components/chat/ApprovalCard.tsx";
 import { localize, type LocalizedText } from "@/lib/i18n/localized.ts";
 

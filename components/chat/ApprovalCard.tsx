@@ -5,7 +5,7 @@
  * the outcome once decided.
  * islands/ToolApproval.tsx owns the state and sends the decision.
  */
-import type { RequestDescription } from "@/lib/agents/request.ts";
+import type { RequestDescription } from "@/lib/protocol/approval.ts";
 import type { FormField, FormValues } from "@/lib/client/approval_form.ts";
 import { format, type Messages } from "@/lib/i18n/mod.ts";
 import type { ApprovalMessages } from "@/lib/i18n/approval.ts";

@@ -23,6 +23,7 @@
  *   JSON (non-ASCII escaped) when metadata is given;
  * - header values must be printable ASCII (no CR/LF injection, no unicode).
  */
+import type { RequestDescription } from "@/lib/protocol/approval.ts";
 import type { AgentOperation } from "./types.ts";
 
 /** The visitor context sent to agents; `visitor` is already a hashed id. */
@@ -348,16 +349,6 @@ export function redactHeaders(
     redacted[name] = secret ? REDACTED : value;
   }
   return redacted;
-}
-
-/** A request as the approval card shows it. */
-export interface RequestDescription {
-  method: string;
-  /** The final URL, exactly as sent. */
-  url: string;
-  headers: Record<string, string>;
-  /** The body as indented JSON (or as sent when it is not JSON). */
-  body?: string;
 }
 
 /** The display form of `request`: redacted headers and a pretty JSON body. */

@@ -18,9 +18,10 @@
  * ```
  */
 import type { LocalizedText } from "@/lib/i18n/localized.ts";
+import type { RunIn } from "@/lib/protocol/approval.ts";
 
 /** Where an agent's HTTP calls are made from. */
-export type AgentRunIn = "server" | "browser";
+export type AgentRunIn = RunIn;
 
 /** An owner's override of the method rule for one operation. */
 export type ApprovalRule = "always" | "never";

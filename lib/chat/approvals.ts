@@ -6,28 +6,18 @@
  *
  * Server-only: islands and lib/client may import its types only.
  */
-import type { RequestDescription } from "@/lib/agents/request.ts";
 import type { AgentOperation } from "@/lib/agents/types.ts";
+import type {
+  ApprovalDescriptor as WireApprovalDescriptor,
+  RunIn,
+} from "@/lib/protocol/approval.ts";
 import { deriveHmacKey } from "@/lib/crypto/hmac_key.ts";
 
-/** The exact HTTP request an approval card shows (headers redacted). */
-export type DescribedRequest = RequestDescription;
-
-/** What an approval request carries to the visitor's card, and back to the server. */
-export interface ApprovalDescriptor {
-  v: 1;
-  agentId: string;
-  /** Epoch ms after which the approval is refused (default 30 min after issue). */
-  expiresAt: number;
-  /** base64url HMAC-SHA256 over canonical JSON [chatId, toolCallId, toolName, input, expiresAt]. */
-  signature: string;
-  /** The exact HTTP request, for the card: DescribedRequest from lib/agents/request.ts (headers redacted). */
-  request: DescribedRequest;
-  /** What the card needs to rebuild the request after an edit (browser-safe). */
-  edit: { operation: AgentOperation; baseUrl: string };
-  /** Where the request is sent from: the server, or the visitor's browser (a browser-run agent). */
-  runIn: "server" | "browser";
-}
+/**
+ * What an approval request carries to the visitor's card, and back to the server: the wire
+ * descriptor, which on the server always says where the request runs.
+ */
+export type ApprovalDescriptor = WireApprovalDescriptor<AgentOperation> & { runIn: RunIn };
 
 /** The call an approval is for: everything its signature binds. */
 export interface ApprovalSubject {

@@ -10,7 +10,7 @@ import type { Retrieval } from "@/lib/config.ts";
 import type { PrefetchCall } from "./engine/prefetch_step.ts";
 import { SEARCH_TOOL } from "@/lib/tools/mod.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
-import { isDiagramRequest } from "@/lib/models/local_diagram.ts";
+import { isDiagramRequest } from "@/lib/search/diagram_request.ts";
 import {
   CONTACT_TOOL_NAME,
   isAskForMissing,

@@ -1,34 +1,20 @@
 /**
  * Tool approvals as the browser sees them: the approval descriptor the server
- * attaches to a tool part (lib/chat/approvals.ts `ApprovalDescriptor`, read here
- * through `import type` only), and the small helpers lib/client/chat.ts needs to
+ * attaches to a tool part (its wire shape is lib/protocol/approval.ts), and the small helpers lib/client/chat.ts needs to
  * find pending approvals and build the `approval-responses` / `tool-outputs`
  * requests. Kept tiny: it ships in the first-visit bundle with chat.ts; the
  * request builder and the card load lazily.
  */
 import type { UIMessage } from "ai";
-import type { RequestDescription } from "@/lib/agents/request.ts";
-import type { AgentOperation, AgentRunIn } from "@/lib/agents/types.ts";
+import type { AgentOperation } from "@/lib/agents/types.ts";
+import {
+  type ApprovalDescriptor,
+  type ApprovalResponse,
+  MAX_REASON,
+} from "@/lib/protocol/approval.ts";
 
-/**
- * What the client reads of the server's approval descriptor: the wire shape restated here
- * so the browser bundle never imports server code.
- */
-export interface ApprovalDescriptorView {
-  v: 1;
-  agentId: string;
-  /** Shown on the card when present; the agent id otherwise. */
-  agentName?: string;
-  /** Epoch ms after which the server refuses the approval. */
-  expiresAt: number;
-  signature: string;
-  /** Where the request is sent from; absent means "server". */
-  runIn?: AgentRunIn;
-  /** The exact request (headers already redacted). */
-  request: RequestDescription;
-  /** What rebuilding the request after an edit needs. */
-  edit: { operation: AgentOperation; baseUrl: string };
-}
+/** The approval descriptor of a tool part, as the server sent it. */
+export type ApprovalDescriptorView = ApprovalDescriptor<AgentOperation>;
 
 /** The visitor's decision on one approval (`addToolApprovalResponse`). */
 export interface ApprovalDecision {
@@ -39,23 +25,6 @@ export interface ApprovalDecision {
   reason?: string;
   /** Edited arguments (only with `approved: true`). */
   input?: Record<string, unknown>;
-}
-
-/** One entry of the `approvals` array of an `approval-responses` request. */
-export interface ApprovalResponseWire {
-  approvalId: string;
-  approved: boolean;
-  reason?: string;
-  input?: Record<string, unknown>;
-}
-
-/** What a browser-run tool call returned, as the server's agent tools return it. */
-export type ToolOutputValue = { data: unknown } | { error: { status: number; message: string } };
-
-/** One entry of the `outputs` array of a `tool-outputs` request. */
-export interface ToolOutputWire {
-  toolCallId: string;
-  output: ToolOutputValue;
 }
 
 /** The approval fields of a tool part, as the message builder and the client set them. */
@@ -78,9 +47,6 @@ export interface ToolPartView {
   approval?: PartApproval;
   toolMetadata?: { approvalDescriptor?: ApprovalDescriptorView };
 }
-
-/** Longest deny reason the server accepts. */
-export const MAX_REASON = 500;
 
 /** The part as a tool part, or null. */
 export function toolPart(part: UIMessage["parts"][number]): ToolPartView | null {
@@ -109,7 +75,7 @@ export function hasApprovalPart(message: UIMessage): boolean {
 }
 
 /** The wire form of a responded part's decision. */
-export function responseOf(part: ToolPartView): ApprovalResponseWire {
+export function responseOf(part: ToolPartView): ApprovalResponse {
   const a = part.approval!;
   const approved = a.approved === true;
   return {

@@ -10,8 +10,8 @@ import {
   describeRequest,
   REDACTED,
   type RequestBuildError,
-  type RequestDescription,
 } from "@/lib/agents/request.ts";
+import type { RequestDescription } from "@/lib/protocol/approval.ts";
 import type { ApprovalDescriptorView } from "./approval.ts";
 
 /** A placeholder for a redacted value while rebuilding (the real one never reaches the browser). */

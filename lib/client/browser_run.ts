@@ -6,7 +6,8 @@
  * tools (lib/agents/fetch_policy.ts). Loaded lazily by lib/client/chat.ts.
  */
 import { readCapped } from "@/lib/stream/read_capped.ts";
-import type { ApprovalDescriptorView, ToolOutputValue } from "./approval.ts";
+import type { ToolOutputValue } from "@/lib/protocol/approval.ts";
+import type { ApprovalDescriptorView } from "./approval.ts";
 import { requestToSend } from "./approval_request.ts";
 
 /** Options of {@linkcode runBrowserCall}. */

@@ -13,13 +13,12 @@ import { MessageBuilder } from "@/lib/protocol/message_builder.ts";
 import { readChunks } from "./ui_stream.ts";
 import {
   type ApprovalDecision,
-  type ApprovalResponseWire,
   browserCalls,
   descriptorOf,
   responseOf,
-  type ToolOutputWire,
   toolParts,
 } from "./approval.ts";
+import type { ApprovalResponse, ToolOutput } from "@/lib/protocol/approval.ts";
 
 /** What starts a request; the server's `trigger` field. */
 export type ChatTrigger =
@@ -95,8 +94,8 @@ async function requestError(res: Response): Promise<ChatRequestError> {
 interface RunRequest<M extends UIMessage> {
   messageId?: string;
   message?: M;
-  approvals?: ApprovalResponseWire[];
-  outputs?: ToolOutputWire[];
+  approvals?: ApprovalResponse[];
+  outputs?: ToolOutput[];
 }
 
 /** What one run of a turn learns as it reads. */
@@ -227,7 +226,7 @@ export class Chat<M extends UIMessage> {
   }
 
   /** Runs the browser-run calls the last assistant message waits for. */
-  private async runBrowserCalls(): Promise<ToolOutputWire[]> {
+  private async runBrowserCalls(): Promise<ToolOutput[]> {
     const calls = browserCalls(toolParts(this.messages.at(-1)));
     if (!calls.length) return [];
     this.setStatus("submitted");
@@ -247,7 +246,7 @@ export class Chat<M extends UIMessage> {
    * Shows the browser's results on the last message at once, as the SDK's `addToolOutput`
    * does: the server applies them too, but streams no chunk for results it did not produce.
    */
-  private recordOutputs(outputs: ToolOutputWire[]): void {
+  private recordOutputs(outputs: ToolOutput[]): void {
     const list = this.messages;
     const message = snapshot(list[list.length - 1]);
     for (const part of toolParts(message)) {

@@ -162,19 +162,3 @@ export const CATALOG: readonly ModelInfo[] = buildCatalog();
 export function findModel(id: string, env: Env = {}): ModelInfo | undefined {
   return buildCatalog(env).find((m) => m.id === id);
 }
-
-/**
- * Cost in US dollars of a call, from catalog prices.
- *
- * @example
- * ```ts
- * costUsd({ inputPerMTok: 0.4, outputPerMTok: 1.6 }, 1000, 500); // 0.0012
- * ```
- */
-export function costUsd(
-  pricing: ModelInfo["pricing"],
-  inputTokens: number,
-  outputTokens: number,
-): number {
-  return (inputTokens * pricing.inputPerMTok + outputTokens * pricing.outputPerMTok) / 1_000_000;
-}

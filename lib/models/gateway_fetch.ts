@@ -23,7 +23,7 @@
  * record is written when the body ends, fails or is cancelled.
  */
 import { reportRoute } from "./call_routes.ts";
-import { costUsd } from "./catalog.ts";
+import { costUsd } from "@/lib/protocol/usage.ts";
 import { DEFAULT_MODEL_DEADLINES, ModelDeadlineError } from "./deadlines.ts";
 import { UsageScanner } from "./usage_scan.ts";
 import type {

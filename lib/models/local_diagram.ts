@@ -12,7 +12,8 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 import { isCreated } from "@/lib/artifacts/versions.ts";
-import { type AnswerLang, type AnswerPassage, fold } from "./extractive.ts";
+import { isDiagramRequest } from "@/lib/search/diagram_request.ts";
+import type { AnswerLang, AnswerPassage } from "./extractive.ts";
 
 /** What the offline model does next for a diagram request. */
 export type DiagramStep =
@@ -30,27 +31,6 @@ export interface DiagramContext {
   canDraw: boolean;
   /** The latest `search_site` result after the question: passages, null (failed), undefined (none). */
   searched: AnswerPassage[] | null | undefined;
-}
-
-const DRAW_WORDS = new Set([
-  "diagrama",
-  "fluxograma",
-  "esquema",
-  "desenhe",
-  "desenha",
-  "desenhar",
-  "diagram",
-  "flowchart",
-  "draw",
-  "sketch",
-  "chart",
-]);
-const SUBJECT_WORDS = new Set(["assistente", "assistant", "chat", "chatbot", "bot"]);
-
-/** Whether `text` asks for a drawing of how the assistant works. */
-export function isDiagramRequest(text: string): boolean {
-  const words = fold(text).split(/[^\p{L}]+/u);
-  return words.some((w) => DRAW_WORDS.has(w)) && words.some((w) => SUBJECT_WORDS.has(w));
 }
 
 /** Query the diagram searches with: the page that explains the assistant ranks first. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildCatalog, CATALOG, costUsd } from "./catalog.ts";
+import { buildCatalog, CATALOG } from "./catalog.ts";
 import { createModelRegistry, ModelUnavailableError } from "./registry.ts";
 import { localize } from "@/lib/i18n/localized.ts";
 import { providerSdk } from "./provider_sdks.ts";
@@ -44,10 +44,6 @@ Deno.test("catalog: the local endpoint's model comes from LOCAL_OPENAI_MODEL", (
   assert.equal(CATALOG.find((m) => m.id === "local-endpoint")!.providerModelId, "llama3.2");
   const custom = buildCatalog({ LOCAL_OPENAI_MODEL: "qwen2.5:7b" });
   assert.equal(custom.find((m) => m.id === "local-endpoint")!.providerModelId, "qwen2.5:7b");
-});
-
-Deno.test("costUsd uses prices per million tokens", () => {
-  assert.equal(costUsd({ inputPerMTok: 2, outputPerMTok: 8 }, 500_000, 250_000), 3);
 });
 
 Deno.test("registry: get() needs ready(), which loads the configured families' modules only", async () => {

@@ -5,6 +5,7 @@
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { LocalizedText } from "@/lib/i18n/localized.ts";
+import type { Pricing } from "@/lib/protocol/usage.ts";
 
 /** The API family a model speaks; decides the adapter and how usage is parsed. */
 export type ModelFamily = "openai" | "google" | "openai-compatible" | "offline";
@@ -36,7 +37,7 @@ export interface ModelInfo {
   /** Context window in tokens. */
   contextWindow: number;
   /** Public list prices in US dollars per million tokens. */
-  pricing: { inputPerMTok: number; outputPerMTok: number };
+  pricing: Pricing;
 }
 
 /** A catalog entry together with whether its provider is configured. */

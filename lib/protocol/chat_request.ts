@@ -4,6 +4,7 @@
  * history comes from KV.
  */
 import { z } from "zod";
+import { type ApprovalResponse, MAX_REASON, type ToolOutput } from "./approval.ts";
 import { CHAT_ID } from "./chat_id.ts";
 
 /** A body the chat endpoint refuses; the message names the field (the server answers 400). */
@@ -19,17 +20,17 @@ const messageSchema = z.object({
 }).loose();
 
 /** The visitor's decision on one pending approval; `input` is an edit of the arguments. */
-const approvalSchema = z.object({
+const approvalResponseSchema = z.object({
   approvalId: z.string().min(1).max(64),
   approved: z.boolean(),
-  reason: z.string().max(500).optional(),
+  reason: z.string().max(MAX_REASON).optional(),
   input: z.record(z.string(), z.unknown()).optional(),
 }).strict().refine((a) => a.approved || a.input === undefined, {
   message: "an edited input goes only with an approval",
 });
 
 /** The result of a tool the visitor's browser ran (a browser-run agent). */
-const outputSchema = z.object({
+const toolOutputSchema = z.object({
   toolCallId: z.string().min(1).max(128),
   output: z.union([
     z.object({ data: z.unknown() }).strict(),
@@ -37,6 +38,11 @@ const outputSchema = z.object({
       .strict(),
   ]),
 }).strict();
+
+// The schemas check exactly the wire types of approval.ts: a drift fails the type check.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameApproval: Same<z.infer<typeof approvalResponseSchema>, ApprovalResponse> = true;
+const _sameOutput: Same<z.infer<typeof toolOutputSchema>, ToolOutput> = true;
 
 const bodySchema = z.object({
   id: z.string().regex(CHAT_ID, "must be 8–64 letters, digits, '-' or '_'"),
@@ -46,8 +52,8 @@ const bodySchema = z.object({
   trigger: z.enum(["submit-message", "regenerate-message", "approval-responses", "tool-outputs"])
     .default("submit-message"),
   messageId: z.string().min(1).max(128).optional(),
-  approvals: z.array(approvalSchema).min(1).max(20).optional(),
-  outputs: z.array(outputSchema).min(1).max(20).optional(),
+  approvals: z.array(approvalResponseSchema).min(1).max(20).optional(),
+  outputs: z.array(toolOutputSchema).min(1).max(20).optional(),
 }).loose();
 
 /** A validated chat request. */

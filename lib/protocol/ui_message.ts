@@ -3,6 +3,7 @@
  * Client-safe (type-only imports).
  */
 import type { ToolUIPart, UIMessage } from "ai";
+import type { TokenUsage } from "./usage.ts";
 
 /**
  * How an answer's turn ended. An answer is saved as "interrupted" when its turn starts and
@@ -22,7 +23,7 @@ export interface ChatMessageMetadata {
   agentId?: string;
   model?: string;
   createdAt?: number;
-  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  usage?: TokenUsage;
   costUsd?: number | null;
   /** Time from the request to the end of the answer. */
   latencyMs?: number;

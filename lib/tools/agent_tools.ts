@@ -35,8 +35,8 @@ import {
   buildRequest,
   CONTEXT_HEADER,
   describeRequest,
-  type RequestDescription,
 } from "@/lib/agents/request.ts";
+import type { RequestDescription } from "@/lib/protocol/approval.ts";
 import type { LoadedAgent } from "@/lib/agents/spec.ts";
 import type { AgentConfig, AgentOperation } from "@/lib/agents/types.ts";
 import { agentBaseUrl, isSelfAgent } from "../agents/self_agent.ts";

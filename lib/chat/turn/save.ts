@@ -9,7 +9,7 @@ import { HttpError } from "@/lib/http/errors.ts";
 import { recordGap } from "@/lib/store/gaps.ts";
 import { turnGap } from "@/lib/gaps/turn_gap.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
-import { countedTokens } from "./cost.ts";
+import { countedTokens } from "@/lib/protocol/usage.ts";
 import type { TurnDeps } from "./deps.ts";
 import { startMetadata } from "./metadata.ts";
 import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/errors.ts";
