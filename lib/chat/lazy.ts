@@ -1,6 +1,6 @@
 /**
  * The chat stack, loaded on first use or by the warm-up once the server listens, never on
- * the way to the first page (issue 16, "Cold start"): the chat engine and the turn, the AI
+ * the way to the first page, so a cold start serves it sooner: the chat engine and the turn, the AI
  * SDK, the provider packages of the configured providers, and the agents' specs. The
  * routes that need it (POST /api/chat, POST /api/title) import only this module; the
  * test `tests/integration/cold_start_test.ts` keeps the stack out of the pages' module graph.

@@ -1,5 +1,5 @@
 /**
- * Capacity bench (issue 16, "Streams one core holds"): how many steady paced streams one
+ * Capacity bench ("streams one core holds"): how many steady paced streams one
  * core of the app holds, against the floor server over the same adapter, and the CPU each
  * server spends per 1,000 streamed tokens, with the AI SDK's own `streamText` loop beside
  * them, all in the same run.

@@ -1,5 +1,5 @@
 /**
- * Corpus import bench (issue 17): pages per second for a folder import of
+ * Corpus import bench: pages per second for a folder import of
  * built HTML and for a crawl of the loopback fixture site, and the share of
  * boilerplate words left in the passages the index would hold.
  *

@@ -5,7 +5,7 @@
  * answering a fixed HTML string, started and measured the same way in the
  * same run, so the figures say what our routing and rendering add.
  *
- * Then the cold-start rows of issue 16, in repeated trials (ours and the peer
+ * Then the cold-start rows, in repeated trials (ours and the peer
  * alternating): process start → first 200 of `/`, and process start → the first
  * `text-delta` of a first chat with the offline model (POST /api/chat sent as
  * soon as the port accepts), against a bare `Deno.serve` that streams one

@@ -7,7 +7,7 @@
  * Why not `streamLanguageModelCall`: it pipes the adapter's stream through an `async`
  * TransformStream, one more stream hop and a promise per chunk, plus timing bookkeeping the
  * engine never reads. A streamed answer has hundreds of chunks, and that hop was about a
- * tenth of the app's CPU per turn (BENCHMARKS.md, issue 16). Here a text, reasoning or tool
+ * tenth of the app's CPU per turn (BENCHMARKS.md, capacity). Here a text, reasoning or tool
  * input part is translated synchronously; only a tool call (its input is parsed and
  * validated) and a file whose data is a URL take a promise.
  *
