@@ -507,7 +507,9 @@ export async function run(): Promise<string> {
     const floor = r.peer.ttft.length > 0;
     const p50 = floor ? percentile(r.peer.ttft, 50) - d50 : NaN;
     const p95 = floor ? percentile(r.peer.ttft, 95) - d95 : NaN;
-    const ok = a50 <= TARGET.p50 && a95 <= TARGET.p95 && bad === 0;
+    // A row that measured no stream on a side proves nothing: it fails rather than passes.
+    const measured = r.direct.ttft.length > 0 && r.through.ttft.length > 0;
+    const ok = measured && a50 <= TARGET.p50 && a95 <= TARGET.p95 && bad === 0;
     const verdict = r.target ? (ok ? "pass" : "**FAIL**") : "stress (no target)";
     if (r.target) {
       pass &&= ok;
