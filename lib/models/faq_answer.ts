@@ -26,8 +26,6 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
 
 /** Most words of an entry's answer; a longer first sentence is still quoted whole. */
 const ANSWER_WORDS = 45;
-/** A first sentence shorter than this rarely answers alone ("Sim.", "Não, mas ajuda."). */
-const SHORT_LEAD = 14;
 /** How far into the entry a sentence of the asked kind is looked for. */
 const KIND_REACH = 4;
 
@@ -36,8 +34,9 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 /**
  * The sentences of an FAQ entry's answer that answer `question`, in the order to quote
  * them: the first sentence, or the one of the asked kind when the first is not (a yes/no
- * question leads with the yes or no), then a second sentence when the first is short or
- * the kind was found elsewhere, within about 45 words.
+ * question leads with the yes or no), then the entry's next sentences in order while the
+ * answer stays within about 45 words: a visitor's paraphrase often asks about the detail
+ * the entry gives second or third, and the entry's own order reads best.
  */
 export function faqAnswerSentences(question: string, text: string): string[] {
   const all = sentences(text).filter((s) => !/\?$/.test(s));
@@ -50,13 +49,12 @@ export function faqAnswerSentences(question: string, text: string): string[] {
     // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
     if (kind === "yesno") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);
-  } else if (wordCount(all[0]) < SHORT_LEAD && all.length > 1) {
-    chosen.push(all[1]);
   }
-  // Keep the first sentence whole; drop a follower that would make the answer long.
+  // Keep the lead whole, however long; stop at the first sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
-  for (const s of chosen.slice(1)) {
+  for (const s of [...chosen.slice(1), ...all]) {
+    if (out.includes(s)) continue;
     if (words + wordCount(s) > ANSWER_WORDS) break;
     out.push(s);
     words += wordCount(s);

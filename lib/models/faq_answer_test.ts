@@ -38,7 +38,19 @@ Deno.test("a yes/no question leads with the sentence that says yes or no", () =>
     "Sim, você pode usá-lo em produtos comerciais sem pagar nada. Veja a licença completa.";
   const chosen = faqAnswerSentences("Posso usar Python num produto comercial sem pagar?", text);
   assert.match(chosen[0], /^Sim, você pode/);
-  assert.ok(chosen.length <= 2);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 45);
+});
+
+Deno.test("the entry's next sentences follow in order while the answer stays within 45 words", () => {
+  // The visitor asks about the detail the entry gives third; the first two do not hold it.
+  const text = "O módulo padrão random implementa um gerador de números aleatórios. " +
+    "O uso é simples: import random; random.random(). " +
+    "Para embaralhar uma lista no lugar, use shuffle(L). " +
+    "palavra ".repeat(40).trim() + ".";
+  const chosen = faqAnswerSentences("Como embaralho uma lista?", text);
+  assert.equal(chosen.length, 3);
+  assert.match(chosen[0], /^O módulo padrão random/);
+  assert.match(chosen[2], /shuffle\(L\)/);
 });
 
 Deno.test("a how question adds the entry's step or code line after its first sentence", () => {
