@@ -7,6 +7,7 @@ import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
 import { type AnswerLang, detectLang, fold } from "@/lib/search/detect_lang.ts";
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
+import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
 
@@ -147,7 +148,7 @@ function searchFound(quotable: readonly AnswerPassage[]): boolean {
 
 /** The answer of an FAQ entry, quoted with its number; null when it has no sentence. */
 function faqAnswer(question: string, entry: AnswerPassage & { n: number }): string | null {
-  const chosen = faqAnswerSentences(question, entry.text);
+  const chosen = faqAnswerSentences(question, entry.text, entryQuestion(entry.title));
   if (!chosen.length) return null;
   return chosen.map((text) => `“${tidy(text)}”`).join(" ") + ` [${entry.n}]`;
 }

@@ -94,3 +94,21 @@ Deno.test("a quote from a page in the other language says so in the visitor's la
   const answer = buildExtractiveAnswer("Dá pra usar em inglês?", [page]);
   assert.match(answer, /^O site trata disso só em inglês: “Yes, the whole interface/);
 });
+
+Deno.test("what the visitor asks beyond the entry's question is quoted last from the same entry", () => {
+  // The entry asks how to copy a file; the visitor asks whether permissions survive, which
+  // only the entry's fourth sentence says, after a long first one.
+  const text = "The shutil module contains a copyfile function that copies the data of one " +
+    "file to another path, and several related helpers for whole trees and archives. " +
+    "It is part of the standard library. " +
+    "It works on every platform. " +
+    "It does not copy file permissions, though shutil.copy2 keeps most of them.";
+  const chosen = faqAnswerSentences(
+    "Does copying a file keep its permissions?",
+    text,
+    "How do I copy a file?",
+  );
+  assert.match(chosen[0], /^The shutil module/);
+  assert.match(chosen.at(-1)!, /permissions/);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
+});
