@@ -64,9 +64,14 @@ export function faqAnswerSentences(
   // Keep the lead whole, however long; stop at the first sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
-  for (const s of [...chosen.slice(1), ...all]) {
+  const asked = chosen.slice(1);
+  for (const s of [...asked, ...all]) {
     if (out.includes(s)) continue;
-    if (words + wordCount(s) > ANSWER_WORDS) break;
+    // The sentence of the asked kind may take the detail's room; the entry's others stop
+    // at the first that would overrun.
+    if (asked.includes(s)) {
+      if (words + wordCount(s) > DETAIL_WORDS) continue;
+    } else if (words + wordCount(s) > ANSWER_WORDS) break;
     out.push(s);
     words += wordCount(s);
   }

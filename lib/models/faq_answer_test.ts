@@ -112,3 +112,14 @@ Deno.test("what the visitor asks beyond the entry's question is quoted last from
   assert.match(chosen.at(-1)!, /permissions/);
   assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
 });
+
+Deno.test("the step a how question asks for is quoted even past 45 words, within 60", () => {
+  const text = "Python runs on Windows, macOS and Linux, and most distributions of it " +
+    "already ship with the interpreter and its standard library installed for you. " +
+    "To run a script, open a terminal in its folder and call python(script.py) with the " +
+    "name of your file, or double-click it when the file association is set up. " +
+    "Some editors also offer a run button.";
+  const chosen = faqAnswerSentences("How do I run a Python script?", text);
+  assert.match(chosen[1] ?? "", /python\(script\.py\)/);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
+});
