@@ -68,3 +68,24 @@ Deno.test("a Portuguese question over an English-only index is translated by the
   assert.deepEqual(ids(null), []);
   assert.equal(ids(lexicon)[0], "fees#a");
 });
+
+Deno.test("a translated question lifts the English FAQ entry whose own question it matches", () => {
+  const en = buildIndexData([
+    {
+      ...passage(
+        "guide#a",
+        "Guide",
+        "Copying lists: copy a list with a slice; a copied list is another list, copy lists so.",
+      ),
+      lang: "en",
+    },
+    { ...passage("faq#b", "FAQ › How do I copy a list?", "Use list[:] or list(x)."), lang: "en" },
+  ]);
+  const lexicon = parseLexicon("copiar\tcopy\nlista\tlist\n");
+  const rank = (entryQuestion: readonly [number, number]) => {
+    const engine = new SearchEngine(en, { lexicon, entryQuestion });
+    return engine.rankLexical("Como eu copiar uma lista?", 2).ids.map((i) => engine.passage(i).id);
+  };
+  assert.equal(rank([0, 0])[0], "guide#a");
+  assert.equal(rank([0.5, 0.2])[0], "faq#b");
+});
