@@ -5,6 +5,7 @@
  *
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
  *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
+ *     [--lexicon lexicon.tsv]
  *
  * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
  * gets a public URL so it can be cited. Queries carry their gold spans in
@@ -13,7 +14,9 @@
  * questions the site does not answer: the summary gains their share answered "not
  * covered". `--details` writes one JSON line per question (the question, its gold, the
  * answer, whether it held the gold or said "not covered"), so a site owner sees which
- * questions fail and why. Prints exactly one JSON line on stdout.
+ * questions fail and why. `--lexicon` searches with a bilingual lexicon (docs/search.md), so
+ * questions in the other language than the corpus's (`--lang`) can be asked. Prints exactly
+ * one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -22,6 +25,7 @@ import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
+import { type Lexicon, parseLexicon } from "@/lib/search/lexicon.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
@@ -34,7 +38,7 @@ import {
 } from "@/lib/eval/answer_metrics.ts";
 
 const USAGE =
-  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>]";
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>]";
 
 interface Query {
   _id: string;
@@ -52,15 +56,22 @@ function read(path: string | undefined, flag: string): string {
 }
 
 /** The site search over BEIR documents, each cited at `/doc/<id>`. */
-export function beirSiteSearch(docs: readonly BeirDoc[], lang: "pt" | "en"): SiteSearch {
-  const engine = new SearchEngine(buildIndexData(docs.map((d) => ({
-    id: d._id,
-    docId: d._id,
-    title: d.title ?? "",
-    url: `/doc/${encodeURIComponent(d._id)}`,
-    lang,
-    text: d.text,
-  }))));
+export function beirSiteSearch(
+  docs: readonly BeirDoc[],
+  lang: "pt" | "en",
+  lexicon: Lexicon | null = null,
+): SiteSearch {
+  const engine = new SearchEngine(
+    buildIndexData(docs.map((d) => ({
+      id: d._id,
+      docId: d._id,
+      title: d.title ?? "",
+      url: `/doc/${encodeURIComponent(d._id)}`,
+      lang,
+      text: d.text,
+    }))),
+    { lexicon },
+  );
   return {
     search: (query, options) => engine.search(query, options),
     passage: (id) => engine.passageById(id),
@@ -106,6 +117,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
       limit: { type: "string" },
       offtopic: { type: "string" },
       details: { type: "string" },
+      lexicon: { type: "string" },
     },
   });
   if (values.lang !== "pt" && values.lang !== "en") {
@@ -128,7 +140,11 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     kv,
     // One JSON line is the output: no request log lines around it.
     requestLog: null,
-    search: beirSiteSearch(docs, toLang(values.lang)),
+    search: beirSiteSearch(
+      docs,
+      toLang(values.lang),
+      values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null,
+    ),
     // No page is rendered: the eval needs no island bundles.
     islandAssets: { boot: "", islands: {}, preload: {} },
     config: { ...defaultConfig, limits: { visitor: big, ip: big } },
