@@ -299,6 +299,7 @@ export class SearchEngine {
       from,
       this.#lexicon!,
       (t) => isQuestionWord(t, from, this.#questionWords),
+      this.#langs.length === 1,
     );
     if (!groups.length) return null;
     // A sense that is a phrase in the target language ("dar um pulo") would match on its
@@ -664,6 +665,7 @@ export class SearchEngine {
           from,
           this.#lexicon!,
           (t) => isQuestionWord(t, from, this.#questionWords),
+          this.#langs.length === 1,
         ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
       }
       let known = 0;
