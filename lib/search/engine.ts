@@ -5,7 +5,7 @@
  */
 import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
-import { isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
+import { askedVerb, isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
 import {
   type Bm25Params,
   Bm25Scorer,
@@ -649,6 +649,7 @@ export class SearchEngine {
   #matcher(query: string): (id: number) => number {
     const cross = this.#crossPair(query, queryLangs(query, this.#langs));
     const rarest = this.#rarestIdf();
+    const verb = askedVerb(query);
     // Per language, once per query: each query word's candidate terms, its weight (its best
     // term's IDF, or the rarest for a word the index lacks) and whether the index has it.
     const byLang = new Map<Lang, { groups: string[][]; weights: number[]; known: number }>();
@@ -672,6 +673,10 @@ export class SearchEngine {
       const weights = groups.map((terms) => {
         const w = Math.max(0, ...terms.map((t) => this.#bm25.idf(t)));
         known += w;
+        // A verb the visitor chose ("Como clono…", "How do I dedupe…") names the site's
+        // action in other words: unknown to the site, it is no sign of an off-topic
+        // question, whose unknown words are its subject ("pizza").
+        if (!w && terms.some((t) => verb.has(t))) return 0;
         return w || rarest;
       });
       byLang.set(lang, entry = { groups, weights, known });

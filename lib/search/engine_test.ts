@@ -89,3 +89,17 @@ Deno.test("a translated question lifts the English FAQ entry whose own question 
   assert.equal(rank([0, 0])[0], "guide#a");
   assert.equal(rank([0.5, 0.2])[0], "faq#b");
 });
+
+Deno.test("match: an asking verb the site lacks does not count against the question", async () => {
+  const faq = buildIndexData([
+    passage("faq#copia", "FAQ › Como copio um objeto?", "Use copy.copy ou copy.deepcopy."),
+    passage("faq#lista", "FAQ › Como ordeno uma lista?", "Use sorted(lista)."),
+  ]);
+  const engine = new SearchEngine(faq);
+  const best = async (q: string) => (await engine.search(q, { k: 1 })).passages[0].match!;
+  // "clono" is the visitor's word for the site's "copio": the question is about objects.
+  assert.equal(await best("Como eu clono um objeto?"), 1);
+  // An unknown word that is not the asking verb still weighs ("gato" is asked about).
+  assert.ok((await best("Como eu clono o gato do objeto?")) < 1);
+  assert.ok((await best("Clono um objeto?")) < 1);
+});
