@@ -112,13 +112,16 @@ export function buildExtractiveAnswer(
   passages: AnswerPassage[],
   options: ExtractiveOptions = {},
 ): string {
-  const lang = detectLang(question);
   const queryTerms = questionTerms(question);
   // Only numbered passages (public pages) may be quoted to a visitor; an internal one is
   // context for a real model, and quoting it would publish what has no public page.
   const quotable = passages.filter((p): p is AnswerPassage & { n: number } =>
     typeof p.n === "number" && p.url !== null
   );
+  // A question with no word of either language ("GIL?", "tkinter vs Qt?") is answered in
+  // the language of the pages the search found.
+  const pagesLang = detectLang(passages.map((p) => p.text).join(" ").slice(0, 2000), "pt");
+  const lang = detectLang(question, pagesLang);
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
   if (!searchFound(quotable)) return NOT_COVERED[lang];
   const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));

@@ -123,3 +123,16 @@ Deno.test("the step a how question asks for is quoted even past 45 words, within
   assert.match(chosen[1] ?? "", /python\(script\.py\)/);
   assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
 });
+
+Deno.test("a question with no word of either language is answered in the pages' language", () => {
+  const page = (match: number): AnswerPassage => ({
+    n: 1,
+    title: "FAQ › What is the GIL?",
+    url: "/faq#gil",
+    text: "The global interpreter lock lets only one thread run Python code at a time.",
+    score: 2,
+    match,
+  });
+  assert.match(buildExtractiveAnswer("pizza?", [page(0.05)]), /^The site does not cover that/);
+  assert.doesNotMatch(buildExtractiveAnswer("GIL?", [page(0.9)]), /O site trata disso/);
+});
