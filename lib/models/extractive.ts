@@ -91,6 +91,11 @@ export interface ExtractiveOptions {
    * following sentence is added only when both fit, so answers stay short on average.
    */
   pairWords?: number;
+  /**
+   * The language of a question with no word of either language (the visitor's earlier
+   * messages'); without it, the language of the pages found.
+   */
+  fallbackLang?: AnswerLang;
 }
 
 /**
@@ -121,7 +126,7 @@ export function buildExtractiveAnswer(
   // A question with no word of either language ("GIL?", "tkinter vs Qt?") is answered in
   // the language of the pages the search found.
   const pagesLang = detectLang(passages.map((p) => p.text).join(" ").slice(0, 2000), "pt");
-  const lang = detectLang(question, pagesLang);
+  const lang = detectLang(question, options.fallbackLang ?? pagesLang);
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
   if (!searchFound(quotable)) return NOT_COVERED[lang];
   const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));
