@@ -5,6 +5,7 @@
  *
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
  *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
+ *     [--lexicon lexicon.tsv] [--qrels qrels.tsv]
  *
  * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
  * gets a public URL so it can be cited. Queries carry their gold spans in
@@ -13,28 +14,35 @@
  * questions the site does not answer: the summary gains their share answered "not
  * covered". `--details` writes one JSON line per question (the question, its gold, the
  * answer, whether it held the gold or said "not covered"), so a site owner sees which
- * questions fail and why. Prints exactly one JSON line on stdout.
+ * questions fail and why; with `--qrels` (the gold entry of each question) each line also
+ * says which entries the answer cited, the gold entry's rank among the search's results and
+ * the reason of a miss (refused, right entry but other sentences, right entry ranked lower,
+ * not found), and the summary counts the reasons. `--lexicon` searches with a bilingual lexicon (docs/search.md), so
+ * questions in the other language than the corpus's (`--lang`) can be asked. Prints exactly
+ * one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
 import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
-import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
+import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
+import { type Lexicon, parseLexicon } from "@/lib/search/lexicon.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
 import {
   type AnswerRecord,
   containsGold,
+  missReason,
   saysNotCovered,
   summarize,
   wordCount,
 } from "@/lib/eval/answer_metrics.ts";
 
 const USAGE =
-  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>]";
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>]";
 
 interface Query {
   _id: string;
@@ -52,15 +60,22 @@ function read(path: string | undefined, flag: string): string {
 }
 
 /** The site search over BEIR documents, each cited at `/doc/<id>`. */
-export function beirSiteSearch(docs: readonly BeirDoc[], lang: "pt" | "en"): SiteSearch {
-  const engine = new SearchEngine(buildIndexData(docs.map((d) => ({
-    id: d._id,
-    docId: d._id,
-    title: d.title ?? "",
-    url: `/doc/${encodeURIComponent(d._id)}`,
-    lang,
-    text: d.text,
-  }))));
+export function beirSiteSearch(
+  docs: readonly BeirDoc[],
+  lang: "pt" | "en",
+  lexicon: Lexicon | null = null,
+): SiteSearch {
+  const engine = new SearchEngine(
+    buildIndexData(docs.map((d) => ({
+      id: d._id,
+      docId: d._id,
+      title: d.title ?? "",
+      url: `/doc/${encodeURIComponent(d._id)}`,
+      lang,
+      text: d.text,
+    }))),
+    { lexicon },
+  );
   return {
     search: (query, options) => engine.search(query, options),
     passage: (id) => engine.passageById(id),
@@ -74,24 +89,38 @@ export function beirSiteSearch(docs: readonly BeirDoc[], lang: "pt" | "en"): Sit
   };
 }
 
-/** What one turn streamed: the answer text and the filter's valid citation count. */
+/**
+ * What one turn streamed: the answer text, the filter's valid citation count, and the
+ * document id of each numbered source, in the search's order.
+ */
 interface TurnOutcome {
   text: string;
   valid: number;
+  sources: Map<number, string>;
 }
 
 function readTurn(raw: string): TurnOutcome {
   let text = "";
   let valid = 0;
+  const sources = new Map<number, string>();
   for (const line of raw.split("\n")) {
     if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
     const chunk = JSON.parse(line.slice(6));
     if (chunk.type === "text-delta") text += chunk.delta;
+    // Each document is cited at /doc/<id> (beirSiteSearch); the app makes the URL absolute.
+    const doc = chunk.type === "source-url" && /\/doc\/([^/?#]+)$/.exec(chunk.url);
+    if (doc) sources.set(Number(chunk.sourceId), decodeURIComponent(doc[1]));
     if (chunk.type === "error") throw new Error(`The turn failed: ${chunk.errorText}`);
     const citations = chunk.type === "message-metadata" && chunk.messageMetadata?.citations;
     if (citations) valid = citations.valid;
   }
-  return { text, valid };
+  return { text, valid, sources };
+}
+
+/** The documents an answer cites, by its `[N]` markers. */
+function citedDocs(text: string, sources: ReadonlyMap<number, string>): string[] {
+  const ids = [...text.matchAll(/\[(\d+)\]/g)].map((m) => sources.get(Number(m[1])));
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
 }
 
 /** Run the eval and return its summary. */
@@ -106,6 +135,8 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
       limit: { type: "string" },
       offtopic: { type: "string" },
       details: { type: "string" },
+      lexicon: { type: "string" },
+      qrels: { type: "string" },
     },
   });
   if (values.lang !== "pt" && values.lang !== "en") {
@@ -118,6 +149,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
   if (!queries.length) {
     throw new Error(`No query in "${values.queries}" has metadata.answers: add the gold spans`);
   }
+  const qrels = values.qrels ? parseQrels(read(values.qrels, "--qrels")) : null;
   const offTopic = values.offtopic
     ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
     : [];
@@ -128,7 +160,11 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     kv,
     // One JSON line is the output: no request log lines around it.
     requestLog: null,
-    search: beirSiteSearch(docs, toLang(values.lang)),
+    search: beirSiteSearch(
+      docs,
+      toLang(values.lang),
+      values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null,
+    ),
     // No page is rendered: the eval needs no island bundles.
     islandAssets: { boot: "", islands: {}, preload: {} },
     config: { ...defaultConfig, limits: { visitor: big, ip: big } },
@@ -136,6 +172,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
   const records: AnswerRecord[] = [];
   const offRecords: AnswerRecord[] = [];
   const details: string[] = [];
+  const reasons: Record<string, number> = {};
   let cookie = "";
   const ask = async (i: number, text: string): Promise<TurnOutcome> => {
     const res = await app(
@@ -162,7 +199,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
       ...offTopic.map((q) => ({ q, gold: [] as string[], into: offRecords })),
     ];
     for (const [i, { q, gold, into }] of all.entries()) {
-      const { text, valid } = await ask(i, q.text);
+      const { text, valid, sources } = await ask(i, q.text);
       const record = {
         answer: text,
         gold,
@@ -170,6 +207,14 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
         notCovered: saysNotCovered(text, valid),
       };
       into.push(record);
+      const goldEntries = new Set(qrels?.get(q._id)?.keys() ?? []);
+      const cited = citedDocs(text, sources);
+      const order = [...sources.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+      const at = order.findIndex((id) => goldEntries.has(id));
+      const why = gold.length && goldEntries.size
+        ? missReason(record, cited, goldEntries, at < 0 ? null : at + 1)
+        : undefined;
+      if (why) reasons[why] = (reasons[why] ?? 0) + 1;
       details.push(JSON.stringify({
         id: q._id,
         question: q.text,
@@ -178,6 +223,9 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
         held_gold: gold.length ? containsGold(text, gold) : null,
         not_covered: record.notCovered,
         words: wordCount(text),
+        ...(why
+          ? { cited, gold_entry: [...goldEntries], gold_rank: at < 0 ? null : at + 1, why }
+          : {}),
       }));
     }
   } finally {
@@ -199,6 +247,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
   return {
     model: values.model,
     ...summarize(records),
+    ...(qrels ? { why: reasons } : {}),
     ...off,
     seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };

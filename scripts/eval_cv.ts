@@ -81,6 +81,10 @@ export const CHANGES: Record<string, Setting[]> = {
       options: { ...BASELINE.options, pageField, pageWeight },
     })),
   ],
+  "FAQ entry question lift": product([0, 0.25, 0.5, 1, 2], [0, 0.2, 0.5]).map(([a, b]) => ({
+    ...BASELINE,
+    options: { ...BASELINE.options, entryQuestion: [a, b] as const },
+  })),
   "pseudo-relevance feedback": [
     { ...BASELINE, options: { ...BASELINE.options, feedback: null } },
     ...product(product([3, 5, 10], [5, 10, 20]), [0.1, 0.2, 0.35, 0.5]).map((

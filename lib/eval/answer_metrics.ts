@@ -97,3 +97,31 @@ export function saysNotCovered(answer: string, validCitations: number): boolean 
   if (OFFLINE_NOT_COVERED.includes(text)) return true;
   return validCitations === 0 && SAYS_NOT_COVERED.test(text);
 }
+
+/** Why an answer missed its gold span, read from which entries it cited (`--qrels`). */
+export type MissReason =
+  | "answered"
+  | "refused"
+  | "right entry, span not quoted"
+  | "right entry ranked lower, another quoted"
+  | "right entry not in the results";
+
+/**
+ * The reason of one answer: held the gold; said "not covered"; cited the gold entry but
+ * quoted other sentences of it; cited another entry while the gold one was among the
+ * search results (`goldRank` > 1: the ranking or the choice of entry missed); or the
+ * search did not return the gold entry at all.
+ */
+export function missReason(
+  record: AnswerRecord,
+  cited: readonly string[],
+  goldEntries: ReadonlySet<string>,
+  goldRank: number | null,
+): MissReason {
+  if (containsGold(record.answer, record.gold)) return "answered";
+  if (record.notCovered) return "refused";
+  if (cited.some((id) => goldEntries.has(id))) return "right entry, span not quoted";
+  return goldRank === null
+    ? "right entry not in the results"
+    : "right entry ranked lower, another quoted";
+}

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   containsGold,
   goldRecall,
+  missReason,
   saysNotCovered,
   summarize,
   wordCount,
@@ -48,4 +49,28 @@ Deno.test("summarize averages into shares and mean words", () => {
   assert.equal(s.cited, 0.5);
   assert.equal(s.not_covered, 0.5);
   assert.equal(s.mean_words, (5 + wordCount(notCoveredAnswer("pt"))) / 2);
+});
+
+Deno.test("missReason: refused, right entry but other sentences, ranked lower, not found", () => {
+  const record = (answer: string, notCovered = false) => ({
+    answer,
+    gold: ["copy.deepcopy"],
+    validCitations: notCovered ? 0 : 1,
+    notCovered,
+  });
+  const gold = new Set(["faq-16"]);
+  assert.equal(missReason(record("“Use copy.deepcopy.” [1]"), ["faq-16"], gold, 1), "answered");
+  assert.equal(missReason(record("Not covered.", true), [], gold, 2), "refused");
+  assert.equal(
+    missReason(record("“Some objects cannot be copied.” [1]"), ["faq-16"], gold, 1),
+    "right entry, span not quoted",
+  );
+  assert.equal(
+    missReason(record("“Tuples are immutable.” [1]"), ["faq-17"], gold, 3),
+    "right entry ranked lower, another quoted",
+  );
+  assert.equal(
+    missReason(record("“Tuples are immutable.” [1]"), ["faq-17"], gold, null),
+    "right entry not in the results",
+  );
 });

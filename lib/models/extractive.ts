@@ -3,14 +3,15 @@
  * stopwords, and the extractive answer built from search passages.
  */
 
-import { analyze, LANGS } from "@/lib/search/analyzer.ts";
 import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
 import { type AnswerLang, detectLang, fold } from "@/lib/search/detect_lang.ts";
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
+import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { sentences } from "./sentences.ts";
+import { contentTerms, questionTerms } from "./terms.ts";
 
-export { type AnswerLang, detectLang, fold, sentences };
+export { type AnswerLang, contentTerms, detectLang, fold, sentences };
 
 /** A passage as `search_site` returns it (see lib/search/types.ts). */
 export interface AnswerPassage {
@@ -21,66 +22,6 @@ export interface AnswerPassage {
   score: number;
   /** Share of the question's weight the passage holds, when the search says (0–1). */
   match?: number;
-}
-
-const PT_STOPWORDS = new Set(
-  `a à ao aos as às com como da das de do dos e é ela elas ele eles em entre era essa esse esta
-  este eu foi for há isso isto já lhe mais mas me meu minha muito na nas não nem no nos nós o os
-  ou para pela pelas pelo pelos por qual quais quando que quem se sem ser seu seus sobre sua suas
-  também te tem têm ter teu tua um uma umas uns você vocês vos onde qual porque porquê quanto
-  quantos quanta quantas fala faz fazer está estão são sou somos pode podem posso quero gostaria
-  saber diga dizer conte me sobre algum alguma alguns algumas todo toda todos todas então aqui
-  ali lá site página pra pro pras pros num numa`.split(/\s+/).filter(Boolean).map(fold),
-);
-
-const EN_STOPWORDS = new Set(
-  `a about an and are as at be been but by can could did do does for from had has have he her
-  him his how i if in into is it its me my no not of on or our she so than that the their them
-  then there these they this those to was we were what when where which who whom why will with
-  would you your yours tell know please any some all does doing done also just more most much
-  very site page`.split(/\s+/).filter(Boolean),
-);
-
-function words(text: string): string[] {
-  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-}
-
-/**
- * Content terms of a text: the site search's own analysis (folding, stopwords,
- * Snowball stemming) in both languages, so "publicar" meets "publicação" and
- * the answer agrees with what the search matched.
- */
-export function contentTerms(text: string): Set<string> {
-  const terms = new Set<string>();
-  for (const lang of LANGS) {
-    for (const term of analyze(text, lang)) {
-      if (term.length >= 3 || /^\d+$/.test(term)) terms.add(term);
-    }
-  }
-  // A word that is a stopword in either language carries no content.
-  for (const word of words(text)) {
-    if (PT_STOPWORDS.has(word) || EN_STOPWORDS.has(word)) {
-      for (const lang of LANGS) terms.delete(analyze(word, lang, { stopwords: false })[0]);
-    }
-  }
-  return terms;
-}
-
-/**
- * Verbs that frame a question rather than carry its subject ("como faço para…",
- * "can you tell me…"); they are not asked about, so they weigh nothing.
- */
-const QUESTION_FRAME = contentTerms(
-  `faço faz fazer fazem posso pode podem poderia consigo consegue quero queria gostaria saber
-  dizer diga explicar explique existe existem tem têm há
-  do does did can could would should tell know explain want like please there`,
-);
-
-/** The terms a question asks about. */
-function questionTerms(question: string): Set<string> {
-  const terms = contentTerms(question);
-  for (const t of QUESTION_FRAME) terms.delete(t);
-  return terms;
 }
 
 export interface Candidate {
@@ -150,6 +91,11 @@ export interface ExtractiveOptions {
    * following sentence is added only when both fit, so answers stay short on average.
    */
   pairWords?: number;
+  /**
+   * The language of a question with no word of either language (the visitor's earlier
+   * messages'); without it, the language of the pages found.
+   */
+  fallbackLang?: AnswerLang;
 }
 
 /**
@@ -171,13 +117,16 @@ export function buildExtractiveAnswer(
   passages: AnswerPassage[],
   options: ExtractiveOptions = {},
 ): string {
-  const lang = detectLang(question);
   const queryTerms = questionTerms(question);
   // Only numbered passages (public pages) may be quoted to a visitor; an internal one is
   // context for a real model, and quoting it would publish what has no public page.
   const quotable = passages.filter((p): p is AnswerPassage & { n: number } =>
     typeof p.n === "number" && p.url !== null
   );
+  // A question with no word of either language ("GIL?", "tkinter vs Qt?") is answered in
+  // the language of the pages the search found.
+  const pagesLang = detectLang(passages.map((p) => p.text).join(" ").slice(0, 2000), "pt");
+  const lang = detectLang(question, options.fallbackLang ?? pagesLang);
   if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
   if (!searchFound(quotable)) return NOT_COVERED[lang];
   const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));
@@ -207,7 +156,7 @@ function searchFound(quotable: readonly AnswerPassage[]): boolean {
 
 /** The answer of an FAQ entry, quoted with its number; null when it has no sentence. */
 function faqAnswer(question: string, entry: AnswerPassage & { n: number }): string | null {
-  const chosen = faqAnswerSentences(question, entry.text);
+  const chosen = faqAnswerSentences(question, entry.text, entryQuestion(entry.title));
   if (!chosen.length) return null;
   return chosen.map((text) => `“${tidy(text)}”`).join(" ") + ` [${entry.n}]`;
 }

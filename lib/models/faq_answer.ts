@@ -8,6 +8,7 @@
  * entry, so a neighbour's sentence is never spliced in.
  */
 import { sentences } from "./sentences.ts";
+import { contentTerms, questionTerms } from "./terms.ts";
 import { isFaqEntry, type QuestionKind, questionKind } from "@/lib/search/question_kind.ts";
 
 export { isFaqEntry };
@@ -26,8 +27,10 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
 
 /** Most words of an entry's answer; a longer first sentence is still quoted whole. */
 const ANSWER_WORDS = 45;
-/** A first sentence shorter than this rarely answers alone ("Sim.", "Não, mas ajuda."). */
-const SHORT_LEAD = 14;
+/** Most words of an answer that ends with the sentence holding what the visitor asked. */
+const DETAIL_WORDS = 60;
+/** How far into the entry that sentence is looked for. */
+const DETAIL_REACH = 12;
 /** How far into the entry a sentence of the asked kind is looked for. */
 const KIND_REACH = 4;
 
@@ -36,10 +39,16 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 /**
  * The sentences of an FAQ entry's answer that answer `question`, in the order to quote
  * them: the first sentence, or the one of the asked kind when the first is not (a yes/no
- * question leads with the yes or no), then a second sentence when the first is short or
- * the kind was found elsewhere, within about 45 words.
+ * question leads with the yes or no), then the entry's next sentences in order while the
+ * answer stays within about 45 words (a visitor's paraphrase often asks about the detail
+ * the entry gives second or third, and the entry's own order reads best), and last the
+ * sentence that holds what the visitor asks beyond the entry's own question, within 60.
  */
-export function faqAnswerSentences(question: string, text: string): string[] {
+export function faqAnswerSentences(
+  question: string,
+  text: string,
+  entryQuestion = "",
+): string[] {
   const all = sentences(text).filter((s) => !/\?$/.test(s));
   if (!all.length) return [];
   const kind = questionKind(question);
@@ -50,16 +59,58 @@ export function faqAnswerSentences(question: string, text: string): string[] {
     // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
     if (kind === "yesno") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);
-  } else if (wordCount(all[0]) < SHORT_LEAD && all.length > 1) {
-    chosen.push(all[1]);
   }
-  // Keep the first sentence whole; drop a follower that would make the answer long.
+  const detail = detailSentence(question, entryQuestion, all, chosen);
+  // Keep the lead whole, however long; stop at the first sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
-  for (const s of chosen.slice(1)) {
-    if (words + wordCount(s) > ANSWER_WORDS) break;
+  const asked = chosen.slice(1);
+  for (const s of [...asked, ...all]) {
+    if (out.includes(s)) continue;
+    // The sentence of the asked kind may take the detail's room; the entry's others stop
+    // at the first that would overrun.
+    if (asked.includes(s)) {
+      if (words + wordCount(s) > DETAIL_WORDS) continue;
+    } else if (words + wordCount(s) > ANSWER_WORDS) break;
     out.push(s);
     words += wordCount(s);
   }
+  // What the visitor asks beyond the entry's question comes last, so it never displaces
+  // the entry's own lead.
+  if (detail && !out.includes(detail) && words + wordCount(detail) <= DETAIL_WORDS) {
+    out.push(detail);
+  }
   return out;
+}
+
+/**
+ * The entry's sentence that holds what the visitor asks beyond the entry's own question
+ * ("…keep its permissions?" of "How do I copy a file?"): the most of the question's words
+ * that neither the entry's question nor the lead holds, each weighted by how few of the
+ * entry's sentences hold it; null when no sentence holds any.
+ */
+function detailSentence(
+  question: string,
+  entryQuestion: string,
+  all: readonly string[],
+  lead: readonly string[],
+): string | null {
+  const known = contentTerms(`${entryQuestion} ${lead.join(" ")}`);
+  const asked = [...questionTerms(question)].filter((t) => !known.has(t));
+  if (!asked.length) return null;
+  const reach = all.slice(0, DETAIL_REACH);
+  const terms = reach.map(contentTerms);
+  const weight = new Map(asked.map((t) => {
+    const df = terms.filter((s) => s.has(t)).length;
+    return [t, df ? 1 / df : 0];
+  }));
+  let best: string | null = null;
+  let bestWeight = 0;
+  reach.forEach((s, i) => {
+    if (lead.includes(s)) return;
+    let w = 0;
+    for (const t of asked) if (terms[i].has(t)) w += weight.get(t)!;
+    if (w > bestWeight) [best, bestWeight] = [s, w];
+  });
+  return best;
 }

@@ -38,7 +38,19 @@ Deno.test("a yes/no question leads with the sentence that says yes or no", () =>
     "Sim, você pode usá-lo em produtos comerciais sem pagar nada. Veja a licença completa.";
   const chosen = faqAnswerSentences("Posso usar Python num produto comercial sem pagar?", text);
   assert.match(chosen[0], /^Sim, você pode/);
-  assert.ok(chosen.length <= 2);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 45);
+});
+
+Deno.test("the entry's next sentences follow in order while the answer stays within 45 words", () => {
+  // The visitor asks about the detail the entry gives third; the first two do not hold it.
+  const text = "O módulo padrão random implementa um gerador de números aleatórios. " +
+    "O uso é simples: import random; random.random(). " +
+    "Para embaralhar uma lista no lugar, use shuffle(L). " +
+    "palavra ".repeat(40).trim() + ".";
+  const chosen = faqAnswerSentences("Como embaralho uma lista?", text);
+  assert.equal(chosen.length, 3);
+  assert.match(chosen[0], /^O módulo padrão random/);
+  assert.match(chosen[2], /shuffle\(L\)/);
 });
 
 Deno.test("a how question adds the entry's step or code line after its first sentence", () => {
@@ -81,4 +93,46 @@ Deno.test("a quote from a page in the other language says so in the visitor's la
   };
   const answer = buildExtractiveAnswer("Dá pra usar em inglês?", [page]);
   assert.match(answer, /^O site trata disso só em inglês: “Yes, the whole interface/);
+});
+
+Deno.test("what the visitor asks beyond the entry's question is quoted last from the same entry", () => {
+  // The entry asks how to copy a file; the visitor asks whether permissions survive, which
+  // only the entry's fourth sentence says, after a long first one.
+  const text = "The shutil module contains a copyfile function that copies the data of one " +
+    "file to another path, and several related helpers for whole trees and archives. " +
+    "It is part of the standard library. " +
+    "It works on every platform. " +
+    "It does not copy file permissions, though shutil.copy2 keeps most of them.";
+  const chosen = faqAnswerSentences(
+    "Does copying a file keep its permissions?",
+    text,
+    "How do I copy a file?",
+  );
+  assert.match(chosen[0], /^The shutil module/);
+  assert.match(chosen.at(-1)!, /permissions/);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
+});
+
+Deno.test("the step a how question asks for is quoted even past 45 words, within 60", () => {
+  const text = "Python runs on Windows, macOS and Linux, and most distributions of it " +
+    "already ship with the interpreter and its standard library installed for you. " +
+    "To run a script, open a terminal in its folder and call python(script.py) with the " +
+    "name of your file, or double-click it when the file association is set up. " +
+    "Some editors also offer a run button.";
+  const chosen = faqAnswerSentences("How do I run a Python script?", text);
+  assert.match(chosen[1] ?? "", /python\(script\.py\)/);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
+});
+
+Deno.test("a question with no word of either language is answered in the pages' language", () => {
+  const page = (match: number): AnswerPassage => ({
+    n: 1,
+    title: "FAQ › What is the GIL?",
+    url: "/faq#gil",
+    text: "The global interpreter lock lets only one thread run Python code at a time.",
+    score: 2,
+    match,
+  });
+  assert.match(buildExtractiveAnswer("pizza?", [page(0.05)]), /^The site does not cover that/);
+  assert.doesNotMatch(buildExtractiveAnswer("GIL?", [page(0.9)]), /O site trata disso/);
 });

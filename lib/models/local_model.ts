@@ -120,7 +120,10 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
 function planCall(call: LanguageModelV4CallOptions, generateId: () => string): Plan {
   const { prompt } = call;
   const question = lastUserText(prompt);
-  const lang = detectLang(question);
+  // A short follow-up ("GIL?") says nothing of its language: the visitor's earlier
+  // messages do.
+  const earlier = conversationLang(prompt);
+  const lang = detectLang(question, earlier ?? "pt");
   const last = prompt.at(-1);
   const contact = latestToolResult(prompt, CONTACT_TOOL_NAME);
   if (contact !== undefined) {
@@ -152,7 +155,10 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
   }
   if (result !== undefined) {
     if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
-    return { kind: "text", text: buildExtractiveAnswer(question, result) };
+    return {
+      kind: "text",
+      text: buildExtractiveAnswer(question, result, { fallbackLang: earlier }),
+    };
   }
   if (last?.role === "user") {
     if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
@@ -252,6 +258,18 @@ function hasTool(call: LanguageModelV4CallOptions, name: string): boolean {
 function lastUserIndex(prompt: LanguageModelV4Prompt): number {
   for (let i = prompt.length - 1; i >= 0; i--) if (prompt[i].role === "user") return i;
   return -1;
+}
+
+/**
+ * The language of all the visitor's messages together, or undefined when they hold no
+ * word of either language.
+ */
+function conversationLang(prompt: LanguageModelV4Prompt): AnswerLang | undefined {
+  const text = prompt.flatMap((m) =>
+    m.role === "user" ? m.content.map((part) => (part.type === "text" ? part.text : "")) : []
+  ).join(" ").slice(-2000);
+  const lang = detectLang(text, "pt");
+  return lang === detectLang(text, "en") ? lang : undefined;
 }
 
 /** Text of the visitor's latest message. */

@@ -702,3 +702,24 @@ Deno.test("a runner-up that would not answer on its own is not quoted", () => {
   // question's five words: quoting it would add words and no answer.
   assert.equal(answer, "“A biblioteca do campus fica no prédio principal.” [1]");
 });
+
+Deno.test("local model: a follow-up with no word of either language keeps the conversation's language", async () => {
+  const prompt: LanguageModelV4Prompt = [
+    { role: "system", content: "You are the site assistant." },
+    { role: "user", content: [{ type: "text", text: "How does the assistant cite its sources?" }] },
+    { role: "assistant", content: [{ type: "text", text: "“Answers cite their sources.” [1]" }] },
+    ...withResult("GIL?", { mode: "unavailable", passages: [] }).slice(1),
+  ];
+  const result = await createLocalModel().doGenerate({ prompt, tools: TOOLS });
+  const part = result.content[0];
+  assert.ok(part.type === "text");
+  assert.doesNotMatch(part.text, /Não consegui/);
+  const weak = { mode: "lexical", passages: [{ ...PASSAGES.passages[0], match: 0.05 }] };
+  const refused = await createLocalModel().doGenerate({
+    prompt: [...prompt.slice(0, 3), ...withResult("GIL?", weak).slice(1)],
+    tools: TOOLS,
+  });
+  const text = refused.content[0];
+  assert.ok(text.type === "text");
+  assert.match(text.text, /^The site does not cover that/);
+});

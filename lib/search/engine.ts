@@ -5,7 +5,7 @@
  */
 import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
-import { isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
+import { askedVerb, isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
 import {
   type Bm25Params,
   Bm25Scorer,
@@ -299,6 +299,7 @@ export class SearchEngine {
       from,
       this.#lexicon!,
       (t) => isQuestionWord(t, from, this.#questionWords),
+      this.#langs.length === 1,
     );
     if (!groups.length) return null;
     // A sense that is a phrase in the target language ("dar um pulo") would match on its
@@ -308,10 +309,12 @@ export class SearchEngine {
     );
     let other: { ids: ArrayLike<number>; scores: ArrayLike<number> };
     let otherWeight = 1;
+    let otherIdfs: number[] = [];
     if (this.#crossFusion === "rrf") other = this.#rankIn(groups.flat().join(" "), [to], limit);
     else {
       const syn = this.#bm25.searchSynonyms(to, sets, limit);
       other = syn.top;
+      otherIdfs = syn.idfs;
       // A word none of whose senses the other language holds counts as the rarest term, as
       // an unmatched word does on the question's own side.
       const rarest = this.#rarestIdf();
@@ -319,6 +322,18 @@ export class SearchEngine {
     }
     if (!other.ids.length) return null;
     other = this.#withoutTwins(other);
+    // On a one-language site the translated ranking is the only one, and its FAQ entries
+    // get the lift the question's own language would give them; on a bilingual site the
+    // entries in the question's language already had it.
+    if (this.#langs.length === 1 && this.#crossFusion !== "rrf" && this.#liftsEntries()) {
+      other = this.#withTranslatedEntryQuestions(
+        { ids: Uint32Array.from(other.ids), scores: Float32Array.from(other.scores) },
+        query,
+        sets,
+        otherIdfs,
+        limit,
+      );
+    }
     if (this.#crossFusion === "rrf") {
       const fused = rrf([own.ids, other.ids]).slice(0, limit);
       return { ids: fused.map((f) => f.id), scores: fused.map((f) => f.score) };
@@ -406,7 +421,7 @@ export class SearchEngine {
       }
       weighted[lang] = qtf;
     }
-    const lift = (this.#entryQuestion[0] > 0 || this.#entryQuestion[1] > 0) && this.#hasEntries();
+    const lift = this.#liftsEntries();
     const depth = Math.max(
       limit,
       this.#proximity > 0 ? PROXIMITY_DEPTH : 0,
@@ -426,6 +441,11 @@ export class SearchEngine {
     }
     top = this.#withProximity(top, weighted, depth);
     return lift ? this.#withEntryQuestions(top, query, weighted, limit) : sliceTop(top, limit);
+  }
+
+  /** Whether the FAQ entry lift is on and has entries to lift. */
+  #liftsEntries(): boolean {
+    return (this.#entryQuestion[0] > 0 || this.#entryQuestion[1] > 0) && this.#hasEntries();
   }
 
   /** Whether any passage is an FAQ entry (read once): without one, the lift has no work. */
@@ -468,8 +488,6 @@ export class SearchEngine {
     weighted: Partial<Record<Lang, Map<string, number>>>,
     limit: number,
   ): TopK {
-    const [a, b] = this.#entryQuestion;
-    const kind = questionKind(query);
     // The query's words and their IDF, once per language rather than once per passage.
     const rarest = this.#rarestIdf();
     const words = new Map<Lang, { terms: string[]; idfs: number[]; total: number }>();
@@ -483,6 +501,48 @@ export class SearchEngine {
       }
       return w;
     };
+    return this.#liftEntries(top, questionKind(query), limit, (entry) => {
+      const { terms, idfs, total } = wordsIn(entry.lang);
+      let found = 0;
+      for (let j = 0; j < terms.length; j++) if (entry.terms.has(terms[j])) found += idfs[j];
+      return total > 0 ? found / total : 0;
+    });
+  }
+
+  /**
+   * The entry lift of a translated query: a word counts as found in an entry's question
+   * when one of its translations is there, with the weight the translated ranking gave it.
+   */
+  #withTranslatedEntryQuestions(
+    top: TopK,
+    query: string,
+    sets: readonly string[][],
+    idfs: readonly number[],
+    limit: number,
+  ): TopK {
+    const rarest = this.#rarestIdf();
+    const weights = sets.map((_, i) => idfs[i] || rarest);
+    const total = weights.reduce((x, y) => x + y, 0);
+    return this.#liftEntries(top, questionKind(query), limit, (entry) => {
+      let found = 0;
+      sets.forEach((set, i) => {
+        if (set.some((t) => entry.terms.has(t))) found += weights[i];
+      });
+      return total > 0 ? found / total : 0;
+    });
+  }
+
+  /**
+   * The head of a ranking reordered by the entry lift: 1 + a · share(entry) + b when the
+   * entry's question is of the query's kind.
+   */
+  #liftEntries(
+    top: TopK,
+    kind: QuestionKind,
+    limit: number,
+    share: (entry: EntryQuestion) => number,
+  ): TopK {
+    const [a, b] = this.#entryQuestion;
     // Only the head of the ranking is lifted: an entry further down is not the answer.
     const head = Math.min(top.ids.length, ENTRY_QUESTION_DEPTH);
     const order = Array.from({ length: head }, (_, i) => i);
@@ -490,13 +550,7 @@ export class SearchEngine {
     for (let i = 0; i < head; i++) {
       const entry = this.#entryOf(top.ids[i]);
       let factor = 1;
-      if (entry) {
-        const { terms, idfs, total } = wordsIn(entry.lang);
-        let found = 0;
-        for (let j = 0; j < terms.length; j++) if (entry.terms.has(terms[j])) found += idfs[j];
-        factor += (total > 0 ? a * found / total : 0) +
-          (kind !== "other" && entry.kind === kind ? b : 0);
-      }
+      if (entry) factor += a * share(entry) + (kind !== "other" && entry.kind === kind ? b : 0);
       lifted[i] = top.scores[i] * factor;
     }
     order.sort((x, y) => lifted[y] - lifted[x] || top.ids[x] - top.ids[y]);
@@ -595,6 +649,7 @@ export class SearchEngine {
   #matcher(query: string): (id: number) => number {
     const cross = this.#crossPair(query, queryLangs(query, this.#langs));
     const rarest = this.#rarestIdf();
+    const verb = askedVerb(query);
     // Per language, once per query: each query word's candidate terms, its weight (its best
     // term's IDF, or the rarest for a word the index lacks) and whether the index has it.
     const byLang = new Map<Lang, { groups: string[][]; weights: number[]; known: number }>();
@@ -611,12 +666,17 @@ export class SearchEngine {
           from,
           this.#lexicon!,
           (t) => isQuestionWord(t, from, this.#questionWords),
+          this.#langs.length === 1,
         ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
       }
       let known = 0;
       const weights = groups.map((terms) => {
         const w = Math.max(0, ...terms.map((t) => this.#bm25.idf(t)));
         known += w;
+        // A verb the visitor chose ("Como clono…", "How do I dedupe…") names the site's
+        // action in other words: unknown to the site, it is no sign of an off-topic
+        // question, whose unknown words are its subject ("pizza").
+        if (!w && terms.some((t) => verb.has(t))) return 0;
         return w || rarest;
       });
       byLang.set(lang, entry = { groups, weights, known });

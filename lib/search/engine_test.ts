@@ -68,3 +68,38 @@ Deno.test("a Portuguese question over an English-only index is translated by the
   assert.deepEqual(ids(null), []);
   assert.equal(ids(lexicon)[0], "fees#a");
 });
+
+Deno.test("a translated question lifts the English FAQ entry whose own question it matches", () => {
+  const en = buildIndexData([
+    {
+      ...passage(
+        "guide#a",
+        "Guide",
+        "Copying lists: copy a list with a slice; a copied list is another list, copy lists so.",
+      ),
+      lang: "en",
+    },
+    { ...passage("faq#b", "FAQ › How do I copy a list?", "Use list[:] or list(x)."), lang: "en" },
+  ]);
+  const lexicon = parseLexicon("copiar\tcopy\nlista\tlist\n");
+  const rank = (entryQuestion: readonly [number, number]) => {
+    const engine = new SearchEngine(en, { lexicon, entryQuestion });
+    return engine.rankLexical("Como eu copiar uma lista?", 2).ids.map((i) => engine.passage(i).id);
+  };
+  assert.equal(rank([0, 0])[0], "guide#a");
+  assert.equal(rank([0.5, 0.2])[0], "faq#b");
+});
+
+Deno.test("match: an asking verb the site lacks does not count against the question", async () => {
+  const faq = buildIndexData([
+    passage("faq#copia", "FAQ › Como copio um objeto?", "Use copy.copy ou copy.deepcopy."),
+    passage("faq#lista", "FAQ › Como ordeno uma lista?", "Use sorted(lista)."),
+  ]);
+  const engine = new SearchEngine(faq);
+  const best = async (q: string) => (await engine.search(q, { k: 1 })).passages[0].match!;
+  // "clono" is the visitor's word for the site's "copio": the question is about objects.
+  assert.equal(await best("Como eu clono um objeto?"), 1);
+  // An unknown word that is not the asking verb still weighs ("gato" is asked about).
+  assert.ok((await best("Como eu clono o gato do objeto?")) < 1);
+  assert.ok((await best("Clono um objeto?")) < 1);
+});

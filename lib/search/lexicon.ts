@@ -6,12 +6,17 @@
  * shows how to build one from Debian's FreeDict dictionaries.
  */
 import { readFileSync } from "node:fs";
-import { fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { fold, isStopword, type Lang, stem, tokenize } from "./analyzer.ts";
 
 /** Translations per direction: folded source word → target phrases. */
 export interface Lexicon {
   pt: Map<string, string[]>;
   en: Map<string, string[]>;
+  /**
+   * Per direction, the senses of every word by its stem: a visitor's inflected word
+   * ("repetidos", "itens") that the dictionary lists only in its base form.
+   */
+  stems?: { pt: Map<string, string[]>; en: Map<string, string[]> };
 }
 
 /**
@@ -41,7 +46,34 @@ export function parseLexicon(tsv: string): Lexicon {
     add(lexicon.pt, pt, en.trim());
     add(lexicon.en, en, pt.trim());
   }
+  lexicon.stems = { pt: byStem(lexicon.pt, "pt"), en: byStem(lexicon.en, "en") };
   return lexicon;
+}
+
+/** The senses of a direction's words merged by stem, in the file's order, capped likewise. */
+function byStem(words: Map<string, string[]>, lang: Lang): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [word, senses] of words) {
+    const key = stem(word, lang);
+    const list = out.get(key) ?? [];
+    for (const s of senses) if (list.length < MAX_SENSES && !list.includes(s)) list.push(s);
+    out.set(key, list);
+  }
+  return out;
+}
+
+/**
+ * A word's senses: its own entry, else (with `byStems`) those of the words that share its
+ * stem.
+ */
+function sensesOf(
+  lexicon: Lexicon,
+  from: Lang,
+  token: string,
+  byStems: boolean,
+): string[] | undefined {
+  return lexicon[from].get(token) ??
+    (byStems ? lexicon.stems?.[from].get(stem(token, from)) : undefined);
 }
 
 /**
@@ -70,7 +102,7 @@ export function translateQuery(query: string, from: Lang, lexicon: Lexicon): str
   const out: string[] = [];
   for (const token of tokenize(query)) {
     if (isStopword(token, from)) continue;
-    const senses = lexicon[from].get(token);
+    const senses = sensesOf(lexicon, from, token, false);
     if (senses) out.push(...senses);
   }
   return out.join(" ");
@@ -80,17 +112,22 @@ export function translateQuery(query: string, from: Lang, lexicon: Lexicon): str
  * The query's content words, each with its candidate translations: the lexicon's senses
  * and the word itself, since names, code and loanwords ("Cloudflare", "widget", "cookie")
  * are spelt the same in both languages. Words `skip` rejects (question words) are left out.
+ * With `byStems`, a word the lexicon lacks takes the senses of the words sharing its stem
+ * (an inflected form: "repetidos" of "repetido"): on a one-language site the translation is
+ * the only way in, while on a bilingual one those wider senses pulled the other language's
+ * pages above a question's own-language answers.
  */
 export function translationGroups(
   query: string,
   from: Lang,
   lexicon: Lexicon,
   skip: (token: string) => boolean = () => false,
+  byStems = false,
 ): string[][] {
   const groups: string[][] = [];
   for (const token of tokenize(query)) {
     if (isStopword(token, from) || skip(token)) continue;
-    const senses = lexicon[from].get(token) ?? [];
+    const senses = sensesOf(lexicon, from, token, byStems) ?? [];
     groups.push(senses.includes(token) ? senses : [...senses, token]);
   }
   return groups;

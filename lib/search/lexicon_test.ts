@@ -110,3 +110,11 @@ Deno.test("a word's senses count as one synonym set: a rare wrong sense does not
   assert.equal(ids[0], 0);
   assert.ok(ids.indexOf(3) > 0);
 });
+
+Deno.test("an inflected word the lexicon lacks takes its stem's senses, when asked to", () => {
+  const lexicon = parseLexicon("repetido\trepeated\nlista\tlist\n");
+  const groups = (byStems: boolean) =>
+    translationGroups("listas repetidas", "pt", lexicon, () => false, byStems);
+  assert.deepEqual(groups(false), [["listas"], ["repetidas"]]);
+  assert.deepEqual(groups(true), [["list", "listas"], ["repeated", "repetidas"]]);
+});

@@ -5,7 +5,7 @@
  * matching them only adds noise. Passages are indexed with these words (they may matter
  * there); only queries drop them.
  */
-import { analyze, fold, type Lang, stem } from "./analyzer.ts";
+import { analyze, fold, type Lang, LANGS, stem, tokenize } from "./analyzer.ts";
 
 /** Interrogatives that survive the stopword lists. */
 const INTERROGATIVES: Record<Lang, string> = {
@@ -61,4 +61,34 @@ export function isQuestionWord(token: string, lang: Lang, level: QuestionWordLev
   const [interrogatives, frames] = DROP[lang];
   const t = stem(token, lang);
   return interrogatives.has(t) || (level >= 2 && frames.has(t));
+}
+
+/** Interrogatives a "how/where/when do I <verb>" question puts before its verb. */
+const BEFORE_VERB = new Set(["como", "onde", "quando", "how", "where", "when"]);
+
+/**
+ * Pronouns and auxiliaries between the interrogative and the verb ("como eu posso…",
+ * "how do I…"). "faço para"/"pra" are not among them: the infinitive after them is the
+ * subject of the question ("Como faço para emagrecer?").
+ */
+const BEFORE_VERB_FILLERS = new Set(
+  "eu que posso devo consigo a gente se do does can could should i we you".split(" "),
+);
+
+/**
+ * The index terms, in every language, of the verb a question asks with: the first word
+ * after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries.
+ *
+ * @example askedVerb("Como eu clono um objeto?") // Set { "clon", "clono" }
+ */
+export function askedVerb(query: string): Set<string> {
+  const tokens = tokenize(query.slice(0, 500));
+  const out = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    if (!BEFORE_VERB.has(tokens[i])) continue;
+    let j = i + 1;
+    while (j < tokens.length && BEFORE_VERB_FILLERS.has(tokens[j])) j++;
+    if (j < tokens.length) { for (const lang of LANGS) out.add(stem(tokens[j], lang)); }
+  }
+  return out;
 }

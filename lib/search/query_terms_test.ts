@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { queryTerms } from "./query_terms.ts";
+import { askedVerb, queryTerms } from "./query_terms.ts";
 import { buildIndexData } from "./index_data.ts";
 import { SearchEngine } from "./engine.ts";
 
@@ -45,4 +45,12 @@ Deno.test("a page full of question words no longer outranks the page that answer
   // What the engine did before: "quais" matched, and the FAQ page won.
   assert.equal(new SearchEngine(data, { questionWords: 0 }).rankLexical(q, 3).ids[0], 0);
   assert.equal(new SearchEngine(data).rankLexical(q, 3).ids[0], 1);
+});
+
+Deno.test("askedVerb: the verb after how/como, past pronouns and auxiliaries", () => {
+  assert.ok(askedVerb("Como eu clono um objeto?").has("clon"));
+  assert.ok(askedVerb("How do I dedupe a list?").has("dedup"));
+  // After "faço para" the infinitive is what the question is about, not how it asks.
+  assert.ok(!askedVerb("Como faço para emagrecer?").has("emagrec"));
+  assert.equal(askedVerb("Python tem goto?").size, 0);
 });

@@ -20,7 +20,7 @@ const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
   ["what", /^\s*(?:e\s+)?(?:o que|que|qual|quais|what|which)\b/iu],
   [
     "yesno",
-    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:posso|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)\s)/iu,
+    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:posso|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)(?![\p{L}\p{N}])|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)\s)/iu,
   ],
 ];
 
@@ -30,8 +30,18 @@ const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
  * @example questionKind("Por que o Python usa indentação?") // "why"
  */
 export function questionKind(question: string): QuestionKind {
-  const head = question.slice(0, 200);
-  return KIND_PATTERNS.find(([, re]) => re.test(head))?.[0] ?? "other";
+  const kind = kindOf(question.slice(0, 200));
+  if (kind !== "other") return kind;
+  // Visitors often state the problem first and ask last: "Editei o módulo mas roda a
+  // versão velha, como recarrego?" asks how; "…mudou junto, como assim?" asks why.
+  const tail = /[,;:.!?]\s*([^,;:.!?]+)\?\s*$/u.exec(question.slice(-200))?.[1];
+  if (!tail) return kind;
+  if (/^\s*(?:como assim|why|how come)\b/iu.test(tail)) return "why";
+  return kindOf(tail);
+}
+
+function kindOf(text: string): QuestionKind {
+  return KIND_PATTERNS.find(([, re]) => re.test(text))?.[0] ?? "other";
 }
 
 /** Whether a heading path's last part reads as a question: the passage is an FAQ entry. */
