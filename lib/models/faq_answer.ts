@@ -15,8 +15,9 @@ export { isFaqEntry };
 
 /** What a sentence of each kind holds. */
 const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
+  // English "yes"/"no" count only before a pause: Portuguese "No Windows…" means "in the".
   yesno:
-    /^\s*(?:sim|n[aã]o|yes|no|nope|em geral,? n[aã]o|in general,? no|geralmente|usually|nunca|never)\b/iu,
+    /^\s*(?:sim\b|n[aã]o\b|(?:yes|no|nope)\s*[,.;:!—–-]|em geral,? n[aã]o\b|in general,? no\b|geralmente\b|usually\b|nunca\b|never\b)/iu,
   where:
     /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
   how:

@@ -136,3 +136,15 @@ Deno.test("a question with no word of either language is answered in the pages' 
   assert.match(buildExtractiveAnswer("pizza?", [page(0.05)]), /^The site does not cover that/);
   assert.doesNotMatch(buildExtractiveAnswer("GIL?", [page(0.9)]), /O site trata disso/);
 });
+
+Deno.test("a Portuguese sentence opening with “No” (in the) is not taken for an English no", () => {
+  const text = "Isso depende de como o Python veio. " +
+    "No Windows use o Adicionar ou remover programas do Painel de Controle. " +
+    "No, it is not removable.";
+  const chosen = faqAnswerSentences("Posso desinstalar o Python?", text);
+  assert.match(chosen[0], /^No, it is not/);
+  assert.equal(
+    faqAnswerSentences("Posso desinstalar o Python?", text.split(" No, ")[0])[0],
+    "Isso depende de como o Python veio.",
+  );
+});
