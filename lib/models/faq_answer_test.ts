@@ -148,3 +148,25 @@ Deno.test("a Portuguese sentence opening with “No” (in the) is not taken for
     "Isso depende de como o Python veio.",
   );
 });
+
+Deno.test("a short entry is quoted whole: its step after a long problem description is kept", () => {
+  const text = "This can happen on older releases of the operating system when some of the " +
+    "updates published since then have not been installed yet on the machine that runs it. " +
+    "First make sure the system is supported, then install the runtime update from the " +
+    "vendor's support page and start the program again.";
+  const chosen = faqAnswerSentences("Error about a missing library on an old machine", text);
+  assert.equal(chosen.length, 2);
+  assert.match(chosen[1], /install the runtime update/);
+});
+
+Deno.test("a how question finds the entry's step as its fifth sentence", () => {
+  const text = "Sorting in place saves memory when performance matters a lot. " +
+    "So the method sorts the list itself. " +
+    "To remind you of that, it returns nothing at all. " +
+    "This way you will not overwrite a list by accident when you need the old order too. " +
+    "If you want a new list, use the built-in sorted(iterable) instead. " +
+    "That function builds a new list from any iterable, sorts it and returns it to you.";
+  const chosen = faqAnswerSentences("How do I keep the old order?", text);
+  assert.ok(chosen.some((s) => /sorted\(iterable\)/.test(s)), chosen.join(" | "));
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
+});
