@@ -103,8 +103,8 @@ export function faqAnswerSentences(
 /**
  * The entry's sentence that holds what the visitor asks beyond the entry's own question
  * ("…keep its permissions?" of "How do I copy a file?"): the most of the question's words
- * that neither the entry's question nor the lead holds, each weighted by how few of the
- * entry's sentences hold it; null when no sentence holds any.
+ * that the entry's question does not hold, each weighted by how few of the entry's
+ * sentences hold it, among the sentences not already leading; null when none holds any.
  */
 function detailSentence(
   question: string,
@@ -112,7 +112,9 @@ function detailSentence(
   all: readonly string[],
   lead: readonly string[],
 ): string | null {
-  const known = contentTerms(`${entryQuestion} ${lead.join(" ")}`);
+  // Only the entry's question is known: a word the lead also holds ("…came with the
+  // system?" of a lead "It depends on how it came") still tells the detail sentence apart.
+  const known = contentTerms(entryQuestion);
   const asked = [...questionTerms(question)].filter((t) => !known.has(t));
   if (!asked.length) return null;
   const reach = all.slice(0, DETAIL_REACH);

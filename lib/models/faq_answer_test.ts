@@ -170,3 +170,21 @@ Deno.test("a how question finds the entry's step as its fifth sentence", () => {
   assert.ok(chosen.some((s) => /sorted\(iterable\)/.test(s)), chosen.join(" | "));
   assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
 });
+
+Deno.test("the detail sentence counts the visitor's words that the lead also holds", () => {
+  // "came" is in the lead and in the answer; only with it does the answer outweigh the
+  // sentence holding "remove", which is as rare in the entry as "system".
+  const text = "It depends on how Python came to your computer. " +
+    "If someone installed it on purpose, you can take it away without hurting anyone. " +
+    "On Windows, use the Control Panel's program list to take it away. " +
+    "If a third-party application installed it, taking it away breaks that application. " +
+    "Use that application's own tool to remove it. " +
+    "If Python came with your operating system, taking it away is not recommended. " +
+    "Reinstalling everything would be needed to fix things again.";
+  const chosen = faqAnswerSentences(
+    "Can I remove the Python that came with the system?",
+    text,
+    "Can I delete Python?",
+  );
+  assert.match(chosen.at(-1)!, /not recommended/);
+});
