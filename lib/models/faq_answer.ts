@@ -49,8 +49,8 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 /**
  * The sentences of an FAQ entry's answer that answer `question`, in the order to quote
  * them: the first sentence, or the one of the asked kind when the first is not (a yes/no
- * question leads with the yes or no), then the entry's next sentences in order while the
- * answer stays within about 45 words (a visitor's paraphrase often asks about the detail
+ * question leads with the yes or no), then the entry's next sentences in order, skipping
+ * each that would take the answer past about 45 words (a visitor's paraphrase often asks about the detail
  * the entry gives second or third, and the entry's own order reads best), and last the
  * sentence that holds what the visitor asks beyond the entry's own question, within 60.
  * An entry of at most 55 words is quoted whole.
@@ -78,17 +78,17 @@ export function faqAnswerSentences(
       : all;
   }
   const detail = detailSentence(question, entryQuestion, all, chosen);
-  // Keep the lead whole, however long; stop at the first sentence that would overrun.
+  // Keep the lead whole, however long; skip each sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
   const asked = chosen.slice(1);
-  for (const s of [...asked, ...all]) {
+  // Only the entry's first sentences fill the room: a short one far down is off the point.
+  for (const s of [...asked, ...all.slice(0, DETAIL_REACH)]) {
     if (out.includes(s)) continue;
-    // The sentence of the asked kind may take the detail's room; the entry's others stop
-    // at the first that would overrun.
-    if (asked.includes(s)) {
-      if (words + wordCount(s) > DETAIL_WORDS) continue;
-    } else if (words + wordCount(s) > ANSWER_WORDS) break;
+    // The sentence of the asked kind may take the detail's room; the entry's others are
+    // skipped when they would overrun, so a long one does not hide the short ones after it.
+    const room = asked.includes(s) ? DETAIL_WORDS : ANSWER_WORDS;
+    if (words + wordCount(s) > room) continue;
     out.push(s);
     words += wordCount(s);
   }

@@ -188,3 +188,15 @@ Deno.test("the detail sentence counts the visitor's words that the lead also hol
   );
   assert.match(chosen.at(-1)!, /not recommended/);
 });
+
+Deno.test("a sentence too long for the answer is skipped, not the short ones after it", () => {
+  const text = "Python runs on many systems. " +
+    "palavra ".repeat(45).trim() + ". " +
+    "The installer for each of them is on the downloads page. " +
+    "palavra ".repeat(40).trim() + ".";
+  const chosen = faqAnswerSentences("What do I need first?", text, "How do I start?");
+  assert.deepEqual(chosen, [
+    "Python runs on many systems.",
+    "The installer for each of them is on the downloads page.",
+  ]);
+});
