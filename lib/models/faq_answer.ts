@@ -74,7 +74,7 @@ export function faqAnswerSentences(
   if (wordCount(all.join(" ")) <= WHOLE_WORDS) {
     // A yes or no still leads; the rest keeps the entry's order.
     return kind === "yesno" && kindAt > 0
-      ? [all[kindAt], ...all.filter((s, i) => i !== kindAt)]
+      ? [all[kindAt], ...all.filter((_, i) => i !== kindAt)]
       : all;
   }
   const detail = detailSentence(question, entryQuestion, all, chosen);
