@@ -15,8 +15,9 @@ export { isFaqEntry };
 
 /** What a sentence of each kind holds. */
 const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
+  // English "yes"/"no" count only before a pause: Portuguese "No Windows…" means "in the".
   yesno:
-    /^\s*(?:sim|n[aã]o|yes|no|nope|em geral,? n[aã]o|in general,? no|geralmente|usually|nunca|never)\b/iu,
+    /^\s*(?:sim\b|n[aã]o\b|(?:yes|no|nope)\s*[,.;:!—–-]|em geral,? n[aã]o\b|in general,? no\b|geralmente\b|usually\b|nunca\b|never\b)/iu,
   where:
     /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
   how:
@@ -31,18 +32,28 @@ const ANSWER_WORDS = 45;
 const DETAIL_WORDS = 60;
 /** How far into the entry that sentence is looked for. */
 const DETAIL_REACH = 12;
-/** How far into the entry a sentence of the asked kind is looked for. */
-const KIND_REACH = 4;
+/**
+ * How far into the entry a sentence of the asked kind is looked for: 6, not 4, since an
+ * entry often explains the problem for four or five sentences before the step
+ * (held-out pyfaq, docs/history/benchmarks-diary.md).
+ */
+const KIND_REACH = 6;
+/**
+ * Most words of an entry quoted whole: the entry is one unit, and cutting a short one
+ * after its first sentence drops the step that follows the problem's description.
+ */
+const WHOLE_WORDS = 55;
 
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /**
  * The sentences of an FAQ entry's answer that answer `question`, in the order to quote
  * them: the first sentence, or the one of the asked kind when the first is not (a yes/no
- * question leads with the yes or no), then the entry's next sentences in order while the
- * answer stays within about 45 words (a visitor's paraphrase often asks about the detail
+ * question leads with the yes or no), then the entry's next sentences in order, skipping
+ * each that would take the answer past about 45 words (a visitor's paraphrase often asks about the detail
  * the entry gives second or third, and the entry's own order reads best), and last the
  * sentence that holds what the visitor asks beyond the entry's own question, within 60.
+ * An entry of at most 55 words is quoted whole.
  */
 export function faqAnswerSentences(
   question: string,
@@ -60,18 +71,24 @@ export function faqAnswerSentences(
     if (kind === "yesno") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);
   }
+  if (wordCount(all.join(" ")) <= WHOLE_WORDS) {
+    // A yes or no still leads; the rest keeps the entry's order.
+    return kind === "yesno" && kindAt > 0
+      ? [all[kindAt], ...all.filter((_, i) => i !== kindAt)]
+      : all;
+  }
   const detail = detailSentence(question, entryQuestion, all, chosen);
-  // Keep the lead whole, however long; stop at the first sentence that would overrun.
+  // Keep the lead whole, however long; skip each sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
   const asked = chosen.slice(1);
-  for (const s of [...asked, ...all]) {
+  // Only the entry's first sentences fill the room: a short one far down is off the point.
+  for (const s of [...asked, ...all.slice(0, DETAIL_REACH)]) {
     if (out.includes(s)) continue;
-    // The sentence of the asked kind may take the detail's room; the entry's others stop
-    // at the first that would overrun.
-    if (asked.includes(s)) {
-      if (words + wordCount(s) > DETAIL_WORDS) continue;
-    } else if (words + wordCount(s) > ANSWER_WORDS) break;
+    // The sentence of the asked kind may take the detail's room; the entry's others are
+    // skipped when they would overrun, so a long one does not hide the short ones after it.
+    const room = asked.includes(s) ? DETAIL_WORDS : ANSWER_WORDS;
+    if (words + wordCount(s) > room) continue;
     out.push(s);
     words += wordCount(s);
   }
@@ -86,8 +103,8 @@ export function faqAnswerSentences(
 /**
  * The entry's sentence that holds what the visitor asks beyond the entry's own question
  * ("…keep its permissions?" of "How do I copy a file?"): the most of the question's words
- * that neither the entry's question nor the lead holds, each weighted by how few of the
- * entry's sentences hold it; null when no sentence holds any.
+ * that the entry's question does not hold, each weighted by how few of the entry's
+ * sentences hold it, among the sentences not already leading; null when none holds any.
  */
 function detailSentence(
   question: string,
@@ -95,7 +112,9 @@ function detailSentence(
   all: readonly string[],
   lead: readonly string[],
 ): string | null {
-  const known = contentTerms(`${entryQuestion} ${lead.join(" ")}`);
+  // Only the entry's question is known: a word the lead also holds ("…came with the
+  // system?" of a lead "It depends on how it came") still tells the detail sentence apart.
+  const known = contentTerms(entryQuestion);
   const asked = [...questionTerms(question)].filter((t) => !known.has(t));
   if (!asked.length) return null;
   const reach = all.slice(0, DETAIL_REACH);

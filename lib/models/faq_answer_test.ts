@@ -136,3 +136,67 @@ Deno.test("a question with no word of either language is answered in the pages' 
   assert.match(buildExtractiveAnswer("pizza?", [page(0.05)]), /^The site does not cover that/);
   assert.doesNotMatch(buildExtractiveAnswer("GIL?", [page(0.9)]), /O site trata disso/);
 });
+
+Deno.test("a Portuguese sentence opening with “No” (in the) is not taken for an English no", () => {
+  const text = "Isso depende de como o Python veio. " +
+    "No Windows use o Adicionar ou remover programas do Painel de Controle. " +
+    "No, it is not removable.";
+  const chosen = faqAnswerSentences("Posso desinstalar o Python?", text);
+  assert.match(chosen[0], /^No, it is not/);
+  assert.equal(
+    faqAnswerSentences("Posso desinstalar o Python?", text.split(" No, ")[0])[0],
+    "Isso depende de como o Python veio.",
+  );
+});
+
+Deno.test("a short entry is quoted whole: its step after a long problem description is kept", () => {
+  const text = "This can happen on older releases of the operating system when some of the " +
+    "updates published since then have not been installed yet on the machine that runs it. " +
+    "First make sure the system is supported, then install the runtime update from the " +
+    "vendor's support page and start the program again.";
+  const chosen = faqAnswerSentences("Error about a missing library on an old machine", text);
+  assert.equal(chosen.length, 2);
+  assert.match(chosen[1], /install the runtime update/);
+});
+
+Deno.test("a how question finds the entry's step as its fifth sentence", () => {
+  const text = "Sorting in place saves memory when performance matters a lot. " +
+    "So the method sorts the list itself. " +
+    "To remind you of that, it returns nothing at all. " +
+    "This way you will not overwrite a list by accident when you need the old order too. " +
+    "If you want a new list, use the built-in sorted(iterable) instead. " +
+    "That function builds a new list from any iterable, sorts it and returns it to you.";
+  const chosen = faqAnswerSentences("How do I keep the old order?", text);
+  assert.ok(chosen.some((s) => /sorted\(iterable\)/.test(s)), chosen.join(" | "));
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 60);
+});
+
+Deno.test("the detail sentence counts the visitor's words that the lead also holds", () => {
+  // "came" is in the lead and in the answer; only with it does the answer outweigh the
+  // sentence holding "remove", which is as rare in the entry as "system".
+  const text = "It depends on how Python came to your computer. " +
+    "If someone installed it on purpose, you can take it away without hurting anyone. " +
+    "On Windows, use the Control Panel's program list to take it away. " +
+    "If a third-party application installed it, taking it away breaks that application. " +
+    "Use that application's own tool to remove it. " +
+    "If Python came with your operating system, taking it away is not recommended. " +
+    "Reinstalling everything would be needed to fix things again.";
+  const chosen = faqAnswerSentences(
+    "Can I remove the Python that came with the system?",
+    text,
+    "Can I delete Python?",
+  );
+  assert.match(chosen.at(-1)!, /not recommended/);
+});
+
+Deno.test("a sentence too long for the answer is skipped, not the short ones after it", () => {
+  const text = "Python runs on many systems. " +
+    "palavra ".repeat(45).trim() + ". " +
+    "The installer for each of them is on the downloads page. " +
+    "palavra ".repeat(40).trim() + ".";
+  const chosen = faqAnswerSentences("What do I need first?", text, "How do I start?");
+  assert.deepEqual(chosen, [
+    "Python runs on many systems.",
+    "The installer for each of them is on the downloads page.",
+  ]);
+});
