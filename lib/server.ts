@@ -25,6 +25,7 @@ import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
 import { type LazyEmbedder, lazyEmbedderFromEnv } from "@/lib/search/lazy_embedder.ts";
 import { lazySiteSearch } from "@/lib/search/lazy_search.ts";
+import { lazyPgSearch } from "@/lib/search/postgres/lazy.ts";
 import { withOwnerAnswers } from "@/lib/search/owner_overlay.ts";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
@@ -250,13 +251,16 @@ async function siteSearchOf(
   // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
   // cold start.
   const embedder = options.search ? null : lazyEmbedderFromEnv(env);
+  const database = env.SEARCH_DATABASE_URL?.trim();
+  // SEARCH_DATABASE_URL: the index lives in Postgres (docs/postgres-search.md), not in memory.
   const search = withOwnerAnswers(
-    options.search ??
-      lazySiteSearch(({ loadLexiconFromEnv }) => ({
+    options.search ?? (database ? lazyPgSearch(database, embedder) : lazySiteSearch(
+      ({ loadLexiconFromEnv }) => ({
         assetPath: new URL("build/search/index.bin", root),
         embedder,
         lexicon: loadLexiconFromEnv(env),
-      })),
+      }),
+    )),
     ownerAnswers,
   );
   // A configured lexicon is read at start, so a path that cannot be read stops it, as before.

@@ -10,7 +10,15 @@
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { toLang } from "@/lib/search/analyzer.ts";
-import { type BeirDoc, ndcgAt, mrrAt, parseJsonl, parseQrels, percentile, recallAt } from "@/lib/search/beir.ts";
+import {
+  type BeirDoc,
+  mrrAt,
+  ndcgAt,
+  parseJsonl,
+  parseQrels,
+  percentile,
+  recallAt,
+} from "@/lib/search/beir.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
@@ -70,13 +78,17 @@ export async function evalPg(args: string[], url: string): Promise<Record<string
   try {
     await createSchema(sql, schema);
     const t0 = performance.now();
-    await indexIntoPg(sql, passages.map((p) => ({
-      id: p.id,
-      contentHash: p.text,
-      url: null,
-      lang,
-      passages: [p],
-    })), { batchDocs: 500 });
+    await indexIntoPg(
+      sql,
+      passages.map((p) => ({
+        id: p.id,
+        contentHash: p.text,
+        url: null,
+        lang,
+        passages: [p],
+      })),
+      { batchDocs: 500 },
+    );
     const indexMs = performance.now() - t0;
     const tuning = values.tuning ? JSON.parse(values.tuning) as Partial<PgRankTuning> : {};
     const pg = createPgSiteSearch({ sql, deadlineMs: 30_000, tuning });
@@ -114,7 +126,9 @@ export async function evalPg(args: string[], url: string): Promise<Record<string
 if (import.meta.main) {
   const url = Deno.env.get("SEARCH_DATABASE_URL");
   if (!url) {
-    console.error("Set SEARCH_DATABASE_URL to a Postgres database (scripts/pg_cluster.sh starts one).");
+    console.error(
+      "Set SEARCH_DATABASE_URL to a Postgres database (scripts/pg_cluster.sh starts one).",
+    );
     Deno.exit(1);
   }
   console.log(JSON.stringify(await evalPg(Deno.args, url)));

@@ -4,7 +4,10 @@
  * of documents is one transaction (its passages, their term counts, its documents' hashes), so
  * a run cut off midway keeps every batch it finished and the next run does only the rest.
  */
+import { toLang } from "../analyzer.ts";
+import { corpusPassages } from "../corpus_index.ts";
 import type { Embedder } from "../embedder.ts";
+import type { CorpusDocument } from "../manifest.ts";
 import type { PassageInput } from "../index_data.ts";
 import type { Sql, Tx } from "./client.ts";
 import { migrate, SCHEMA_VERSION } from "./schema.ts";
@@ -80,7 +83,9 @@ export async function indexIntoPg(
     if (was !== undefined && was !== hash) updated++;
   }
   const keep = new Set(docs.map((d) => d.id));
-  const gone = options.deleteMissing === false ? [] : [...stored.keys()].filter((id) => !keep.has(id));
+  const gone = options.deleteMissing === false
+    ? []
+    : [...stored.keys()].filter((id) => !keep.has(id));
   const batch = Math.max(1, options.batchDocs ?? 200);
   for (let i = 0; i < gone.length; i += batch) {
     await writeBatch(sql, [], gone.slice(i, i + batch), null);
@@ -178,4 +183,24 @@ async function bumpCount(tx: Tx, key: string, delta: number): Promise<void> {
     insert into site_meta (key, value) values (${key}, to_jsonb(${delta}::bigint))
     on conflict (key) do update
       set value = to_jsonb((site_meta.value #>> '{}')::bigint + ${delta}::bigint)`;
+}
+
+/** The corpus's documents as `indexIntoPg` takes them: chunked as the embedded index chunks. */
+export function pgDocuments(
+  docs: readonly CorpusDocument[],
+): PgDocument[] {
+  const passages = corpusPassages(docs);
+  const byDoc = new Map<string, PassageInput[]>();
+  for (const p of passages) {
+    const list = byDoc.get(p.docId) ?? [];
+    list.push(p);
+    byDoc.set(p.docId, list);
+  }
+  return docs.map((d) => ({
+    id: d.id,
+    contentHash: d.sha256,
+    url: d.url,
+    lang: toLang(d.lang),
+    passages: byDoc.get(d.id) ?? [],
+  }));
 }

@@ -21,7 +21,7 @@ import type {
   StoredPassage,
 } from "../types.ts";
 import { connectPg, pgFailure, type Sql, withDeadline } from "./client.ts";
-import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning } from "./ranking_sql.ts";
+import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
 
 /** Options of `createPgSiteSearch`. */
 export interface PgSiteSearchOptions {
@@ -88,6 +88,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
         tuning.cap,
         tuning.weights as unknown as number[],
         tuning.lengthNorm,
+        queryConfigs(query),
       ]) as unknown as Promise<Row[]>,
       deadline,
       opts.signal,

@@ -12,6 +12,8 @@
  *   passages are read. A common word alone still finds passages, `cap` of them.
  */
 
+import { isStopword, tokenize } from "../analyzer.ts";
+
 /** Tuning of the ranking; the defaults were chosen on the FaQuAD and pyfaq dev sets. */
 export interface PgRankTuning {
   /** Cumulative passage count of the terms that pick candidates (default 20,000). */
@@ -36,13 +38,13 @@ const LIT = `'''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''
 
 /**
  * The statement's text. Parameters: $1 query text, $2 k, $3 budget, $4 cap, $5 weights
- * (float4[]), $6 lengthNorm. Returns id, title, url, lang, body, score, match.
+ * (float4[]), $6 lengthNorm, $7 the configurations the query is analysed with (text[]). Returns id, title, url, lang, body, score, match.
  */
 export const LEXICAL_SQL = `
 with terms as (
   select x.lexeme, coalesce(t.ndoc, 0) as ndoc
-  from (select distinct unnest(tsvector_to_array(
-          to_tsvector('site_pt', $1) || to_tsvector('site_en', $1))) as lexeme) x
+  from (select distinct unnest(tsvector_to_array(to_tsvector(c::regconfig, $1))) as lexeme
+        from unnest($7::text[]) as c) x
   left join site_terms t using (lexeme)
 ),
 total as (
@@ -82,3 +84,15 @@ from scored s,
 order by s.score desc, s.id
 limit $2
 `;
+
+/**
+ * The configurations a query is analysed with, on the embedded engine's evidence (its
+ * `queryLangs`): the language whose function words the query holds most; both without any.
+ */
+export function queryConfigs(query: string): string[] {
+  const tokens = tokenize(query);
+  const pt = tokens.filter((t) => isStopword(t, "pt")).length;
+  const en = tokens.filter((t) => isStopword(t, "en")).length;
+  if (pt === en) return ["site_pt", "site_en"];
+  return [pt > en ? "site_pt" : "site_en"];
+}

@@ -40,9 +40,12 @@ export async function migrate(sql: Sql, options: { dims?: number | null } = {}):
   await sql.begin(async (tx) => {
     // One migration at a time, also across processes (two indexers started together).
     await tx`select pg_advisory_xact_lock(4242001)`;
-    await tx`create extension if not exists unaccent`;
+    // In public, never in a schema of a test that drops it.
+    await tx`create extension if not exists unaccent schema public`;
     for (const [name, base] of CONFIGS) {
-      const [found] = await tx`select 1 as one from pg_ts_config where cfgname = ${name}`;
+      const [found] = await tx`
+        select 1 as one from pg_ts_config
+        where cfgname = ${name} and cfgnamespace = current_schema()::regnamespace`;
       if (found) continue;
       await tx.unsafe(`create text search configuration ${name} (copy = ${base})`);
       await tx.unsafe(
@@ -96,7 +99,7 @@ async function addVectors(tx: Tx, dims: number): Promise<void> {
   if (!Number.isInteger(dims) || dims < 1 || dims > 16000) {
     throw new Error(`Embedding dimensions ${dims} are not a valid pgvector size (1–16000).`);
   }
-  await tx`create extension if not exists vector`;
+  await tx`create extension if not exists vector schema public`;
   const [col] = await tx`
     select format_type(atttypid, atttypmod) as type from pg_attribute
     where attrelid = 'site_passages'::regclass and attname = 'embedding' and not attisdropped`;
