@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the tests and benches of the Postgres search.
 #   scripts/pg_cluster.sh start DIR [PORT]  → prints the URL (postgres://…/site) on its last line
-#   scripts/pg_cluster.sh stop DIR
+#   scripts/pg_cluster.sh stop DIR [fast|immediate]
 # Uses the PostgreSQL 15 server binaries (Debian's postgresql-15). initdb and the server refuse
 # to run as root, so as root they run as the `postgres` user (or `nobody`), owning DIR.
 set -euo pipefail
 cmd=${1:?start|stop}
 dir=${2:?cluster directory}
 port=${3:-54329}
+[ "$cmd" = stop ] && port=54329
 bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 as_owner() {
   if [ "$(id -u)" = 0 ]; then
@@ -34,7 +35,9 @@ start)
   echo "postgres://postgres@127.0.0.1:$port/site"
   ;;
 stop)
-  [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+  if [ -f "$dir/data/postmaster.pid" ]; then
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m "${3:-fast}" -w stop >/dev/null
+  fi
   ;;
 *)
   echo "usage: $0 start|stop DIR [PORT]" >&2

@@ -50,3 +50,48 @@ export async function pgSchema(
     },
   };
 }
+
+/** A cluster of the test's own (scripts/pg_cluster.sh), to stop and start under a running app. */
+export interface OwnCluster {
+  url: string;
+  start(): Promise<void>;
+  /** `immediate`: the server dies as in a crash, dropping every connection at once. */
+  stop(): Promise<void>;
+  /** The same, blocking: from a callback that cannot wait (an indexing run's progress). */
+  stopSync(): void;
+  remove(): Promise<void>;
+}
+
+async function clusterCommand(args: string[]): Promise<string> {
+  const script = new URL("../../scripts/pg_cluster.sh", import.meta.url).pathname;
+  const out = await new Deno.Command("bash", { args: [script, ...args], stderr: "piped" })
+    .output();
+  if (!out.success) {
+    throw new Error(`pg_cluster.sh ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!;
+}
+
+/** A new cluster on a free port, started. */
+export async function ownCluster(): Promise<OwnCluster> {
+  const dir = await Deno.makeTempDir({ prefix: "pg-own-" });
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const url = await clusterCommand(["start", dir, String(port)]);
+  return {
+    url,
+    start: async () => void await clusterCommand(["start", dir, String(port)]),
+    stop: async () => void await clusterCommand(["stop", dir, "immediate"]),
+    stopSync() {
+      const script = new URL("../../scripts/pg_cluster.sh", import.meta.url).pathname;
+      const out = new Deno.Command("bash", { args: [script, "stop", dir, "immediate"] })
+        .outputSync();
+      if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    },
+    async remove() {
+      await clusterCommand(["stop", dir]).catch(() => {});
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
