@@ -29,6 +29,8 @@ import { synthetic } from "./search_bench_data.ts";
 const ms = (x: number) => x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(1)} ms`;
 const mb = (x: number) => `${(x / 1024 / 1024).toFixed(1)} MB`;
 
+const gc = (globalThis as { gc?: () => void }).gc;
+
 /** JS heap plus the ArrayBuffers it holds (the embedded index's postings are typed arrays). */
 function heap(): number {
   gc?.();
@@ -66,7 +68,7 @@ async function toolTimes(search: SiteSearch, queries: string[]): Promise<number[
       origin: "http://site.test",
     });
     const run = (q: string) =>
-      tool.execute!({ query: q }, { toolCallId: "b", messages: [], abortSignal: undefined });
+      tool.execute!({ query: q }, { toolCallId: "b", messages: [] } as never);
     for (const q of queries.slice(0, 10)) await run(q); // warm-up
     const times: number[] = [];
     for (const q of queries) {
@@ -121,7 +123,7 @@ async function pgRun(url: string, n: number, dims: number): Promise<Line> {
     await createSchema(sql, schema);
     const docs = documents(set.texts);
     const byText = new Map<string, Float32Array>();
-    set.texts.forEach((t, i) => {
+    set.texts.forEach((_text, i) => {
       const p = docs[Math.floor(i / 10)].passages[i % 10];
       byText.set(`${p.title}\n\n${p.text}`, set.vectors[i]);
     });

@@ -80,19 +80,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     if (!checkedAt) await refresh();
     if (!query.trim() || k === 0) return { mode: dims ? "hybrid" : "lexical", passages: [] };
     const depth = Math.max(k, candidates);
-    const lexicalRun = withDeadline<Row[]>(
-      sql.unsafe(LEXICAL_SQL, [
-        query,
-        depth,
-        tuning.budget,
-        tuning.cap,
-        tuning.weights as unknown as number[],
-        tuning.lengthNorm,
-        queryConfigs(query),
-      ]) as unknown as Promise<Row[]>,
-      deadline,
-      opts.signal,
-    );
+    const lexicalRun = lexicalRows(sql, query, depth, tuning, deadline, opts.signal);
     const denseRun = denseRows(query, depth, opts.signal);
     let lexical: Row[];
     let dense: Row[] | null;
@@ -108,7 +96,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       throw error;
     }
     if (status.status !== "ok" && Date.now() - checkedAt > 250) void refresh().catch(() => {});
-    return assemble(lexical, dense, k);
+    return assemble(lexical, dense, k, seen);
   }
 
   /** The query's nearest passages by cosine, or null when the search is lexical. */
@@ -134,39 +122,6 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     );
   }
 
-  function assemble(lexical: Row[], dense: Row[] | null, k: number): SearchResult {
-    const rows = new Map<string, Row>();
-    for (const r of [...lexical, ...(dense ?? [])]) if (!rows.has(r.id)) rows.set(r.id, r);
-    const ids = [...rows.keys()];
-    const index = new Map(ids.map((id, i) => [id, i]));
-    const lists = [lexical.map((r) => index.get(r.id)!)];
-    if (dense) lists.push(dense.map((r) => index.get(r.id)!));
-    const fused = dense
-      ? rrf(lists).slice(0, k)
-      : lists[0].slice(0, k).map((i, r) => ({ id: i, score: lexical[r].score, ranks: [r + 1] }));
-    let n = 0;
-    const passages = fused.map((f): Passage => {
-      const row = rows.get(ids[f.id])!;
-      const stored: StoredPassage = {
-        id: row.id,
-        title: row.title,
-        url: row.url,
-        lang: row.lang,
-        text: row.body,
-      };
-      seen.set(row.id, stored);
-      const lexicalRow = lexical.find((r) => r.id === row.id);
-      return {
-        ...(row.url ? { n: ++n } : {}),
-        ...stored,
-        score: Number(f.score),
-        ...(lexicalRow?.match == null ? {} : { match: Number(lexicalRow.match) }),
-        ranks: { bm25: f.ranks[0] ?? null, dense: dense ? f.ranks[1] ?? null : null },
-      };
-    });
-    return { mode: dense ? "hybrid" : "lexical", passages };
-  }
-
   return {
     search,
     // Synchronous by contract: the passages this isolate has seen in its searches (which is
@@ -179,6 +134,70 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     ready: () => refresh().catch(() => {}),
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
   };
+}
+
+/** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
+function lexicalRows(
+  sql: Sql,
+  query: string,
+  depth: number,
+  tuning: PgRankTuning,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<Row[]> {
+  const params = [
+    query,
+    depth,
+    tuning.budget,
+    tuning.cap,
+    tuning.weights as unknown as number[],
+    tuning.lengthNorm,
+    queryConfigs(query),
+  ];
+  return withDeadline<Row[]>(
+    sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,
+    deadline,
+    signal,
+  );
+}
+
+/** The result: RRF over both lists (or the lexical list alone), public passages numbered. */
+function assemble(
+  lexical: Row[],
+  dense: Row[] | null,
+  k: number,
+  seen: Lru<string, StoredPassage>,
+): SearchResult {
+  const rows = new Map<string, Row>();
+  for (const r of [...lexical, ...(dense ?? [])]) if (!rows.has(r.id)) rows.set(r.id, r);
+  const ids = [...rows.keys()];
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const lists = [lexical.map((r) => index.get(r.id)!)];
+  if (dense) lists.push(dense.map((r) => index.get(r.id)!));
+  const fused = dense
+    ? rrf(lists).slice(0, k)
+    : lists[0].slice(0, k).map((i, r) => ({ id: i, score: lexical[r].score, ranks: [r + 1] }));
+  let n = 0;
+  const passages = fused.map((f): Passage => {
+    const row = rows.get(ids[f.id])!;
+    const stored: StoredPassage = {
+      id: row.id,
+      title: row.title,
+      url: row.url,
+      lang: row.lang,
+      text: row.body,
+    };
+    seen.set(row.id, stored);
+    const lexicalRow = lexical.find((r) => r.id === row.id);
+    return {
+      ...(row.url ? { n: ++n } : {}),
+      ...stored,
+      score: Number(f.score),
+      ...(lexicalRow?.match == null ? {} : { match: Number(lexicalRow.match) }),
+      ranks: { bm25: f.ranks[0] ?? null, dense: dense ? f.ranks[1] ?? null : null },
+    };
+  });
+  return { mode: dense ? "hybrid" : "lexical", passages };
 }
 
 /** The counts and the embedding settings, or the failure, read once. */
