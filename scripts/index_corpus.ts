@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { indexCorpus } from "@/lib/search/corpus_index.ts";
 import { createEmbedderFromEnv } from "@/lib/search/embedder_providers.ts";
+import { OWNER_DOC_PREFIX } from "@/lib/search/owner_overlay.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -72,6 +73,8 @@ async function indexToPostgres(corpusDir: string): Promise<number> {
     const report = await pg.indexIntoPg(sql, pg.pgDocuments(docs), {
       embedder: createEmbedderFromEnv(Deno.env.toObject()),
       onProgress: (done, total) => console.log(`  ${done}/${total} documents written`),
+      // The owner's answers share the tables: the corpus run never deletes them.
+      deleteScope: (id) => !id.startsWith(OWNER_DOC_PREFIX),
     });
     console.log(
       `Postgres index: ${report.added} added, ${report.updated} updated, ${report.deleted} ` +

@@ -16,7 +16,7 @@ const LOADING: IndexStatus = {
 export function lazyPgSearch(
   url: string,
   embedder: Embedder | null,
-): SiteSearch & { ready(): Promise<void> } {
+): SiteSearch & Pick<PgSiteSearch, "ready" | "syncDocuments"> {
   let real: PgSiteSearch | null = null;
   let loading: Promise<PgSiteSearch> | null = null;
   const load = () =>
@@ -29,6 +29,7 @@ export function lazyPgSearch(
     );
   return {
     ready: async () => await (await load()).ready(),
+    syncDocuments: async (docs, scope) => await (await load()).syncDocuments(docs, scope),
     async search(query, options) {
       return (await load()).search(query, options);
     },

@@ -44,6 +44,11 @@ export interface PgIndexOptions {
    * corpus). False adds and updates only.
    */
   deleteMissing?: boolean;
+  /**
+   * Which stored documents `docs` stands for (default: all): only those are deleted when
+   * missing. The corpus and the owner's answers share the tables, each the owner of its own.
+   */
+  deleteScope?: (id: string) => boolean;
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -83,9 +88,10 @@ export async function indexIntoPg(
     if (was !== undefined && was !== hash) updated++;
   }
   const keep = new Set(docs.map((d) => d.id));
+  const scope = options.deleteScope ?? (() => true);
   const gone = options.deleteMissing === false
     ? []
-    : [...stored.keys()].filter((id) => !keep.has(id));
+    : [...stored.keys()].filter((id) => !keep.has(id) && scope(id));
   const batch = Math.max(1, options.batchDocs ?? 200);
   for (let i = 0; i < gone.length; i += batch) {
     await writeBatch(sql, [], gone.slice(i, i + batch), null);

@@ -21,6 +21,7 @@ import type {
   StoredPassage,
 } from "../types.ts";
 import { connectPg, pgFailure, type Sql, withDeadline } from "./client.ts";
+import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
 
 /** Options of `createPgSiteSearch`. */
@@ -38,7 +39,23 @@ export interface PgSiteSearchOptions {
 }
 
 /** A search over Postgres, with `close()` for the pool it opened. */
-export type PgSiteSearch = SiteSearch & { ready(): Promise<void>; close(): Promise<void> };
+export type PgSiteSearch = SiteSearch & {
+  ready(): Promise<void>;
+  /**
+   * Makes the documents `scope` selects equal `docs` (the owner's answers): written when new or
+   * changed, deleted when gone; documents outside `scope` are left alone.
+   */
+  syncDocuments(docs: PgDocument[], scope: (id: string) => boolean): Promise<void>;
+  close(): Promise<void>;
+};
+
+async function syncDocuments(
+  sql: Sql,
+  docs: PgDocument[],
+  scope: (id: string) => boolean,
+): Promise<void> {
+  await indexIntoPg(sql, docs, { deleteScope: scope });
+}
 
 interface Row {
   id: string;
@@ -57,8 +74,7 @@ const STATUS_TTL_MS = 5_000;
 export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
   const sql = options.sql ?? connectPg(options.url!, {});
   const deadline = options.deadlineMs ?? 1_500;
-  const tuning = { ...DEFAULT_TUNING, ...options.tuning };
-  const candidates = options.candidates ?? 50;
+  const tuning = { ...DEFAULT_TUNING, ...options.tuning }, candidates = options.candidates ?? 50;
   const seen = new Lru<string, StoredPassage>(2_000);
   let status: IndexStatus = { status: "unavailable", error: "The search database is connecting." };
   let checkedAt = 0;
@@ -132,6 +148,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       return status;
     },
     ready: () => refresh().catch(() => {}),
+    syncDocuments: (docs, scope) => syncDocuments(sql, docs, scope),
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
   };
 }

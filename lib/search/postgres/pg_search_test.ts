@@ -6,6 +6,8 @@ import type { PassageInput } from "../index_data.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { createPgSiteSearch } from "./pg_search.ts";
 import { migrate } from "./schema.ts";
+import { withPgOwnerAnswers } from "./owner_answers.ts";
+import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
 
 const ignore = !PG_URL;
 
@@ -206,6 +208,41 @@ Deno.test({ name: "pg search: hybrid with pgvector fuses both rankings", ignore 
       assert.equal((await other.search("plano gratuito")).mode, "lexical");
     });
   } finally {
+    await db.drop();
+  }
+});
+
+Deno.test({
+  name: "pg search: the owner's answers go to the database, lifted, and leave it",
+  ignore,
+}, async () => {
+  const db = await pgSchema("owner");
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await indexIntoPg(db.sql, CORPUS);
+    const answers = createOwnerAnswers(kv);
+    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers);
+    const saved = await answers.save({
+      question: "Vocês aceitam pagamento por boleto?",
+      answer: "Sim: o boleto vence em três dias úteis.",
+      lang: "pt",
+    });
+    const r = await search.search("aceitam pagamento por boleto?");
+    assert.equal(r.passages[0].id, `respostas/${saved!.id}#resposta`);
+    assert.equal(r.passages[0].url, `/respostas/${saved!.id}`);
+    // Another process sees it in the same tables.
+    const [row] = await db
+      .sql`select count(*)::int as n from site_passages where id like 'respostas/%'`;
+    assert.equal(row.n, 1);
+    // The corpus run leaves the answers alone (its scope is the corpus).
+    const rerun = await indexIntoPg(db.sql, CORPUS, {
+      deleteScope: (id) => !id.startsWith("respostas/"),
+    });
+    assert.equal(rerun.deleted, 0);
+    await answers.remove(saved!.id);
+    assert.equal((await search.search("pagamento por boleto")).passages.length, 0);
+  } finally {
+    kv.close();
     await db.drop();
   }
 });
