@@ -22,7 +22,7 @@ let vectorChecked: Promise<boolean> | null = null;
 /** Whether the test server has pgvector (Debian 12 packages none: it is built from source). */
 export function hasPgvector(): Promise<boolean> {
   return vectorChecked ??= (async () => {
-    if (!PG_URL) return false;
+    if (!PG_URL || Deno.env.get("PG_VECTOR_VIA_PGLITE") === "1") return false;
     const sql = connectPg(PG_URL, { max: 1 });
     try {
       const rows = await sql`select 1 from pg_available_extensions where name = 'vector'`;
@@ -31,6 +31,34 @@ export function hasPgvector(): Promise<boolean> {
       await sql.end({ timeout: 1 });
     }
   })();
+}
+
+/**
+ * A Postgres with pgvector for the vector tests where the test server has none: PGlite (real
+ * Postgres in WASM, with its pgvector and unaccent builds) served on a loopback port over the
+ * wire protocol by pglite-socket, so the very same client code talks to it. It serves one
+ * connection at a time: pools on it take `max: 1`.
+ */
+export async function pgliteServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const [{ PGlite }, { vector }, { unaccent }, { PGLiteSocketServer }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/vector"),
+    import("@electric-sql/pglite/contrib/unaccent"),
+    import("@electric-sql/pglite-socket"),
+  ]);
+  const db = await PGlite.create({ extensions: { vector, unaccent } });
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1" });
+  await server.start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
 }
 
 /** A pool on a fresh schema of its own; `drop()` removes the schema and closes the pool. */
