@@ -40,6 +40,9 @@ export function connectPg(url: string, options: PgOptions = {}): Sql {
     connection: {
       application_name: "site-assistant",
       statement_timeout: options.statementTimeoutMs ?? 2_000,
+      // pgvector's HNSW scan returns at most ef_search rows (default 40): the dense list is 50
+      // deep, as the embedded engine's. A placeholder setting where pgvector is absent.
+      "hnsw.ef_search": 100,
       ...(options.schema ? { search_path: `${options.schema}, public` } : {}),
     },
   });
