@@ -31,9 +31,15 @@ const mb = (x: number) => `${(x / 1024 / 1024).toFixed(1)} MB`;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** JS heap plus the ArrayBuffers it holds (the embedded index's postings are typed arrays). */
-function heap(): number {
-  gc?.();
+/**
+ * JS heap plus the ArrayBuffers it holds (the embedded index's postings are typed arrays), after
+ * collections: buffers are released only once their owners were collected and finalised.
+ */
+async function heap(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await new Promise((r) => setTimeout(r, 20));
+  }
   const m = Deno.memoryUsage();
   return m.heapUsed + m.external;
 }
@@ -139,14 +145,14 @@ async function pgRun(url: string, n: number, dims: number): Promise<Line> {
     const vectors = new Map(queries.map((q) => [q.text, q.vector]));
     const embedder = dims ? setEmbedder(vectors, dims, [queries[0].vector]) : null;
     // What the isolate holds for the search: measured from here, the corpus built and gone.
-    const h0 = heap();
+    const h0 = await heap();
     const search = createPgSiteSearch({
       sql: connectPg(url, { schema, max: 3 }),
       embedder,
       deadlineMs: 30_000,
     });
     const times = await toolTimes(search, queries.map((q) => q.text));
-    const h1 = heap();
+    const h1 = await heap();
     await search.close();
     return {
       engine: dims ? `Postgres hybrid ${dims}-d` : "Postgres lexical",
@@ -173,7 +179,7 @@ function embeddedBuild(n: number) {
 }
 
 async function embeddedRun(n: number): Promise<Line> {
-  const base = heap();
+  const base = await heap();
   const { engine, indexMs, queries } = embeddedBuild(n);
   const search: SiteSearch = {
     search: (q, o) => engine.search(q, o),
@@ -187,7 +193,7 @@ async function embeddedRun(n: number): Promise<Line> {
     indexMs,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
-    heap: heap() - base,
+    heap: (await heap()) - base,
     rss: Deno.memoryUsage().rss,
   };
 }
