@@ -74,7 +74,7 @@ async function indexToPostgres(corpusDir: string): Promise<number> {
       embedder: createEmbedderFromEnv(Deno.env.toObject()),
       onProgress: (done, total) => console.log(`  ${done}/${total} documents written`),
       // The owner's answers share the tables: the corpus run never deletes them.
-      deleteScope: (id) => !id.startsWith(OWNER_DOC_PREFIX),
+      scope: { prefix: OWNER_DOC_PREFIX, inside: false },
     });
     console.log(
       `Postgres index: ${report.added} added, ${report.updated} updated, ${report.deleted} ` +

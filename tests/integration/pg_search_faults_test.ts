@@ -17,6 +17,7 @@ import {
   newChatId,
   postChat,
   readSse,
+  streamedText,
   testConfig,
   userMessage,
 } from "../support/chat_client.ts";
@@ -150,10 +151,16 @@ Deno.test({
       const output = sse.chunks.find((c) => c.type === "tool-output-available") as
         | { output: { mode: string; passages: unknown[] } }
         | undefined;
-      return output?.output;
+      return { ...output?.output, text: streamedText(sse.chunks) } as {
+        mode: string;
+        passages: unknown[];
+        text: string;
+      };
     };
     // Down: a clear "unavailable", no 5xx, the turn saved.
-    assert.equal((await ask("Quanto custa o plano gratuito?"))?.mode, "unavailable");
+    const down = await ask("Quanto custa o plano gratuito?");
+    assert.equal(down.mode, "unavailable");
+    assert.match(down.text, /Não consegui pesquisar o site agora/);
     const health = await (await fetch(`${server.url}/api/health`)).json();
     assert.equal(health.index.status, "unavailable");
     // Back, with the index resumed where the killed run stopped: the same app answers.
@@ -161,8 +168,9 @@ Deno.test({
     const resumed = await indexIntoPg(indexer, docs(40), { batchDocs: 10 });
     assert.equal(resumed.unchanged, 10, "the batch committed before the kill is kept");
     const out = await ask("O plano gratuito inclui quantas perguntas?");
-    assert.equal(out?.mode, "lexical");
-    assert.ok(out!.passages.length > 0);
+    assert.equal(out.mode, "lexical");
+    assert.ok(out.passages.length > 0);
+    assert.match(out.text, /cem perguntas por dia/);
     const saved = await server.services.store.loadMessages(id) as ChatMessage[];
     assert.equal(saved.length, 4, "both turns are in the history");
   } finally {

@@ -29,7 +29,7 @@ export function lazyPgSearch(
     );
   return {
     ready: async () => await (await load()).ready(),
-    syncDocuments: async (docs, scope) => await (await load()).syncDocuments(docs, scope),
+    syncDocuments: async (docs, prefix) => await (await load()).syncDocuments(docs, prefix),
     async search(query, options) {
       return (await load()).search(query, options);
     },

@@ -29,18 +29,24 @@ export function ownerDocuments(list: readonly OwnerAnswer[]): PgDocument[] {
 
 const isOwner = (id: string) => id.startsWith(OWNER_DOC_PREFIX);
 
+/** How long a search waits for the answers' copy before it goes on without it, ms. */
+const SYNC_WAIT_MS = 1_000;
+
 /** `base` (the Postgres search) with the owner's answers copied into it and lifted as today. */
 export function withPgOwnerAnswers(
   base: SiteSearch & Pick<PgSiteSearch, "syncDocuments">,
   answers: Pick<OwnerAnswers, "list" | "version">,
+  options: { syncWaitMs?: number } = {},
 ): SiteSearch {
+  const wait = options.syncWaitMs ?? SYNC_WAIT_MS;
   let synced: number | null = null;
   let syncing: Promise<void> | null = null;
   async function sync(): Promise<void> {
     const version = await answers.version();
-    if (version === synced) return;
+    // Version 0: no answer was ever written, nothing to copy.
+    if (version === synced || version === 0) return;
     syncing ??= (async () => {
-      await base.syncDocuments(ownerDocuments(await answers.list()), isOwner);
+      await base.syncDocuments(ownerDocuments(await answers.list()), OWNER_DOC_PREFIX);
       synced = version;
     })().finally(() => syncing = null);
     await syncing;
@@ -48,9 +54,15 @@ export function withPgOwnerAnswers(
   return {
     async search(query, options) {
       const k = options?.k ?? 5;
-      await sync().catch((error) =>
-        console.error("The owner's answers could not be written to the search database:", error)
-      );
+      // Bounded: a slow copy finishes in the background, the search does not wait for it.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        sync().catch((error) =>
+          console.error("The owner's answers could not be written to the search database:", error)
+        ),
+        new Promise((resolve) => timer = setTimeout(resolve, wait)),
+      ]);
+      clearTimeout(timer);
       // A few more than asked: an answer just below the cut is still lifted when it holds the
       // question as well as the best passage does (lib/search/owner_overlay.ts).
       const result = await base.search(query, { ...options, k: k + 3 });

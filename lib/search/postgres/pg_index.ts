@@ -45,10 +45,19 @@ export interface PgIndexOptions {
    */
   deleteMissing?: boolean;
   /**
-   * Which stored documents `docs` stands for (default: all): only those are deleted when
-   * missing. The corpus and the owner's answers share the tables, each the owner of its own.
+   * Which stored documents `docs` stands for (default: all): those whose id starts with
+   * `prefix` (`inside`) or does not. Only they are compared and deleted when missing: the
+   * corpus and the owner's answers share the tables, each the owner of its own.
    */
-  deleteScope?: (id: string) => boolean;
+  scope?: PgScope;
+  /** Whether to run the migration first (default true). */
+  migrate?: boolean;
+}
+
+/** A part of the stored documents, by id prefix. */
+export interface PgScope {
+  prefix: string;
+  inside: boolean;
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -73,10 +82,11 @@ export async function indexIntoPg(
   const t0 = performance.now();
   const embedder = options.embedder ?? null;
   const dims = embedder ? (await embedder.embed(["dimension probe"]))[0].length : null;
-  await migrate(sql, { dims });
-  await setMeta(sql, { embeddingModel: embedder?.model ?? null, dims });
-  const stored = new Map<string, string>();
-  for (const row of await sql`select id, hash from site_documents`) stored.set(row.id, row.hash);
+  if (options.migrate !== false) {
+    await migrate(sql, { dims });
+    await setMeta(sql, { embeddingModel: embedder?.model ?? null, dims });
+  }
+  const stored = await storedHashes(sql, options.scope);
   const todo: Array<{ doc: PgDocument; hash: string }> = [];
   let unchanged = 0;
   let updated = 0;
@@ -88,10 +98,9 @@ export async function indexIntoPg(
     if (was !== undefined && was !== hash) updated++;
   }
   const keep = new Set(docs.map((d) => d.id));
-  const scope = options.deleteScope ?? (() => true);
   const gone = options.deleteMissing === false
     ? []
-    : [...stored.keys()].filter((id) => !keep.has(id) && scope(id));
+    : [...stored.keys()].filter((id) => !keep.has(id));
   const batch = Math.max(1, options.batchDocs ?? 200);
   for (let i = 0; i < gone.length; i += batch) {
     await writeBatch(sql, [], gone.slice(i, i + batch), null);
@@ -111,6 +120,16 @@ export async function indexIntoPg(
     passages,
     ms: performance.now() - t0,
   };
+}
+
+/** The stored documents' hashes, of `scope` only when given. */
+async function storedHashes(sql: Sql, scope?: PgScope): Promise<Map<string, string>> {
+  const rows = scope
+    ? await sql`
+      select id, hash from site_documents
+      where (left(id, ${scope.prefix.length}) = ${scope.prefix}) = ${scope.inside}`
+    : await sql`select id, hash from site_documents`;
+  return new Map(rows.map((r) => [r.id as string, r.hash as string]));
 }
 
 async function embedBatch(embedder: Embedder, docs: PgDocument[]): Promise<string[]> {

@@ -42,19 +42,20 @@ export interface PgSiteSearchOptions {
 export type PgSiteSearch = SiteSearch & {
   ready(): Promise<void>;
   /**
-   * Makes the documents `scope` selects equal `docs` (the owner's answers): written when new or
-   * changed, deleted when gone; documents outside `scope` are left alone.
+   * Makes the documents whose id starts with `prefix` equal `docs` (the owner's answers):
+   * written when new or changed, deleted when gone; no other document is read or touched.
    */
-  syncDocuments(docs: PgDocument[], scope: (id: string) => boolean): Promise<void>;
+  syncDocuments(docs: PgDocument[], prefix: string): Promise<void>;
   close(): Promise<void>;
 };
 
 async function syncDocuments(
   sql: Sql,
   docs: PgDocument[],
-  scope: (id: string) => boolean,
+  prefix: string,
 ): Promise<void> {
-  await indexIntoPg(sql, docs, { deleteScope: scope });
+  // The tables exist once the corpus was indexed; without them the search fails anyway.
+  await indexIntoPg(sql, docs, { scope: { prefix, inside: true }, migrate: false });
 }
 
 interface Row {
@@ -148,7 +149,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       return status;
     },
     ready: () => refresh().catch(() => {}),
-    syncDocuments: (docs, scope) => syncDocuments(sql, docs, scope),
+    syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix),
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
   };
 }

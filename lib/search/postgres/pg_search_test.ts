@@ -244,7 +244,10 @@ Deno.test({
   try {
     await indexIntoPg(db.sql, CORPUS);
     const answers = createOwnerAnswers(kv);
-    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers);
+    // A loaded machine must not make the copy miss the search that follows the save.
+    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
+      syncWaitMs: 30_000,
+    });
     const saved = await answers.save({
       question: "Vocês aceitam pagamento por boleto?",
       answer: "Sim: o boleto vence em três dias úteis.",
@@ -259,7 +262,7 @@ Deno.test({
     assert.equal(row.n, 1);
     // The corpus run leaves the answers alone (its scope is the corpus).
     const rerun = await indexIntoPg(db.sql, CORPUS, {
-      deleteScope: (id) => !id.startsWith("respostas/"),
+      scope: { prefix: "respostas/", inside: false },
     });
     assert.equal(rerun.deleted, 0);
     await answers.remove(saved!.id);
