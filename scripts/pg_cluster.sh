@@ -8,7 +8,6 @@ set -euo pipefail
 cmd=${1:?start|stop}
 dir=${2:?cluster directory}
 port=${3:-54329}
-[ "$cmd" = stop ] && port=54329
 bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 as_owner() {
   if [ "$(id -u)" = 0 ]; then
