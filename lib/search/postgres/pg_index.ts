@@ -171,7 +171,7 @@ async function writeBatch(
   const docs = write.map(({ doc, hash }) => ({ id: doc.id, hash, url: doc.url, lang: doc.lang }));
   await sql.begin(async (tx) => {
     // Two indexers at once would count the same terms twice: one writer at a time.
-    await tx`select pg_advisory_xact_lock(4242002)`;
+    await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':site_index'))`;
     const [before] = await tx`
       select (select count(*) from site_passages where doc_id = any(${ids}))::int as passages,
              (select count(*) from site_documents where id = any(${ids}))::int as documents`;

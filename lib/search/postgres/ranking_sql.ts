@@ -64,25 +64,27 @@ cand as (
   select p.id from site_passages p, rare where p.tsv @@ rare.q limit $4
 ),
 scored as (
-  select p.id, p.title, p.url, p.lang, p.body,
+  -- Ranked on the index columns only; the text of the passages is read for the top ones.
+  select p.id,
     (select coalesce(sum(w.idf * ts_rank($5::float4[], p.tsv, w.q, 0)), 0)
        from w where w.ndoc > 0 and p.tsv @@ w.q)
-      / (1 + $6 * ln(1 + length(p.tsv))) as score,
-    (select coalesce(sum(w.idf) filter (where p.tsv @@ w.q), 0) from w where w.ndoc > 0)
-      as held
+      / (1 + $6 * ln(1 + length(p.tsv))) as score
   from cand join site_passages p using (id)
+),
+top as (
+  select id, score from scored order by score desc, id limit $2
 )
-select s.id, s.title, s.url, s.lang, s.body, s.score,
+select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- The share of the query's IDF weight the passage holds and the one the site holds (a word
   -- the site lacks weighs as the rarest possible term): see Passage.match.
-  (s.held / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
-from scored s,
+  ((select coalesce(sum(w.idf), 0) from w where w.ndoc > 0 and p.tsv @@ w.q)
+     / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
+from top t join site_passages p using (id),
   (select coalesce(sum(case when ndoc > 0 then idf else ln(1 + (total.n + 0.5) / 0.5) end), 0)
             as all_idf,
           coalesce(sum(idf) filter (where ndoc > 0), 0) as known_idf
    from w, total) a
-order by s.score desc, s.id
-limit $2
+order by t.score desc, p.id
 `;
 
 /**

@@ -39,7 +39,7 @@ export async function dropSchema(sql: Sql, name: string): Promise<void> {
 export async function migrate(sql: Sql, options: { dims?: number | null } = {}): Promise<void> {
   await sql.begin(async (tx) => {
     // One migration at a time, also across processes (two indexers started together).
-    await tx`select pg_advisory_xact_lock(4242001)`;
+    await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':site_migrate'))`;
     // In public, never in a schema of a test that drops it.
     await tx`create extension if not exists unaccent schema public`;
     for (const [name, base] of CONFIGS) {
