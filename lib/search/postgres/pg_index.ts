@@ -10,7 +10,7 @@ import type { Embedder } from "../embedder.ts";
 import type { CorpusDocument } from "../manifest.ts";
 import type { PassageInput } from "../index_data.ts";
 import type { Sql, Tx } from "./client.ts";
-import { migrate, SCHEMA_VERSION } from "./schema.ts";
+import { createVectorIndex, migrate, SCHEMA_VERSION } from "./schema.ts";
 
 /** One document to index, with its passages (ids `<docId>#<anchor>`, in order). */
 export interface PgDocument {
@@ -106,12 +106,15 @@ export async function indexIntoPg(
     await writeBatch(sql, [], gone.slice(i, i + batch), null);
   }
   let passages = 0;
-  for (let i = 0; i < todo.length; i += batch) {
-    const slice = todo.slice(i, i + batch);
-    const vectors = embedder ? await embedBatch(embedder, slice.map((t) => t.doc)) : null;
-    passages += await writeBatch(sql, slice, [], vectors);
-    options.onProgress?.(Math.min(i + batch, todo.length), todo.length);
-  }
+  const firstLoad = dims !== null && todo.length > 0 && await isEmpty(sql);
+  await bulkVectorIndex(sql, firstLoad, async () => {
+    for (let i = 0; i < todo.length; i += batch) {
+      const slice = todo.slice(i, i + batch);
+      const vectors = embedder ? await embedBatch(embedder, slice.map((t) => t.doc)) : null;
+      passages += await writeBatch(sql, slice, [], vectors);
+      options.onProgress?.(Math.min(i + batch, todo.length), todo.length);
+    }
+  });
   return {
     added: todo.length - updated,
     updated,
@@ -120,6 +123,28 @@ export async function indexIntoPg(
     passages,
     ms: performance.now() - t0,
   };
+}
+
+async function isEmpty(sql: Sql): Promise<boolean> {
+  const [row] = await sql`select not exists (select 1 from site_passages) as empty`;
+  return row.empty as boolean;
+}
+
+/**
+ * pgvector builds an HNSW index several times faster over rows already loaded than row by row:
+ * a first load into an empty table drops the index and builds it once at the end. A run cut
+ * off midway leaves it missing, and the next run's migration creates it before writing.
+ */
+async function bulkVectorIndex(sql: Sql, firstLoad: boolean, run: () => Promise<void>) {
+  if (!firstLoad) return await run();
+  await sql`drop index if exists site_passages_embedding`;
+  await run();
+  await sql.begin(async (tx) => {
+    // The build outlasts any statement limit meant for queries; its memory bounds its speed.
+    await tx`set local statement_timeout = 0`;
+    await tx`set local maintenance_work_mem = '512MB'`;
+    await createVectorIndex(tx);
+  });
 }
 
 /** The stored documents' hashes, of `scope` only when given. */

@@ -53,9 +53,10 @@ async function syncDocuments(
   sql: Sql,
   docs: PgDocument[],
   prefix: string,
+  embedder: Embedder | null,
 ): Promise<void> {
   // The tables exist once the corpus was indexed; without them the search fails anyway.
-  await indexIntoPg(sql, docs, { scope: { prefix, inside: true }, migrate: false });
+  await indexIntoPg(sql, docs, { scope: { prefix, inside: true }, migrate: false, embedder });
 }
 
 interface Row {
@@ -149,7 +150,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       return status;
     },
     ready: () => refresh().catch(() => {}),
-    syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix),
+    syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix, options.embedder ?? null),
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
   };
 }

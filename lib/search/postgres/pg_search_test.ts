@@ -214,6 +214,11 @@ Deno.test({
   try {
     const embedder = fakeEmbedder();
     await indexIntoPg(db.sql, CORPUS, { embedder });
+    // The first load builds the HNSW index once, after the rows.
+    const [index] = await db.sql`
+      select count(*)::int as n from pg_indexes
+      where indexname = 'site_passages_embedding' and schemaname = current_schema()`;
+    assert.equal(index.n, 1);
     const search = createPgSiteSearch({ sql: db.sql, embedder, deadlineMs: 30_000 });
     const r = await search.search("plano gratuito", { k: 3 });
     assert.equal(r.mode, "hybrid");

@@ -111,6 +111,11 @@ async function addVectors(tx: Tx, dims: number): Promise<void> {
   if (!col || col.type !== `vector(${dims})`) {
     await tx.unsafe(`alter table site_passages add column embedding vector(${dims})`);
   }
+  await createVectorIndex(tx);
+}
+
+/** The HNSW index of the vectors (cosine), when missing. */
+export async function createVectorIndex(tx: Tx): Promise<void> {
   await tx.unsafe(
     `create index if not exists site_passages_embedding on site_passages ` +
       `using hnsw (embedding vector_cosine_ops)`,
