@@ -79,9 +79,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning }, candidates = options.candidates ?? 50;
   const seen = new Lru<string, StoredPassage>(2_000);
   let status: IndexStatus = { status: "unavailable", error: "The search database is connecting." };
-  let checkedAt = 0;
-  let checking: Promise<void> | null = null;
-  let dims: number | null = null;
+  let checkedAt = 0, checking: Promise<void> | null = null, dims: number | null = null;
 
   const refresh = () =>
     checking ??= readStatus(sql, deadline, options.embedder ?? null).then((s) => {
