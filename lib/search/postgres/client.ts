@@ -48,6 +48,18 @@ export function connectPg(url: string, options: PgOptions = {}): Sql {
   });
 }
 
+/**
+ * A Postgres array literal of `values` (`{"a","b"}`), to pass with a `::text[]` or `::float4[]`
+ * cast. The client serialises a JS array by the array types it reads from the server, and after
+ * a reconnect to a restarted server it sent `0.1,0.2` (no braces) until it had read them again.
+ */
+export function pgArray(values: readonly (string | number)[]): string {
+  const items = values.map((v) =>
+    typeof v === "number" ? String(v) : `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`
+  );
+  return `{${items.join(",")}}`;
+}
+
 /** The message of a failure that says what to check. */
 export function pgFailure(error: unknown): string {
   const e = error as { code?: string; message?: string };

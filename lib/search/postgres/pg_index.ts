@@ -9,7 +9,7 @@ import { corpusPassages } from "../corpus_index.ts";
 import type { Embedder } from "../embedder.ts";
 import type { CorpusDocument } from "../manifest.ts";
 import type { PassageInput } from "../index_data.ts";
-import type { Sql, Tx } from "./client.ts";
+import { pgArray, type Sql, type Tx } from "./client.ts";
 import { createVectorIndex, migrate, SCHEMA_VERSION } from "./schema.ts";
 
 /** One document to index, with its passages (ids `<docId>#<anchor>`, in order). */
@@ -194,20 +194,21 @@ async function writeBatch(
     }))
   );
   const docs = write.map(({ doc, hash }) => ({ id: doc.id, hash, url: doc.url, lang: doc.lang }));
+  const idList = pgArray(ids);
   await sql.begin(async (tx) => {
     // Two indexers at once would count the same terms twice: one writer at a time.
     await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':site_index'))`;
     const [before] = await tx`
-      select (select count(*) from site_passages where doc_id = any(${ids}))::int as passages,
-             (select count(*) from site_documents where id = any(${ids}))::int as documents`;
+      select (select count(*) from site_passages where doc_id = any(${idList}::text[]))::int as passages,
+             (select count(*) from site_documents where id = any(${idList}::text[]))::int as documents`;
     await tx`
       with gone as (
         select lexeme, count(*)::int as n
         from site_passages p, unnest(tsvector_to_array(p.tsv)) as lexeme
-        where p.doc_id = any(${ids}) group by lexeme)
+        where p.doc_id = any(${idList}::text[]) group by lexeme)
       update site_terms t set ndoc = t.ndoc - gone.n from gone where t.lexeme = gone.lexeme`;
     await tx`delete from site_terms where ndoc <= 0`;
-    await tx`delete from site_documents where id = any(${ids})`;
+    await tx`delete from site_documents where id = any(${idList}::text[])`;
     if (docs.length) await tx`insert into site_documents ${tx(docs)}`;
     for (let i = 0; i < rows.length; i += 1000) {
       const part = rows.slice(i, i + 1000);
@@ -220,7 +221,7 @@ async function writeBatch(
       insert into site_terms (lexeme, ndoc)
       select lexeme, count(*)::int
       from site_passages p, unnest(tsvector_to_array(p.tsv)) as lexeme
-      where p.doc_id = any(${ids}) group by lexeme
+      where p.doc_id = any(${idList}::text[]) group by lexeme
       on conflict (lexeme) do update set ndoc = site_terms.ndoc + excluded.ndoc`;
     await bumpCount(tx, "passages", rows.length - before.passages);
     await bumpCount(tx, "documents", docs.length - before.documents);

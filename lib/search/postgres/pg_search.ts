@@ -20,7 +20,7 @@ import type {
   SiteSearch,
   StoredPassage,
 } from "../types.ts";
-import { connectPg, pgFailure, type Sql, withDeadline } from "./client.ts";
+import { connectPg, pgArray, pgFailure, type Sql, withDeadline } from "./client.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
 
@@ -167,9 +167,9 @@ function lexicalRows(
     depth,
     tuning.budget,
     tuning.cap,
-    tuning.weights as unknown as number[],
+    pgArray(tuning.weights),
     tuning.lengthNorm,
-    queryConfigs(query),
+    pgArray(queryConfigs(query)),
   ];
   return withDeadline<Row[]>(
     sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,
