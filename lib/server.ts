@@ -25,6 +25,8 @@ import { createModelRegistry } from "@/lib/models/registry.ts";
 import type { Env } from "@/lib/models/types.ts";
 import { type LazyEmbedder, lazyEmbedderFromEnv } from "@/lib/search/lazy_embedder.ts";
 import { lazySiteSearch } from "@/lib/search/lazy_search.ts";
+import { lazyPgSearch } from "@/lib/search/postgres/lazy.ts";
+import { withPgOwnerAnswers } from "@/lib/search/postgres/owner_answers.ts";
 import { withOwnerAnswers } from "@/lib/search/owner_overlay.ts";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
@@ -250,15 +252,19 @@ async function siteSearchOf(
   // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
   // cold start.
   const embedder = options.search ? null : lazyEmbedderFromEnv(env);
-  const search = withOwnerAnswers(
-    options.search ??
-      lazySiteSearch(({ loadLexiconFromEnv }) => ({
+  const database = env.SEARCH_DATABASE_URL?.trim();
+  // SEARCH_DATABASE_URL: the index, and the owner's answers with it, live in Postgres
+  // (docs/postgres-search.md), not in each isolate's memory.
+  const search = !options.search && database
+    ? withPgOwnerAnswers(lazyPgSearch(database, embedder), ownerAnswers)
+    : withOwnerAnswers(
+      options.search ?? lazySiteSearch(({ loadLexiconFromEnv }) => ({
         assetPath: new URL("build/search/index.bin", root),
         embedder,
         lexicon: loadLexiconFromEnv(env),
       })),
-    ownerAnswers,
-  );
+      ownerAnswers,
+    );
   // A configured lexicon is read at start, so a path that cannot be read stops it, as before.
   if (env.SEARCH_LEXICON?.trim()) await search.ready?.();
   return { search, embedder };

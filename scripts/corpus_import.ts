@@ -65,7 +65,9 @@ if (import.meta.main) {
     console.log(
       `Done in ${Math.round(performance.now() - t0)} ms.` +
         (result.written
-          ? " Run `deno task index` (or `deno task build`) to search the new corpus."
+          ? (Deno.env.get("SEARCH_DATABASE_URL")
+            ? " Run `deno task index --to postgres` to search the new corpus (only new and changed pages are written)."
+            : " Run `deno task index` (or `deno task build`) to search the new corpus.")
           : ""),
     );
   } catch (error) {

@@ -12,6 +12,9 @@ import type { Passage, SearchResult, SiteSearch, StoredPassage } from "./types.t
 /** Who the citation names, per language. */
 export const SITE_TEAM = { pt: "Equipe do site", en: "Site team" } as const;
 
+/** The document id prefix of the answers' passages (`respostas/<id>#resposta`). */
+export const OWNER_DOC_PREFIX = "respostas/";
+
 /** The public page of an answer. */
 export function ownerAnswerUrl(id: string): string {
   return `/respostas/${id}`;
@@ -22,7 +25,7 @@ export function ownerAnswerPassage(a: OwnerAnswer): StoredPassage {
   const date = new Date(a.updatedAt).toISOString().slice(0, 10);
   const question = /\?\s*$/.test(a.question) ? a.question : `${a.question}?`;
   return {
-    id: `respostas/${a.id}#resposta`,
+    id: `${OWNER_DOC_PREFIX}${a.id}#resposta`,
     title: `${SITE_TEAM[a.lang]} (${date}) › ${question}`,
     url: ownerAnswerUrl(a.id),
     lang: a.lang,

@@ -105,10 +105,14 @@ Deno.test("cold start: the search engine, the offline model and markdown load on
       "lib/models/local_model.ts",
       "lib/client/markdown.ts",
       "lib/corpus/pages.ts",
+      // The Postgres search and its client load on the first search, when it is configured.
+      "lib/search/postgres/pg_search.ts",
+      "lib/search/postgres/client.ts",
     ]
   ) {
     assert.ok(!loaded.includes(new URL(late, ROOT).href), `${late} is loaded at start`);
   }
+  assert.ok(!loaded.some((s) => /^npm:\/postgres@/.test(s)), "the postgres client loads at start");
 });
 
 Deno.test("cold start: the walk finds the stack where it is imported (lib/chat/turn_http.ts)", async () => {

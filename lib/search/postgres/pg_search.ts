@@ -1,0 +1,264 @@
+/**
+ * The site search on Postgres (SEARCH_DATABASE_URL): the same `SiteSearch` contract as the
+ * embedded index, for sites whose index outgrows an isolate's memory or changes without a
+ * redeploy. Lexical ranking in SQL (ranking_sql.ts); with an embedding model, pgvector's HNSW
+ * nearest neighbours beside it, fused by RRF as the embedded engine does.
+ *
+ * Every query has a deadline; a database that is down, slow or lost midway makes `search()`
+ * throw SearchUnavailableError (the chat then says search is unavailable) and `status()`
+ * report it, and the next search tries again: nothing needs a restart.
+ */
+import { Lru } from "@/lib/lru.ts";
+import type { Embedder } from "../embedder.ts";
+import { SearchUnavailableError } from "../errors.ts";
+import { rrf } from "../rrf.ts";
+import type {
+  IndexStatus,
+  Passage,
+  SearchOptions,
+  SearchResult,
+  SiteSearch,
+  StoredPassage,
+} from "../types.ts";
+import { connectPg, pgArray, pgFailure, type Sql, withDeadline } from "./client.ts";
+import { indexIntoPg, type PgDocument } from "./pg_index.ts";
+import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
+
+/** Options of `createPgSiteSearch`. */
+export interface PgSiteSearchOptions {
+  /** The database (SEARCH_DATABASE_URL), or an open pool (tests, benches). */
+  url?: string;
+  sql?: Sql;
+  embedder?: Embedder | null;
+  /** Deadline of one search in the database, ms (default 1,500). */
+  deadlineMs?: number;
+  /** Candidates per list before fusion (default 50, as the embedded engine). */
+  candidates?: number;
+  tuning?: Partial<PgRankTuning>;
+  onEmbedError?: (error: unknown) => void;
+}
+
+/** A search over Postgres, with `close()` for the pool it opened. */
+export type PgSiteSearch = SiteSearch & {
+  ready(): Promise<void>;
+  /**
+   * Makes the documents whose id starts with `prefix` equal `docs` (the owner's answers):
+   * written when new or changed, deleted when gone; no other document is read or touched.
+   */
+  syncDocuments(docs: PgDocument[], prefix: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+async function syncDocuments(
+  sql: Sql,
+  docs: PgDocument[],
+  prefix: string,
+  embedder: Embedder | null,
+): Promise<void> {
+  // The tables exist once the corpus was indexed; without them the search fails anyway.
+  await indexIntoPg(sql, docs, { scope: { prefix, inside: true }, migrate: false, embedder });
+}
+
+interface Row {
+  id: string;
+  title: string;
+  url: string | null;
+  lang: string;
+  body: string;
+  score: number;
+  match?: number | null;
+}
+
+/** How long a status read stays fresh, ms: /api/health polls must not each query the database. */
+const STATUS_TTL_MS = 5_000;
+
+/** The Postgres search; connects on first use. */
+export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
+  const sql = options.sql ?? connectPg(options.url!, {});
+  const deadline = options.deadlineMs ?? 1_500;
+  const tuning = { ...DEFAULT_TUNING, ...options.tuning }, candidates = options.candidates ?? 50;
+  const seen = new Lru<string, StoredPassage>(2_000);
+  let status: IndexStatus = { status: "unavailable", error: "The search database is connecting." };
+  let checkedAt = 0, checking: Promise<void> | null = null, dims: number | null = null;
+
+  const refresh = () =>
+    checking ??= readStatus(sql, deadline, options.embedder ?? null).then((s) => {
+      status = s.status;
+      dims = s.dims;
+    }).finally(() => {
+      checkedAt = Date.now();
+      checking = null;
+    });
+
+  async function search(query: string, opts: SearchOptions = {}): Promise<SearchResult> {
+    const k = Math.max(0, Math.floor(opts.k ?? 5));
+    // The first search learns whether the database holds vectors of this embedder's model.
+    if (!checkedAt) await refresh();
+    if (!query.trim() || k === 0) return { mode: dims ? "hybrid" : "lexical", passages: [] };
+    const depth = Math.max(k, candidates);
+    const lexicalRun = lexicalRows(sql, query, depth, tuning, deadline, opts.signal);
+    const denseRun = denseRows(query, depth, opts.signal);
+    let lexical: Row[];
+    let dense: Row[] | null;
+    try {
+      [lexical, dense] = await Promise.all([lexicalRun, denseRun]);
+    } catch (error) {
+      lexicalRun.catch(() => {});
+      denseRun.catch(() => {});
+      if (error instanceof SearchUnavailableError) {
+        status = { status: "unavailable", error: error.message };
+        checkedAt = Date.now();
+      }
+      throw error;
+    }
+    if (status.status !== "ok" && Date.now() - checkedAt > 250) void refresh().catch(() => {});
+    return assemble(lexical, dense, k, seen);
+  }
+
+  /** The query's nearest passages by cosine, or null when the search is lexical. */
+  async function denseRows(query: string, depth: number, signal?: AbortSignal) {
+    const embedder = options.embedder;
+    if (!embedder || !dims) return null;
+    let vector: Float32Array;
+    try {
+      [vector] = await embedder.embed([query], { signal, kind: "query" });
+    } catch (error) {
+      (options.onEmbedError ?? ((e) => console.warn("Query embedding failed:", e)))(error);
+      return null;
+    }
+    if (vector.length !== dims) return null;
+    return await withDeadline<Row[]>(
+      sql`
+        select id, title, url, lang, body, 0::float8 as score from site_passages
+        where embedding is not null
+        order by embedding <=> ${`[${Array.from(vector).join(",")}]`}::vector
+        limit ${depth}` as unknown as Promise<Row[]>,
+      deadline,
+      signal,
+    );
+  }
+
+  return {
+    search,
+    // Synchronous by contract: the passages this isolate has seen in its searches (which is
+    // where the references of a chat's internal passages come from).
+    passage: (id) => seen.get(id) ?? null,
+    status() {
+      if (Date.now() - checkedAt > STATUS_TTL_MS) void refresh().catch(() => {});
+      return status;
+    },
+    ready: () => refresh().catch(() => {}),
+    syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix, options.embedder ?? null),
+    close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
+  };
+}
+
+/** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
+function lexicalRows(
+  sql: Sql,
+  query: string,
+  depth: number,
+  tuning: PgRankTuning,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<Row[]> {
+  const params = [
+    query,
+    depth,
+    tuning.budget,
+    tuning.cap,
+    pgArray(tuning.weights),
+    tuning.lengthNorm,
+    pgArray(queryConfigs(query)),
+  ];
+  return withDeadline<Row[]>(
+    sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,
+    deadline,
+    signal,
+  );
+}
+
+/** The result: RRF over both lists (or the lexical list alone), public passages numbered. */
+function assemble(
+  lexical: Row[],
+  dense: Row[] | null,
+  k: number,
+  seen: Lru<string, StoredPassage>,
+): SearchResult {
+  const rows = new Map<string, Row>();
+  for (const r of [...lexical, ...(dense ?? [])]) if (!rows.has(r.id)) rows.set(r.id, r);
+  const ids = [...rows.keys()];
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const lists = [lexical.map((r) => index.get(r.id)!)];
+  if (dense) lists.push(dense.map((r) => index.get(r.id)!));
+  const fused = dense
+    ? rrf(lists).slice(0, k)
+    : lists[0].slice(0, k).map((i, r) => ({ id: i, score: lexical[r].score, ranks: [r + 1] }));
+  let n = 0;
+  const passages = fused.map((f): Passage => {
+    const row = rows.get(ids[f.id])!;
+    const stored: StoredPassage = {
+      id: row.id,
+      title: row.title,
+      url: row.url,
+      lang: row.lang,
+      text: row.body,
+    };
+    seen.set(row.id, stored);
+    const lexicalRow = lexical.find((r) => r.id === row.id);
+    return {
+      ...(row.url ? { n: ++n } : {}),
+      ...stored,
+      score: Number(f.score),
+      ...(lexicalRow?.match == null ? {} : { match: Number(lexicalRow.match) }),
+      ranks: { bm25: f.ranks[0] ?? null, dense: dense ? f.ranks[1] ?? null : null },
+    };
+  });
+  return { mode: dense ? "hybrid" : "lexical", passages };
+}
+
+/** The counts and the embedding settings, or the failure, read once. */
+async function readStatus(
+  sql: Sql,
+  deadline: number,
+  embedder: Embedder | null,
+): Promise<{ status: IndexStatus; dims: number | null }> {
+  try {
+    const rows = await withDeadline<Array<{ key: string; value: unknown }>>(
+      sql`select key, value from site_meta` as unknown as Promise<
+        Array<{ key: string; value: unknown }>
+      >,
+      deadline,
+    );
+    const meta = new Map(rows.map((r) => [r.key, r.value]));
+    const embedding = meta.get("embedding") as
+      | { embeddingModel: string | null; dims: number | null }
+      | undefined;
+    // Another model's vectors are not comparable with this one's query vectors.
+    const dims = embedder && embedding?.dims && embedding.embeddingModel === embedder.model
+      ? embedding.dims
+      : null;
+    return {
+      dims,
+      status: {
+        status: "ok",
+        passages: Number(meta.get("passages") ?? 0),
+        documents: Number(meta.get("documents") ?? 0),
+        mode: dims ? "hybrid" : "lexical",
+        embeddingModel: dims ? embedder!.model : null,
+      },
+    };
+  } catch (error) {
+    const message = error instanceof SearchUnavailableError ? error.message : pgFailure(error);
+    const missing = /site_meta.*does not exist/.test(message);
+    return {
+      dims: null,
+      status: {
+        status: "unavailable",
+        error: missing
+          ? "The search database has no index yet: run `deno task index --to postgres`."
+          : message,
+      },
+    };
+  }
+}

@@ -1,0 +1,279 @@
+/** The Postgres search on a real server (SEARCH_DATABASE_URL_TEST; skipped without it). */
+import assert from "node:assert/strict";
+import { hasPgvector, PG_URL, pgliteServer, pgSchema } from "@/tests/support/pg.ts";
+import { connectPg } from "./client.ts";
+import type { Embedder } from "../embedder.ts";
+import type { PassageInput } from "../index_data.ts";
+import { indexIntoPg, type PgDocument } from "./pg_index.ts";
+import { createPgSiteSearch } from "./pg_search.ts";
+import { migrate } from "./schema.ts";
+import { withPgOwnerAnswers } from "./owner_answers.ts";
+import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
+
+const ignore = !PG_URL;
+
+function doc(
+  id: string,
+  url: string | null,
+  sections: Array<[string, string]>,
+  lang: "pt" | "en" = "pt",
+): PgDocument {
+  const passages: PassageInput[] = sections.map(([title, text], i) => ({
+    id: `${id}#s${i}`,
+    docId: id,
+    title,
+    url: url ? `${url}#s${i}` : null,
+    lang,
+    text,
+  }));
+  return { id, contentHash: JSON.stringify(sections), url, lang, passages };
+}
+
+const CORPUS = [
+  doc("streaming", "/sobre/streaming", [
+    [
+      "Streaming › Como funciona",
+      "As respostas chegam token a token por eventos enviados pelo servidor.",
+    ],
+    ["Streaming › Retomada", "Uma conexão perdida retoma a resposta do ponto onde parou."],
+  ]),
+  doc("precos", "/precos", [[
+    "Preços",
+    "O plano gratuito inclui cem perguntas por dia, sem cartão.",
+  ]]),
+  doc("interno", null, [[
+    "Notas internas",
+    "A chave do servidor de preços fica no cofre da equipe.",
+  ]]),
+  doc("install", "/en/install", [[
+    "Install › Uninstalling",
+    "To uninstall Python, remove the folder and the PATH entry.",
+  ]], "en"),
+];
+
+Deno.test({ name: "pg search: the migration can run again", ignore }, async () => {
+  const db = await pgSchema("migrate");
+  try {
+    await migrate(db.sql);
+    await migrate(db.sql);
+    const [t] = await db.sql`select count(*)::int as n from site_passages`;
+    assert.equal(t.n, 0);
+  } finally {
+    await db.drop();
+  }
+});
+
+Deno.test(
+  { name: "pg search: ranks, numbers public passages only, resolves seen ids", ignore },
+  async () => {
+    const db = await pgSchema("rank");
+    try {
+      await indexIntoPg(db.sql, CORPUS);
+      const search = createPgSiteSearch({ sql: db.sql });
+      const r = await search.search("como a conexão retoma a resposta?", { k: 3 });
+      assert.equal(r.mode, "lexical");
+      assert.equal(r.passages[0].id, "streaming#s1");
+      assert.equal(r.passages[0].n, 1);
+      assert.ok(r.passages[0].match! > 0.5, `match ${r.passages[0].match}`);
+      // Accents folded on both sides: "precos" finds "Preços".
+      const p = await search.search("precos do plano gratuito");
+      assert.equal(p.passages[0].id, "precos#s0");
+      const internal = await search.search("chave do cofre da equipe");
+      assert.equal(internal.passages[0].id, "interno#s0");
+      assert.equal(internal.passages[0].url, null);
+      assert.equal(internal.passages[0].n, undefined);
+      assert.equal(search.passage("interno#s0")?.text, CORPUS[2].passages[0].text);
+      const en = await search.search("how do I uninstall python");
+      assert.equal(en.passages[0].id, "install#s0");
+      const none = await search.search("pizza margherita");
+      assert.equal(none.passages.length, 0);
+      assert.deepEqual(search.status(), {
+        status: "ok",
+        passages: 5,
+        documents: 4,
+        mode: "lexical",
+        embeddingModel: null,
+      });
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  { name: "pg index: incremental by hash, deletes, term counts stay exact", ignore },
+  async () => {
+    const db = await pgSchema("incr");
+    try {
+      const first = await indexIntoPg(db.sql, CORPUS);
+      assert.deepEqual([first.added, first.updated, first.deleted, first.unchanged], [4, 0, 0, 0]);
+      const changed = [
+        doc("streaming", "/sobre/streaming", [[
+          "Streaming",
+          "Agora as respostas usam websockets.",
+        ]]),
+        CORPUS[1],
+        CORPUS[3],
+      ];
+      const second = await indexIntoPg(db.sql, changed);
+      assert.deepEqual(
+        [second.added, second.updated, second.deleted, second.unchanged, second.passages],
+        [0, 1, 1, 2, 1],
+      );
+      const search = createPgSiteSearch({ sql: db.sql });
+      assert.equal((await search.search("websockets")).passages[0].id, "streaming#s0");
+      assert.equal((await search.search("retoma conexão perdida")).passages.length, 0);
+      assert.equal((await search.search("cofre")).passages.length, 0);
+      // The maintained counts equal a count from scratch.
+      const drift = await db.sql`
+      with fresh as (select word as lexeme, ndoc from ts_stat('select tsv from site_passages'))
+      select coalesce(f.lexeme, t.lexeme) as lexeme, f.ndoc as fresh, t.ndoc as kept
+      from fresh f full join site_terms t using (lexeme)
+      where f.ndoc is distinct from t.ndoc`;
+      assert.deepEqual([...drift], []);
+      const [meta] = await db.sql`
+      select (select value from site_meta where key = 'passages')::text as passages,
+             (select value from site_meta where key = 'documents')::text as documents`;
+      assert.deepEqual({ ...meta }, { passages: "3", documents: "3" });
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  { name: "pg index: a run cut off midway keeps its batches and resumes", ignore },
+  async () => {
+    const db = await pgSchema("resume");
+    try {
+      await assert.rejects(
+        indexIntoPg(db.sql, CORPUS, {
+          batchDocs: 2,
+          onProgress: () => {
+            throw new Error("cut off");
+          },
+        }),
+        /cut off/,
+      );
+      const again = await indexIntoPg(db.sql, CORPUS, { batchDocs: 2 });
+      assert.deepEqual([again.added, again.unchanged], [2, 2]);
+      const [n] = await db.sql`select count(*)::int as n from site_passages`;
+      assert.equal(n.n, 5);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+/** Deterministic vectors: a bag of hashed words, so shared words mean nearby vectors. */
+function fakeEmbedder(dims = 16): Embedder {
+  return {
+    model: "test:bag-of-words",
+    embed(values) {
+      return Promise.resolve(values.map((v) => {
+        const out = new Float32Array(dims);
+        for (const w of v.toLowerCase().split(/\W+/).filter(Boolean)) {
+          let h = 0;
+          for (const c of w) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+          out[h % dims] += 1;
+        }
+        out[0] += 0.01;
+        return out;
+      }));
+    },
+  };
+}
+
+/** The hybrid test's database: the test server when it has pgvector, else PGlite's. */
+async function vectorDatabase() {
+  if (await hasPgvector()) {
+    const db = await pgSchema("hybrid");
+    return { sql: db.sql, close: () => db.drop(), where: "the test server" };
+  }
+  const lite = await pgliteServer();
+  const sql = connectPg(lite.url, { max: 1, statementTimeoutMs: 60_000 });
+  return {
+    sql,
+    where: "PGlite (the test server has no pgvector)",
+    async close() {
+      await sql.end({ timeout: 1 });
+      await lite.close();
+    },
+  };
+}
+
+Deno.test({
+  name: "pg search: hybrid with pgvector fuses both rankings",
+  // Runs everywhere: on PGlite where no test server with pgvector is set.
+  // PGlite's socket server closes its connection after the test's end.
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  const db = await vectorDatabase();
+  console.log(`pgvector: ${db.where}`);
+  try {
+    const embedder = fakeEmbedder();
+    await indexIntoPg(db.sql, CORPUS, { embedder });
+    // The first load builds the HNSW index once, after the rows.
+    const [index] = await db.sql`
+      select count(*)::int as n from pg_indexes
+      where indexname = 'site_passages_embedding' and schemaname = current_schema()`;
+    assert.equal(index.n, 1);
+    const search = createPgSiteSearch({ sql: db.sql, embedder, deadlineMs: 30_000 });
+    const r = await search.search("plano gratuito", { k: 3 });
+    assert.equal(r.mode, "hybrid");
+    assert.equal(r.passages[0].id, "precos#s0");
+    assert.equal(r.passages[0].ranks.bm25, 1);
+    assert.notEqual(r.passages[0].ranks.dense, null);
+    const status = search.status();
+    assert.equal(status.status === "ok" && status.mode, "hybrid");
+    await t.step("another model's index is searched lexically", async () => {
+      const other = createPgSiteSearch({
+        sql: db.sql,
+        embedder: { ...fakeEmbedder(), model: "test:other" },
+        deadlineMs: 30_000,
+      });
+      assert.equal((await other.search("plano gratuito")).mode, "lexical");
+    });
+  } finally {
+    await db.close();
+  }
+});
+
+Deno.test({
+  name: "pg search: the owner's answers go to the database, lifted, and leave it",
+  ignore,
+}, async () => {
+  const db = await pgSchema("owner");
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await indexIntoPg(db.sql, CORPUS);
+    const answers = createOwnerAnswers(kv);
+    // A loaded machine must not make the copy miss the search that follows the save.
+    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
+      syncWaitMs: 30_000,
+    });
+    const saved = await answers.save({
+      question: "Vocês aceitam pagamento por boleto?",
+      answer: "Sim: o boleto vence em três dias úteis.",
+      lang: "pt",
+    });
+    const r = await search.search("aceitam pagamento por boleto?");
+    assert.equal(r.passages[0].id, `respostas/${saved!.id}#resposta`);
+    assert.equal(r.passages[0].url, `/respostas/${saved!.id}`);
+    // Another process sees it in the same tables.
+    const [row] = await db
+      .sql`select count(*)::int as n from site_passages where id like 'respostas/%'`;
+    assert.equal(row.n, 1);
+    // The corpus run leaves the answers alone (its scope is the corpus).
+    const rerun = await indexIntoPg(db.sql, CORPUS, {
+      scope: { prefix: "respostas/", inside: false },
+    });
+    assert.equal(rerun.deleted, 0);
+    await answers.remove(saved!.id);
+    assert.equal((await search.search("pagamento por boleto")).passages.length, 0);
+  } finally {
+    kv.close();
+    await db.drop();
+  }
+});

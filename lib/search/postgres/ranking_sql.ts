@@ -1,0 +1,100 @@
+/**
+ * The lexical ranking on Postgres, one statement. Postgres ranks with its own parts: its
+ * parser, stemmers and stopwords (the `site_pt`/`site_en` configurations), its GIN index to find
+ * the passages, and `ts_rank` for how often and where (title weight A, text B) each query term
+ * occurs. Two things it has no function for are added here:
+ *
+ * - IDF: `ts_rank` weighs every query term alike, so "python" would count as much as "unicode".
+ *   Each term's rank is multiplied by its IDF, from `site_terms` (passage counts per lexeme).
+ * - a candidate cap: ranking every passage that holds any query word is slow on a large site
+ *   (1M passages: seconds). Only passages holding the query's rarest terms are ranked: terms are
+ *   taken rarest first while their passage counts add up to `budget`, and at most `cap` such
+ *   passages are read. A common word alone still finds passages, `cap` of them.
+ */
+
+import { isStopword, tokenize } from "../analyzer.ts";
+
+/** Tuning of the ranking; the defaults were chosen on the FaQuAD and pyfaq dev sets. */
+export interface PgRankTuning {
+  /** Cumulative passage count of the terms that pick candidates (default 20,000). */
+  budget: number;
+  /** Most candidates ranked (default 4,000). */
+  cap: number;
+  /** Weights of ts_rank for D, C, B, A (title A, text B). */
+  weights: readonly [number, number, number, number];
+  /** Length normalisation: the score is divided by (1 + lengthNorm · ln(1 + length)). */
+  lengthNorm: number;
+}
+
+export const DEFAULT_TUNING: PgRankTuning = {
+  budget: 20_000,
+  cap: 4_000,
+  weights: [0.1, 0.2, 0.4, 1.0],
+  lengthNorm: 0.2,
+};
+
+/** A lexeme as a tsquery literal: quoted, so it is taken as is (no parsing, no stemming). */
+const LIT = `'''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''''`;
+
+/**
+ * The statement's text. Parameters: $1 query text, $2 k, $3 budget, $4 cap, $5 weights
+ * (float4[]), $6 lengthNorm, $7 the configurations the query is analysed with (text[]). Returns id, title, url, lang, body, score, match.
+ */
+export const LEXICAL_SQL = `
+with terms as (
+  select x.lexeme, coalesce(t.ndoc, 0) as ndoc
+  from (select distinct unnest(tsvector_to_array(to_tsvector(c::regconfig, $1))) as lexeme
+        from unnest($7::text[]) as c) x
+  left join site_terms t using (lexeme)
+),
+total as (
+  select greatest(coalesce(
+    (select (value #>> '{}')::float8 from site_meta where key = 'passages'), 1), 1) as n
+),
+w as (
+  select lexeme, ndoc, (${LIT})::tsquery as q,
+         ln(1 + (total.n - ndoc + 0.5) / (ndoc + 0.5)) as idf,
+         sum(ndoc) over (order by ndoc, lexeme) - ndoc as before
+  from terms, total
+),
+rare as (
+  select string_agg(${LIT}, ' | ')::tsquery as q from w where ndoc > 0 and before < $3
+),
+cand as (
+  select p.id from site_passages p, rare where p.tsv @@ rare.q limit $4
+),
+scored as (
+  -- Ranked on the index columns only; the text of the passages is read for the top ones.
+  select p.id,
+    (select coalesce(sum(w.idf * ts_rank($5::float4[], p.tsv, w.q, 0)), 0)
+       from w where w.ndoc > 0 and p.tsv @@ w.q)
+      / (1 + $6 * ln(1 + length(p.tsv))) as score
+  from cand join site_passages p using (id)
+),
+top as (
+  select id, score from scored order by score desc, id limit $2
+)
+select p.id, p.title, p.url, p.lang, p.body, t.score,
+  -- The share of the query's IDF weight the passage holds and the one the site holds (a word
+  -- the site lacks weighs as the rarest possible term): see Passage.match.
+  ((select coalesce(sum(w.idf), 0) from w where w.ndoc > 0 and p.tsv @@ w.q)
+     / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
+from top t join site_passages p using (id),
+  (select coalesce(sum(case when ndoc > 0 then idf else ln(1 + (total.n + 0.5) / 0.5) end), 0)
+            as all_idf,
+          coalesce(sum(idf) filter (where ndoc > 0), 0) as known_idf
+   from w, total) a
+order by t.score desc, p.id
+`;
+
+/**
+ * The configurations a query is analysed with, on the embedded engine's evidence (its
+ * `queryLangs`): the language whose function words the query holds most; both without any.
+ */
+export function queryConfigs(query: string): string[] {
+  const tokens = tokenize(query);
+  const pt = tokens.filter((t) => isStopword(t, "pt")).length;
+  const en = tokens.filter((t) => isStopword(t, "en")).length;
+  if (pt === en) return ["site_pt", "site_en"];
+  return [pt > en ? "site_pt" : "site_en"];
+}

@@ -1,0 +1,123 @@
+/**
+ * The search's tables in Postgres, created or brought up to date by `migrate`, which is safe to
+ * run again (every step is "if not exists" or compares before it changes anything).
+ *
+ *   site_documents  one row per corpus document, with the hash of what was indexed from it
+ *   site_passages   one row per passage; `tsv` is generated from title (weight A) and text (B)
+ *                   with the language's text search configuration, GIN-indexed; `embedding`
+ *                   (pgvector, HNSW) only when an embedding model is configured
+ *   site_terms      per lexeme, how many passages hold it: the IDF of the ranking and the
+ *                   choice of the rarest terms, kept up to date in the indexing transactions
+ *   site_meta       passage and document counts, the embedding model and its dimensions
+ */
+import type { Sql, Tx } from "./client.ts";
+
+/** Bumped when a change needs the passages rebuilt (the indexer then reindexes all). */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * The two text search configurations: Postgres's own Portuguese and English stemmers and
+ * stopwords, after unaccent, so "não"/"nao" and "função"/"funcao" meet as in the embedded
+ * index. A configuration is one immutable name, which a generated column may call (the
+ * `unaccent()` function is not immutable and could not be called there directly).
+ */
+const CONFIGS = [["site_pt", "portuguese"], ["site_en", "english"]] as const;
+
+/** Creates the schema `name` (a bare identifier) when it is missing. */
+export async function createSchema(sql: Sql, name: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a plain schema name.`);
+  await sql.unsafe(`create schema if not exists ${name}`);
+}
+
+/** Drops the schema `name` and everything in it (tests, evals). */
+export async function dropSchema(sql: Sql, name: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a plain schema name.`);
+  await sql.unsafe(`drop schema if exists ${name} cascade`);
+}
+
+/** Creates or completes the schema; `dims` adds the vector column and its HNSW index. */
+export async function migrate(sql: Sql, options: { dims?: number | null } = {}): Promise<void> {
+  await sql.begin(async (tx) => {
+    // One migration at a time, also across processes (two indexers started together).
+    await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':site_migrate'))`;
+    // In public, never in a schema of a test that drops it.
+    await tx`create extension if not exists unaccent schema public`;
+    for (const [name, base] of CONFIGS) {
+      const [found] = await tx`
+        select 1 as one from pg_ts_config
+        where cfgname = ${name} and cfgnamespace = current_schema()::regnamespace`;
+      if (found) continue;
+      await tx.unsafe(`create text search configuration ${name} (copy = ${base})`);
+      await tx.unsafe(
+        `alter text search configuration ${name} alter mapping for hword, hword_part, word ` +
+          `with unaccent, ${base}_stem`,
+      );
+    }
+    await tx.unsafe(TABLES);
+    if (options.dims) await addVectors(tx, options.dims);
+  });
+}
+
+const TABLES = `
+create table if not exists site_meta (
+  key text primary key,
+  value jsonb not null
+);
+create table if not exists site_documents (
+  id text primary key,
+  hash text not null,
+  url text,
+  lang text not null,
+  indexed_at timestamptz not null default now()
+);
+create table if not exists site_passages (
+  id text primary key,
+  doc_id text not null references site_documents (id) on delete cascade,
+  seq integer not null,
+  title text not null,
+  url text,
+  lang text not null,
+  body text not null,
+  tsv tsvector generated always as (
+    setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
+      else 'site_pt'::regconfig end, title), 'A') ||
+    setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
+      else 'site_pt'::regconfig end, body), 'B')
+  ) stored
+);
+create index if not exists site_passages_doc on site_passages (doc_id);
+create index if not exists site_passages_tsv on site_passages using gin (tsv);
+create table if not exists site_terms (
+  lexeme text primary key,
+  ndoc integer not null
+);
+insert into site_meta (key, value) values ('schema', '${SCHEMA_VERSION}') on conflict do nothing;
+`;
+
+/** The vector column and its index, for `dims` dimensions (cosine distance). */
+async function addVectors(tx: Tx, dims: number): Promise<void> {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 16000) {
+    throw new Error(`Embedding dimensions ${dims} are not a valid pgvector size (1–16000).`);
+  }
+  await tx`create extension if not exists vector schema public`;
+  const [col] = await tx`
+    select format_type(atttypid, atttypmod) as type from pg_attribute
+    where attrelid = 'site_passages'::regclass and attname = 'embedding' and not attisdropped`;
+  if (col && col.type !== `vector(${dims})`) {
+    // Another model's vectors cannot be compared with this one's: they are recomputed.
+    await tx.unsafe(`alter table site_passages drop column embedding`);
+    await tx`truncate site_passages, site_documents, site_terms`;
+  }
+  if (!col || col.type !== `vector(${dims})`) {
+    await tx.unsafe(`alter table site_passages add column embedding vector(${dims})`);
+  }
+  await createVectorIndex(tx);
+}
+
+/** The HNSW index of the vectors (cosine), when missing. */
+export async function createVectorIndex(tx: Tx): Promise<void> {
+  await tx.unsafe(
+    `create index if not exists site_passages_embedding on site_passages ` +
+      `using hnsw (embedding vector_cosine_ops)`,
+  );
+}
