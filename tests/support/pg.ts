@@ -41,10 +41,16 @@ export function hasPgvector(): Promise<boolean> {
  */
 export async function pgliteServer(): Promise<{ url: string; close(): Promise<void> }> {
   const [{ PGlite }, { vector }, { unaccent }, { PGLiteSocketServer }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("@electric-sql/pglite/vector"),
-    import("@electric-sql/pglite/contrib/unaccent"),
-    import("@electric-sql/pglite-socket"),
+    // Full specifiers, not import-map names: `deno install` (also Deno Deploy's build) then
+    // leaves these ~22 MB of test-only WASM out.
+    // deno-lint-ignore no-import-prefix
+    import("npm:@electric-sql/pglite@0.3.16"),
+    // deno-lint-ignore no-import-prefix
+    import("npm:@electric-sql/pglite@0.3.16/vector"),
+    // deno-lint-ignore no-import-prefix
+    import("npm:@electric-sql/pglite@0.3.16/contrib/unaccent"),
+    // deno-lint-ignore no-import-prefix
+    import("npm:@electric-sql/pglite-socket@0.0.22"),
   ]);
   const db = await PGlite.create({ extensions: { vector, unaccent } });
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
