@@ -55,6 +55,7 @@ export async function evalPg(args: string[], url: string): Promise<Record<string
       qrels: { type: "string" },
       lang: { type: "string", default: "pt" },
       tuning: { type: "string" },
+      "entry-question": { type: "string" },
     },
   });
   const lang = toLang(values.lang);
@@ -91,7 +92,11 @@ export async function evalPg(args: string[], url: string): Promise<Record<string
     );
     const indexMs = performance.now() - t0;
     const tuning = values.tuning ? JSON.parse(values.tuning) as Partial<PgRankTuning> : {};
-    const pg = createPgSiteSearch({ sql, deadlineMs: 30_000, tuning });
+    // `--entry-question 0,0` turns the FAQ entry lift off, to measure what it adds.
+    const entryQuestion = values["entry-question"]?.split(",").map(Number) as
+      | [number, number]
+      | undefined;
+    const pg = createPgSiteSearch({ sql, deadlineMs: 30_000, tuning, entryQuestion });
     const emb: Scores = { ndcg: 0, mrr: 0, r10: 0, times: [] };
     const pgs: Scores = { ndcg: 0, mrr: 0, r10: 0, times: [] };
     let n = 0;

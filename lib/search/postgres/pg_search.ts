@@ -21,6 +21,7 @@ import type {
   StoredPassage,
 } from "../types.ts";
 import { connectPg, pgArray, pgFailure, type Sql, withDeadline } from "./client.ts";
+import { liftEntries } from "./entry_lift.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
 
@@ -35,6 +36,8 @@ export interface PgSiteSearchOptions {
   /** Candidates per list before fusion (default 50, as the embedded engine). */
   candidates?: number;
   tuning?: Partial<PgRankTuning>;
+  /** The FAQ entry lift [share, same kind], as the embedded engine's; [0, 0] turns it off. */
+  entryQuestion?: readonly [number, number];
   onEmbedError?: (error: unknown) => void;
 }
 
@@ -112,7 +115,7 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       throw error;
     }
     if (status.status !== "ok" && Date.now() - checkedAt > 250) void refresh().catch(() => {});
-    return assemble(lexical, dense, k, seen);
+    return assemble(liftEntries(lexical, query, options.entryQuestion), dense, k, seen);
   }
 
   /** The query's nearest passages by cosine, or null when the search is lexical. */
