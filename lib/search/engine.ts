@@ -3,6 +3,7 @@
  * there is no usable embedder. Shared by the app (over a loaded asset) and the
  * eval command (over an index built in memory).
  */
+import { TermRepair } from "./term_repair.ts";
 import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
 import { askedVerb, isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
@@ -132,6 +133,7 @@ export class SearchEngine {
   #anyEntry: boolean | undefined;
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
+  readonly #repair: TermRepair | undefined;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
     this.data = data;
@@ -155,6 +157,11 @@ export class SearchEngine {
     this.#crossWeight = options.crossWeight ?? 1;
     this.#pageWeight = options.pageWeight ?? DEFAULT_PAGE_WEIGHT;
     this.#entryQuestion = options.entryQuestion ?? DEFAULT_ENTRY_QUESTION;
+    const postings = data.postings;
+    this.#repair = new TermRepair({
+      terms: postings.terms,
+      df: (i) => postings.postOffsets[i + 1] - postings.postOffsets[i],
+    });
     this.#pages = this.#pageWeight > 0
       ? this.#pageScorer(options.bm25 ?? DEFAULT_BM25, options.pageField ?? "headings")
       : null;
@@ -339,7 +346,7 @@ export class SearchEngine {
       return { ids: fused.map((f) => f.id), scores: fused.map((f) => f.score) };
     }
     const ownWeight = this.#queryWeight(
-      queryTerms(query, from, this.#questionWords).map((t) => [t]),
+      queryTerms(query, from, this.#questionWords, this.#repair).map((t) => [t]),
     );
     const best = new Map<number, number>();
     const put = (ids: ArrayLike<number>, scores: ArrayLike<number>, w: number) => {
@@ -416,7 +423,7 @@ export class SearchEngine {
     const weighted: Partial<Record<Lang, Map<string, number>>> = {};
     for (const lang of langs) {
       const qtf = new Map<string, number>();
-      for (const t of queryTerms(query, lang, this.#questionWords)) {
+      for (const t of queryTerms(query, lang, this.#questionWords, this.#repair)) {
         qtf.set(t, (qtf.get(t) ?? 0) + 1);
       }
       weighted[lang] = qtf;
@@ -658,7 +665,9 @@ export class SearchEngine {
       if (entry) return entry;
       let groups: string[][];
       if (!cross || cross[1] !== lang) {
-        groups = [...new Set(queryTerms(query, lang, this.#questionWords))].map((t) => [t]);
+        groups = [...new Set(queryTerms(query, lang, this.#questionWords, this.#repair))].map((
+          t,
+        ) => [t]);
       } else {
         const from = cross[0];
         groups = translationGroups(

@@ -5,7 +5,8 @@
  * matching them only adds noise. Passages are indexed with these words (they may matter
  * there); only queries drop them.
  */
-import { analyze, fold, type Lang, LANGS, stem, tokenize } from "./analyzer.ts";
+import { analyze, fold, isStopword, type Lang, LANGS, stem, tokenize } from "./analyzer.ts";
+import type { TermRepair } from "./term_repair.ts";
 
 /** Interrogatives that survive the stopword lists. */
 const INTERROGATIVES: Record<Lang, string> = {
@@ -47,12 +48,29 @@ export type QuestionWordLevel = 0 | 1 | 2;
  * The index terms of a query in `lang`, question words dropped up to `level`. A query
  * made only of such words keeps them all, so "quando?" still searches.
  */
-export function queryTerms(query: string, lang: Lang, level: QuestionWordLevel): string[] {
-  const terms = analyze(query, lang);
+export function queryTerms(
+  query: string,
+  lang: Lang,
+  level: QuestionWordLevel,
+  repair?: TermRepair,
+): string[] {
+  const terms = repair ? repairedTerms(query, lang, repair) : analyze(query, lang);
   if (level === 0) return terms;
   const [interrogatives, frames] = DROP[lang];
   const kept = terms.filter((t) => !interrogatives.has(t) && (level < 2 || !frames.has(t)));
   return kept.length ? kept : terms;
+}
+
+/** `analyze` with each word the index lacks spelled as the index spells it, where it can be. */
+function repairedTerms(query: string, lang: Lang, repair: TermRepair): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(query)) {
+    if (isStopword(token, lang)) continue;
+    const fixed = repair.repair(token, lang);
+    if (fixed) out.push(...fixed);
+    else out.push(stem(token, lang));
+  }
+  return out;
 }
 
 /** Whether a folded token is a question word dropped at `level` ("quais", "how"…). */
