@@ -60,9 +60,14 @@ export function faqAnswerSentences(
   text: string,
   entryQuestion = "",
 ): string[] {
-  const all = sentences(text).filter((s) => !/\?$/.test(s));
+  const askedHere = !entryQuestion || sharesWords(question, entryQuestion);
+  // An entry found by its answer's words, or by one word of its question, may answer another
+  // question: its bare "Sim." would say yes to the visitor's, so it is left out and no yes or
+  // no is put first.
+  const all = sentences(text).filter((s) => !/\?$/.test(s) && (askedHere || !BARE_YES_NO.test(s)));
   if (!all.length) return [];
-  const kind = questionKind(question);
+  const askedKind = questionKind(question);
+  const kind = askedKind === "yesno" && !askedHere ? "other" : askedKind;
   const holds = HOLDS[kind] ?? null;
   const kindAt = holds ? all.slice(0, KIND_REACH).findIndex((s) => holds.test(s)) : -1;
   const chosen = [all[0]];
@@ -98,6 +103,22 @@ export function faqAnswerSentences(
     out.push(detail);
   }
   return out;
+}
+
+/** A sentence that is only a yes or a no ("Sim.", "No!"). */
+const BARE_YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*[.!]?\s*$/iu;
+
+/**
+ * Whether the entry's own question holds most of the words the visitor asks about: "Posso
+ * usar com python3?" shares only "usar" with "Posso usar o assistente em inglês?", whose
+ * "Sim." does not answer it.
+ */
+function sharesWords(question: string, entryQuestion: string): boolean {
+  const asked = questionTerms(question);
+  const held = contentTerms(entryQuestion);
+  let shared = 0;
+  for (const t of asked) if (held.has(t)) shared++;
+  return 2 * shared > asked.size;
 }
 
 /**

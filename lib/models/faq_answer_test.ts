@@ -200,3 +200,32 @@ Deno.test("a sentence too long for the answer is skipped, not the short ones aft
     "The installer for each of them is on the downloads page.",
   ]);
 });
+
+Deno.test("an entry whose question holds few of the visitor's words says no bare yes or no", () => {
+  // The search found the entry by its answer's words ("escreve", "guardado"); its "Sim."
+  // answers "Posso parar…?", not the visitor's question.
+  const text = "Sim. Enquanto o assistente escreve, o botão de enviar vira um botão de parar. " +
+    "O que já foi escrito fica guardado na conversa.";
+  const other = faqAnswerSentences(
+    "O assistente guarda o que eu escrevo?",
+    text,
+    "Posso parar uma resposta no meio?",
+  );
+  assert.ok(other.length > 0);
+  assert.ok(other.every((s) => !/^Sim\.?$/.test(s)), other.join(" | "));
+  assert.match(other[0], /^Enquanto o assistente escreve/);
+  // One shared word of two ("usar") is not the same question either.
+  const oneWord = faqAnswerSentences(
+    "Posso usar com python3?",
+    "Sim. A interface está em português e em inglês.",
+    "Posso usar o assistente em inglês?",
+  );
+  assert.match(oneWord[0], /^A interface/);
+  // Asked the entry's own question, the same entry still says yes first.
+  const same = faqAnswerSentences(
+    "Posso parar a resposta?",
+    text,
+    "Posso parar uma resposta no meio?",
+  );
+  assert.equal(same[0], "Sim.");
+});
