@@ -64,6 +64,41 @@ Deno.test({ name: "pg search: the migration can run again", ignore }, async () =
 });
 
 Deno.test(
+  {
+    name: "pg search: a word the site spells otherwise (SQLite/sqlite3, email/e-mail) finds it",
+    ignore,
+  },
+  async () => {
+    // Both questions found nothing before: the words read as absent from the site.
+    const db = await pgSchema("repair");
+    try {
+      await indexIntoPg(db.sql, [
+        ...CORPUS,
+        doc(
+          "db",
+          "/en/db",
+          [["Databases", "The sqlite3 module reads and writes database files."]],
+          "en",
+        ),
+        doc("envio", "/envio", [["Envio", "Use o módulo smtplib para enviar um e-mail."]]),
+      ]);
+      const search = createPgSiteSearch({ sql: db.sql });
+      const sqlite = await search.search("Can I use SQLite?", { k: 3 });
+      assert.equal(sqlite.passages[0]?.id, "db#s0");
+      // Past the offline model's "not covered" gate (0.54): the site has the word.
+      assert.ok(sqlite.passages[0].match! > 0.6, `match ${sqlite.passages[0].match}`);
+      const mail = await search.search("Como mando email pelo programa?", { k: 3 });
+      assert.equal(mail.passages[0]?.id, "envio#s0");
+      // A word the site has is not repaired: "preços" stays itself.
+      const p = await search.search("preços", { k: 1 });
+      assert.equal(p.passages[0].id, "precos#s0");
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
   { name: "pg search: ranks, numbers public passages only, resolves seen ids", ignore },
   async () => {
     const db = await pgSchema("rank");

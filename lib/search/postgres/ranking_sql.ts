@@ -37,14 +37,40 @@ export const DEFAULT_TUNING: PgRankTuning = {
 const LIT = `'''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''''`;
 
 /**
+ * The spellings of a lexeme `a.lexeme` the site may use instead: "<word><1–2 digits>", the
+ * word without its trailing digits, "e" glued on or off, and the "e-" Postgres keeps of
+ * "e-mail". Exact lookups in `site_terms`' primary key, whatever the database's collation.
+ */
+const REPAIR_VARIANTS = `array(
+    select a.lexeme || d::text from generate_series(0, 99) d where a.lexeme ~ '^[[:alpha:]]{2,}$'
+    union all select regexp_replace(a.lexeme, '[0-9]+$', '') where a.lexeme ~ '^[[:alpha:]]{2,}[0-9]+$'
+    union all select 'e' || a.lexeme where length(a.lexeme) >= 3
+    union all select 'e-' || a.lexeme where length(a.lexeme) >= 3
+    union all select substr(a.lexeme, 2) where a.lexeme like 'e%' and length(a.lexeme) >= 4)`;
+
+/**
  * The statement's text. Parameters: $1 query text, $2 k, $3 budget, $4 cap, $5 weights
  * (float4[]), $6 lengthNorm, $7 the configurations the query is analysed with (text[]). Returns id, title, url, lang, body, score, match.
  */
 export const LEXICAL_SQL = `
-with terms as (
+with asked as (
+  select distinct unnest(tsvector_to_array(to_tsvector(c::regconfig, $1))) as lexeme
+  from unnest($7::text[]) as c
+),
+-- A word the site lacks, read as the site spells it (lib/search/term_repair.ts): a version
+-- digit added or dropped ("sqlite" → "sqlite3"), the "e" of "e-mail" glued on or left off.
+repaired as (
+  select coalesce(
+    (select t.lexeme from site_terms t
+     where not exists (select 1 from site_terms k where k.lexeme = a.lexeme)
+       and t.lexeme = any(${REPAIR_VARIANTS})
+     order by t.ndoc desc, t.lexeme limit 1),
+    a.lexeme) as lexeme
+  from asked a
+),
+terms as (
   select x.lexeme, coalesce(t.ndoc, 0) as ndoc
-  from (select distinct unnest(tsvector_to_array(to_tsvector(c::regconfig, $1))) as lexeme
-        from unnest($7::text[]) as c) x
+  from (select distinct lexeme from repaired) x
   left join site_terms t using (lexeme)
 ),
 total as (
