@@ -57,15 +57,22 @@ function arraySink() {
   return { sink, chunks, closed: () => !open };
 }
 
-/** The end records of every stream the log holds. */
-async function streamEnds(kv: Deno.Kv): Promise<StreamEndRecord[]> {
-  const ends: StreamEndRecord[] = [];
-  for await (const entry of kv.list<{ k?: string }>({ prefix: ["stream"] })) {
-    if (entry.key[0] === "stream" && entry.value?.k === "e") {
-      ends.push(entry.value as StreamEndRecord);
+/**
+ * The end records of every stream the log holds, once there is at least one: the turn ends its
+ * log after the answer is saved, without waiting (a follower only needs it eventually).
+ */
+async function streamEnds(kv: Deno.Kv, timeoutMs = 5_000): Promise<StreamEndRecord[]> {
+  const until = performance.now() + timeoutMs;
+  while (true) {
+    const ends: StreamEndRecord[] = [];
+    for await (const entry of kv.list<{ k?: string }>({ prefix: ["stream"] })) {
+      if (entry.key[0] === "stream" && entry.value?.k === "e") {
+        ends.push(entry.value as StreamEndRecord);
+      }
     }
+    if (ends.length || performance.now() > until) return ends;
+    await new Promise((r) => setTimeout(r, 10));
   }
-  return ends;
 }
 
 Deno.test("runChatTurn: the offline model answers with sources returned as data, saved as finished", async () => {
