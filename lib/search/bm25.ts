@@ -92,7 +92,7 @@ export function buildPostings(passages: FieldTerms[]): Postings {
 }
 
 /** Binary search of a term; -1 when absent. */
-export function termId(terms: string[], term: string): number {
+export function termId(terms: readonly string[], term: string): number {
   let lo = 0;
   let hi = terms.length - 1;
   while (lo <= hi) {

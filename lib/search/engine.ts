@@ -665,9 +665,8 @@ export class SearchEngine {
       if (entry) return entry;
       let groups: string[][];
       if (!cross || cross[1] !== lang) {
-        groups = [...new Set(queryTerms(query, lang, this.#questionWords, this.#repair))].map((
-          t,
-        ) => [t]);
+        const terms = queryTerms(query, lang, this.#questionWords, this.#repair);
+        groups = [...new Set(terms)].map((t) => [t]);
       } else {
         const from = cross[0];
         groups = translationGroups(

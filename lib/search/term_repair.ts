@@ -12,6 +12,7 @@
  * ("sorteio" → "sorted", "today" → "to" + "day") and let off-topic questions through.
  */
 import { type Lang, stem } from "./analyzer.ts";
+import { termId } from "./bm25.ts";
 
 /** What a repair reads of the index: its sorted term list and each term's passage count. */
 export interface Vocabulary {
@@ -36,23 +37,9 @@ export class TermRepair {
     this.#vocab = vocab;
   }
 
-  /** The id of `term` in the vocabulary, -1 when absent. */
-  #id(term: string): number {
-    const terms = this.#vocab.terms;
-    let lo = 0;
-    let hi = terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (terms[mid] === term) return mid;
-      if (terms[mid] < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  }
-
   /** Whether the index has `term`. */
   has(term: string): boolean {
-    return this.#id(term) >= 0;
+    return termId(this.#vocab.terms, term) >= 0;
   }
 
   /**
