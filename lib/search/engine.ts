@@ -133,7 +133,7 @@ export class SearchEngine {
   #anyEntry: boolean | undefined;
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
-  readonly #repair: TermRepair | undefined;
+  readonly #repair: TermRepair;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
     this.data = data;

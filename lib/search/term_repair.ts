@@ -66,8 +66,10 @@ export class TermRepair {
     if (!/^\p{L}{2,}$/u.test(token)) return null;
     const terms = this.#vocab.terms;
     let best = -1;
-    // The sorted list holds every "<token><digits>" right after the token's place.
-    for (let i = this.#lowerBound(token); i < terms.length && terms[i].startsWith(token); i++) {
+    // In the sorted list every "<token><digit>…" lies from "<token>0" to before "<token>:"
+    // (":" follows "9"), so only those terms are read, however large the vocabulary.
+    const end = this.#lowerBound(`${token}:`);
+    for (let i = this.#lowerBound(`${token}0`); i < end; i++) {
       if (!/^\d+$/.test(terms[i].slice(token.length))) continue;
       if (best < 0 || this.#vocab.df(i) > this.#vocab.df(best)) best = i;
     }
