@@ -258,15 +258,16 @@ async function siteSearchOf(
   const search = !options.search && database
     ? withPgOwnerAnswers(lazyPgSearch(database, embedder), ownerAnswers)
     : withOwnerAnswers(
-      options.search ?? lazySiteSearch(({ loadLexiconFromEnv }) => ({
+      options.search ?? lazySiteSearch(({ lexiconChoiceFromEnv }) => ({
         assetPath: new URL("build/search/index.bin", root),
         embedder,
-        lexicon: loadLexiconFromEnv(env),
+        ...lexiconChoiceFromEnv(env),
       })),
       ownerAnswers,
     );
-  // A configured lexicon is read at start, so a path that cannot be read stops it, as before.
-  if (env.SEARCH_LEXICON?.trim()) await search.ready?.();
+  // An owner's lexicon is read at start, so a path that cannot be read stops it, as before.
+  const lexicon = env.SEARCH_LEXICON?.trim();
+  if (lexicon && lexicon !== "off") await search.ready?.();
   return { search, embedder };
 }
 

@@ -5,7 +5,9 @@
  *   deno task eval --site [--lexicon lexicon.tsv] [--verbose]   (our own corpus, scripts/eval_site.ts)
  *
  * Prints exactly one JSON line on stdout. Tuning flags (defaults are the
- * app's): --k1, --b, --title-weight; --lexicon <tsv> searches with a bilingual lexicon.
+ * app's): --k1, --b, --title-weight; --lexicon <tsv> searches with that bilingual lexicon on
+ * every site (by default the shipped one translates on one-language sites), `--lexicon off`
+ * with none.
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -21,7 +23,7 @@ import {
 } from "@/lib/search/beir.ts";
 import { DEFAULT_BM25 } from "@/lib/search/bm25.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
-import { parseLexicon } from "@/lib/search/lexicon.ts";
+import { lexiconChoice } from "@/lib/search/lexicon.ts";
 import { buildIndexData, DEFAULT_TITLE_WEIGHT } from "@/lib/search/index_data.ts";
 import { loadSiteSet, runSiteQueries, summarize } from "./eval_site.ts";
 
@@ -80,7 +82,7 @@ export function runEval(args: string[]): Record<string, number> {
       k1: values.k1 ? Number(values.k1) : DEFAULT_BM25.k1,
       b: values.b ? Number(values.b) : DEFAULT_BM25.b,
     },
-    lexicon: values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null,
+    ...lexiconChoice(values.lexicon, (path) => read(path, "--lexicon")),
   });
   const indexMs = performance.now() - t0;
 
@@ -125,12 +127,12 @@ export async function runSiteEval(args: string[]): Promise<Record<string, unknow
     },
   });
   const set = await loadSiteSet();
-  const lexicon = values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null;
-  const results = runSiteQueries(set, { lexicon });
+  const lexicons = lexiconChoice(values.lexicon, (path) => read(path, "--lexicon"));
+  const results = runSiteQueries(set, lexicons);
   return {
     ...summarize(results),
     passages: set.passageIds.length,
-    lexicon: Boolean(lexicon),
+    lexicon: Boolean(lexicons.lexicon),
     ...(values.verbose
       ? {
         per_query: results.map((r) => [r.id, r.firstRelevant, Number(r.ndcg10.toFixed(3)), r.text]),

@@ -17,9 +17,10 @@
  * questions fail and why; with `--qrels` (the gold entry of each question) each line also
  * says which entries the answer cited, the gold entry's rank among the search's results and
  * the reason of a miss (refused, right entry but other sentences, right entry ranked lower,
- * not found), and the summary counts the reasons. `--lexicon` searches with a bilingual lexicon (docs/search.md), so
- * questions in the other language than the corpus's (`--lang`) can be asked. Prints exactly
- * one JSON line on stdout.
+ * not found), and the summary counts the reasons. Questions in the other language than the
+ * corpus's (`--lang`) are translated with the shipped lexicon, as the app does on a
+ * one-language site; `--lexicon <tsv>` searches with that file instead (docs/search.md),
+ * `--lexicon off` with none. Prints exactly one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -28,7 +29,7 @@ import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
-import { type Lexicon, parseLexicon } from "@/lib/search/lexicon.ts";
+import { DEFAULT_LEXICONS, type LexiconChoice, lexiconChoice } from "@/lib/search/lexicon.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
@@ -63,7 +64,7 @@ function read(path: string | undefined, flag: string): string {
 export function beirSiteSearch(
   docs: readonly BeirDoc[],
   lang: "pt" | "en",
-  lexicon: Lexicon | null = null,
+  lexicons: LexiconChoice = DEFAULT_LEXICONS,
 ): SiteSearch {
   const engine = new SearchEngine(
     buildIndexData(docs.map((d) => ({
@@ -74,7 +75,7 @@ export function beirSiteSearch(
       lang,
       text: d.text,
     }))),
-    { lexicon },
+    lexicons,
   );
   return {
     search: (query, options) => engine.search(query, options),
@@ -163,7 +164,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     search: beirSiteSearch(
       docs,
       toLang(values.lang),
-      values.lexicon ? parseLexicon(read(values.lexicon, "--lexicon")) : null,
+      lexiconChoice(values.lexicon, (path) => read(path, "--lexicon")),
     ),
     // No page is rendered: the eval needs no island bundles.
     islandAssets: { boot: "", islands: {}, preload: {} },

@@ -22,7 +22,7 @@ import { Lru } from "@/lib/lru.ts";
 import { rrf } from "./rrf.ts";
 import { proximityBonus } from "./proximity.ts";
 import type { TopK } from "./top_k.ts";
-import { type Lexicon, translationGroups } from "./lexicon.ts";
+import { type Lexicon, shippedLexicon, translationGroups } from "./lexicon.ts";
 import { stringAt } from "./string_table.ts";
 import { entryQuestion, isFaqEntry, type QuestionKind, questionKind } from "./question_kind.ts";
 import { detectLang } from "./detect_lang.ts";
@@ -47,6 +47,13 @@ export interface EngineOptions {
   feedback?: FeedbackParams | null;
   /** Bilingual lexicon: queries also search the other language, fused by RRF. */
   lexicon?: Lexicon | null;
+  /**
+   * The lexicon a one-language index translates questions in the other language with when
+   * `lexicon` is null, loaded on the first such question (default: the shipped one, null
+   * turns it off). Bilingual indexes never use it: its senses would pull the other
+   * language's pages above a question's own-language answers.
+   */
+  oneLanguageLexicon?: (() => Lexicon) | null;
   /** Weight of the term-proximity bonus on the top passages; 0 turns it off. */
   proximity?: number;
   /** How translated results merge: "scores" (default) or plain "rrf". */
@@ -123,6 +130,7 @@ export class SearchEngine {
   readonly #questionWords: QuestionWordLevel;
   readonly #feedback: FeedbackParams | null;
   readonly #lexicon: Lexicon | null;
+  readonly #oneLanguageLexicon: (() => Lexicon) | null;
   readonly #crossFusion: "scores" | "rrf";
   readonly #proximity: number;
   readonly #crossWeight: number;
@@ -152,6 +160,9 @@ export class SearchEngine {
     this.#questionWords = options.questionWords ?? DEFAULT_QUESTION_WORDS;
     this.#feedback = options.feedback === undefined ? DEFAULT_FEEDBACK : options.feedback;
     this.#lexicon = options.lexicon ?? null;
+    this.#oneLanguageLexicon = options.oneLanguageLexicon === undefined
+      ? shippedLexicon
+      : options.oneLanguageLexicon;
     this.#crossFusion = options.crossFusion ?? "scores";
     this.#proximity = options.proximity ?? DEFAULT_PROXIMITY;
     this.#crossWeight = options.crossWeight ?? 1;
@@ -277,7 +288,7 @@ export class SearchEngine {
    * site): its own words then match only names and code.
    */
   #crossPair(query: string, langs: readonly Lang[]): [Lang, Lang] | null {
-    if (!this.#lexicon) return null;
+    if (!this.#lexicon && !(this.#langs.length === 1 && this.#oneLanguageLexicon)) return null;
     if (this.#langs.length === 1) {
       const asked = detectLang(query, this.#langs[0]);
       return asked !== this.#langs[0] ? [asked, this.#langs[0]] : null;
@@ -304,7 +315,7 @@ export class SearchEngine {
     const groups = translationGroups(
       query,
       from,
-      this.#lexicon!,
+      this.#translationLexicon(),
       (t) => isQuestionWord(t, from, this.#questionWords),
       this.#langs.length === 1,
     );
@@ -598,7 +609,8 @@ export class SearchEngine {
   rankWithVector(query: string, vector: ArrayLike<number> | null, limit: number): RankedIds {
     // Alone, the lexical ranking needs no candidates past the limit; a fusion (RRF, or the
     // lexicon's merge of two languages) reads deeper.
-    const alone = (!vector || !this.#dense) && !this.#lexicon;
+    const alone = (!vector || !this.#dense) &&
+      !this.#crossPair(query, queryLangs(query, this.#langs));
     const lexical = this.rankLexical(query, alone ? limit : Math.max(this.#candidates, limit));
     if (!vector || !this.#dense) {
       return {
@@ -672,7 +684,7 @@ export class SearchEngine {
         groups = translationGroups(
           query,
           from,
-          this.#lexicon!,
+          this.#translationLexicon(),
           (t) => isQuestionWord(t, from, this.#questionWords),
           this.#langs.length === 1,
         ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
@@ -702,6 +714,11 @@ export class SearchEngine {
       // passage's words but not the site's, an off-topic question misses both.
       return total > 0 ? Number(((found + known) / (2 * total)).toFixed(3)) : 0;
     };
+  }
+
+  /** The lexicon a question is translated with (only called once #crossPair found a pair). */
+  #translationLexicon(): Lexicon {
+    return this.#lexicon ?? this.#oneLanguageLexicon!();
   }
 
   /** The stored fields of the passage with this id, or null when there is none. */

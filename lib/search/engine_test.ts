@@ -60,7 +60,7 @@ Deno.test("a Portuguese question over an English-only index is translated by the
   ]);
   const lexicon = parseLexicon("mensalidade\ttuition\nbiblioteca\tlibrary\n");
   const ids = (lex: Lexicon | null) => {
-    const engine = new SearchEngine(en, { lexicon: lex });
+    const engine = new SearchEngine(en, { lexicon: lex, oneLanguageLexicon: null });
     return engine.rankLexical("Quanto custa a mensalidade?", 2).ids.map((i) =>
       engine.passage(i).id
     );

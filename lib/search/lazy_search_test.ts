@@ -24,9 +24,9 @@ Deno.test("lazy search: the first search loads the engine; a missing index is re
 });
 
 Deno.test("lazy search: options that throw (an unreadable lexicon) reject ready() and every search", async () => {
-  const search = lazySiteSearch(({ loadLexiconFromEnv }) => ({
+  const search = lazySiteSearch(({ lexiconChoiceFromEnv }) => ({
     assetPath: ASSET,
-    lexicon: loadLexiconFromEnv({ SEARCH_LEXICON: "/nonexistent/lexicon.tsv" }),
+    ...lexiconChoiceFromEnv({ SEARCH_LEXICON: "/nonexistent/lexicon.tsv" }),
   }));
   await assert.rejects(
     () => search.ready(),

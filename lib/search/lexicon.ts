@@ -1,9 +1,10 @@
 /**
- * The optional bilingual lexicon (owner-provided, never shipped): query words translated
- * word by word into the index's other language, so a Portuguese question finds a page that
- * exists only in English without an embedding model. The file is TSV, one pair a line:
- * `<Portuguese word or phrase>\t<English word or phrase>`; it is read both ways. docs/search.md
- * shows how to build one from Debian's FreeDict dictionaries.
+ * The bilingual lexicon: query words translated word by word into the index's other
+ * language, so a Portuguese question finds a page that exists only in English without an
+ * embedding model. The file is TSV, one pair a line: `<Portuguese word or phrase>\t<English
+ * word or phrase>`; it is read both ways. One ships in data/ (learned from LibreOffice's
+ * translation, scripts/lexicon_from_libreoffice.ts) for one-language sites; an owner's file
+ * (SEARCH_LEXICON; docs/search.md builds one from Debian's FreeDict) replaces it everywhere.
  */
 import { readFileSync } from "node:fs";
 import { fold, isStopword, type Lang, stem, tokenize } from "./analyzer.ts";
@@ -76,20 +77,61 @@ function sensesOf(
     (byStems ? lexicon.stems?.[from].get(stem(token, from)) : undefined);
 }
 
+/** The lexicon the search ships, learned from LibreOffice's pt-BR translation (data/). */
+export const SHIPPED_LEXICON_URL: URL = new URL("./data/lexicon_pt_en.tsv", import.meta.url);
+
+let shipped: Lexicon | undefined;
+
 /**
- * The lexicon named by SEARCH_LEXICON (a file path), or null when unset. A file that
- * cannot be read stops the start with the path and the fix.
+ * The shipped lexicon, parsed on its first use (about 20–60 ms), so that only a search that
+ * translates a question pays for it, never the start.
  */
-export function loadLexiconFromEnv(env: Record<string, string | undefined>): Lexicon | null {
-  const path = env.SEARCH_LEXICON?.trim();
-  if (!path) return null;
+export function shippedLexicon(): Lexicon {
+  return shipped ??= parseLexicon(readFileSync(SHIPPED_LEXICON_URL, "utf8"));
+}
+
+/** The lexicons a search uses, as SEARCH_LEXICON sets them. */
+export interface LexiconChoice {
+  /** The owner's lexicon (a file path): used on every site, bilingual ones too. */
+  lexicon: Lexicon | null;
+  /** The lexicon a one-language site translates with when the owner gives none. */
+  oneLanguageLexicon: (() => Lexicon) | null;
+}
+
+/** No owner's lexicon: the shipped one on one-language sites, as with SEARCH_LEXICON unset. */
+export const DEFAULT_LEXICONS: LexiconChoice = {
+  lexicon: null,
+  oneLanguageLexicon: shippedLexicon,
+};
+
+/**
+ * The lexicons a SEARCH_LEXICON value (or an eval's `--lexicon`) chooses: none, the shipped
+ * one on one-language sites only; `off`, none at all; a file path, that file on every site,
+ * read with `read` (which throws with the path and the fix when it cannot).
+ */
+export function lexiconChoice(
+  value: string | undefined,
+  read: (path: string) => string,
+): LexiconChoice {
+  const path = value?.trim();
+  if (path === "off") return { lexicon: null, oneLanguageLexicon: null };
+  return path ? { ...DEFAULT_LEXICONS, lexicon: parseLexicon(read(path)) } : DEFAULT_LEXICONS;
+}
+
+/** The lexicons SEARCH_LEXICON chooses ({@linkcode lexiconChoice}). */
+export function lexiconChoiceFromEnv(env: Record<string, string | undefined>): LexiconChoice {
+  return lexiconChoice(env.SEARCH_LEXICON, readOwnerLexicon);
+}
+
+/** The owner's lexicon file; one that cannot be read stops the start with the path and the fix. */
+function readOwnerLexicon(path: string): string {
   try {
-    return parseLexicon(readFileSync(path, "utf8"));
+    return readFileSync(path, "utf8");
   } catch (error) {
     throw new Error(
       `SEARCH_LEXICON "${path}" cannot be read (${
         (error as Error).message
-      }): fix the path or unset it`,
+      }): fix the path, unset it or set it to "off"`,
     );
   }
 }

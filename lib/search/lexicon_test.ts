@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { loadLexiconFromEnv, parseLexicon, translateQuery, translationGroups } from "./lexicon.ts";
+import {
+  lexiconChoiceFromEnv,
+  parseLexicon,
+  SHIPPED_LEXICON_URL,
+  shippedLexicon,
+  translateQuery,
+  translationGroups,
+} from "./lexicon.ts";
 import { buildIndexData, type PassageInput } from "./index_data.ts";
 import { SearchEngine } from "./engine.ts";
 
@@ -24,8 +31,81 @@ Deno.test("parseLexicon reads pairs both ways, folded, and translateQuery skips 
     translateQuery("Qual é o preço da mensalidade?", "pt", lexicon),
     "price fee tuition",
   );
-  assert.equal(loadLexiconFromEnv({}), null);
-  assert.throws(() => loadLexiconFromEnv({ SEARCH_LEXICON: "/nonexistent.tsv" }), /SEARCH_LEXICON/);
+});
+
+Deno.test("SEARCH_LEXICON: unset, the shipped lexicon on one-language sites; off, none; a path, the owner's", () => {
+  const unset = lexiconChoiceFromEnv({});
+  assert.equal(unset.lexicon, null);
+  assert.equal(unset.oneLanguageLexicon, shippedLexicon);
+  assert.deepEqual(lexiconChoiceFromEnv({ SEARCH_LEXICON: " off " }), {
+    lexicon: null,
+    oneLanguageLexicon: null,
+  });
+  const owner = lexiconChoiceFromEnv({ SEARCH_LEXICON: TSV.pathname });
+  assert.deepEqual(owner.lexicon?.pt.get("preco"), ["price", "fee"]);
+  assert.throws(
+    () => lexiconChoiceFromEnv({ SEARCH_LEXICON: "/nonexistent.tsv" }),
+    /SEARCH_LEXICON "\/nonexistent.tsv" cannot be read .*set it to "off"/,
+  );
+});
+
+Deno.test("the shipped lexicon: its license beside it, and the words a site's visitors ask with", () => {
+  const text = readFileSync(SHIPPED_LEXICON_URL, "utf8");
+  assert.match(text, /^# .*LibreOffice/);
+  assert.match(
+    readFileSync(new URL("LICENSE-MPL-2.0", SHIPPED_LEXICON_URL), "utf8"),
+    /Mozilla Public License Version 2\.0/,
+  );
+  const shipped = shippedLexicon();
+  assert.ok(shipped.pt.size > 5000, `${shipped.pt.size} Portuguese words`);
+  for (
+    const [pt, en] of [["arquivo", "file"], ["copiar", "copy"], ["aleatorio", "random"], [
+      "janela",
+      "window",
+    ]]
+  ) {
+    assert.ok(shipped.pt.get(pt)?.includes(en), `${pt} → ${shipped.pt.get(pt)}`);
+  }
+  assert.ok(shipped.en.get("delete")?.includes("excluir"));
+  // Function words are never translated: they would match every page.
+  for (const word of ["de", "que", "para"]) assert.equal(shipped.pt.has(word), false, word);
+});
+
+Deno.test("a one-language site translates a question in the other language with the shipped lexicon", () => {
+  const data = buildIndexData([
+    passage("copy", "en", "How do I copy a file? Use shutil.copyfile."),
+    passage("random", "en", "The random module picks a random item from a list."),
+    passage("window", "en", "A window with a button needs a GUI toolkit."),
+  ]);
+  const q = "Como faço para copiar um arquivo?";
+  // The old engine, like this one without a lexicon, found nothing: no Portuguese word is on the site.
+  assert.deepEqual(new SearchEngine(data, { oneLanguageLexicon: null }).rankLexical(q, 3).ids, []);
+  assert.equal(new SearchEngine(data).rankLexical(q, 3).ids[0], 0);
+  assert.equal(new SearchEngine(data).rankLexical("Como sorteio um item aleatório?", 3).ids[0], 1);
+  // A question in the site's own language is not translated.
+  const own = "How do I copy a file?";
+  assert.deepEqual(
+    new SearchEngine(data).rankLexical(own, 3).ids,
+    new SearchEngine(data, { oneLanguageLexicon: null }).rankLexical(own, 3).ids,
+  );
+});
+
+Deno.test("a bilingual site never uses the shipped lexicon: an English question keeps its English answer first", () => {
+  let loaded = false;
+  const oneLanguageLexicon = () => {
+    loaded = true;
+    return shippedLexicon();
+  };
+  const data = buildIndexData([
+    passage("copiar", "pt", "Como copiar um arquivo? Use shutil.copyfile para copiar o arquivo."),
+    passage("copy", "en", "Files: use the file manager to keep one."),
+  ]);
+  const q = "How do I copy a file?";
+  assert.deepEqual(
+    new SearchEngine(data, { oneLanguageLexicon }).rankLexical(q, 2).ids,
+    new SearchEngine(data, { oneLanguageLexicon: null }).rankLexical(q, 2).ids,
+  );
+  assert.equal(loaded, false);
 });
 
 Deno.test("with a lexicon a Portuguese question finds the page that exists only in English", () => {

@@ -32,7 +32,7 @@ export type { Embedder, EmbedKind } from "./embedder.ts";
 // Not createEmbedderFromEnv (embedder_providers.ts): it loads the AI SDK, which pages must not.
 export { type LazyEmbedder, lazyEmbedderFromEnv } from "./lazy_embedder.ts";
 export { EmbedderError, SearchUnavailableError } from "./errors.ts";
-export { type Lexicon, loadLexiconFromEnv } from "./lexicon.ts";
+export { type Lexicon, type LexiconChoice, lexiconChoiceFromEnv } from "./lexicon.ts";
 export { createSlugger, slugify } from "./slug.ts";
 
 export { DEFAULT_ASSET_URL } from "./asset_path.ts";
@@ -45,8 +45,10 @@ export interface LoadSiteSearchOptions {
   embedder?: Embedder | null;
   /** Told when a query embedding fails and the search falls back to lexical. */
   onEmbedError?: (error: unknown) => void;
-  /** The bilingual lexicon (SEARCH_LEXICON), or null. */
+  /** The owner's bilingual lexicon (SEARCH_LEXICON), or null. */
   lexicon?: Lexicon | null;
+  /** The lexicon of one-language sites (default the shipped one; null turns it off). */
+  oneLanguageLexicon?: (() => Lexicon) | null;
 }
 
 /**
@@ -79,6 +81,7 @@ export function loadSiteSearch(opts: LoadSiteSearchOptions = {}): SiteSearch {
       engine = new SearchEngine(readAsset(bytes), {
         embedder: opts.embedder ?? null,
         lexicon: opts.lexicon ?? null,
+        oneLanguageLexicon: opts.oneLanguageLexicon,
         onEmbedError: opts.onEmbedError ??
           ((e) =>
             console.warn(

@@ -1,0 +1,82 @@
+/**
+ * Portuguese–English sentence pairs from LibreOffice's own translations, as Debian ships
+ * them (MPL-2.0): the help pages of `libreoffice-help-en-us` and `libreoffice-help-pt-br`,
+ * whose paragraphs carry the same ids in both languages, and the interface strings of
+ * `libreoffice-l10n-pt-br` (gettext catalogs, English source → Brazilian Portuguese).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseHTML } from "linkedom";
+import { readMoFile } from "./mo_file.ts";
+
+/** A Portuguese text and its English original. */
+export type TextPair = readonly [pt: string, en: string];
+
+/** Every file under `dir` whose name ends with `suffix`. */
+function filesUnder(dir: string, suffix: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path, suffix));
+    else if (name.endsWith(suffix)) out.push(path);
+  }
+  return out;
+}
+
+/** The text of each paragraph or heading with a help id ("par_id…", "hd_id…"), by id. */
+export function helpParagraphs(html: string): Map<string, string> {
+  const { document } = parseHTML(html);
+  const out = new Map<string, string>();
+  for (const el of document.querySelectorAll('[id^="par_id"], [id^="hd_id"]')) {
+    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    if (text) out.set(el.getAttribute("id")!, text);
+  }
+  return out;
+}
+
+/** Help paragraphs of the same page and id in both languages, where they differ. */
+export function helpPairs(helpRoot: string): TextPair[] {
+  const enRoot = join(helpRoot, "en-US");
+  const out: TextPair[] = [];
+  for (const enPath of filesUnder(enRoot, ".html")) {
+    const ptPath = join(helpRoot, "pt-BR", relative(enRoot, enPath));
+    let ptHtml: string;
+    try {
+      ptHtml = readFileSync(ptPath, "utf8");
+    } catch {
+      continue; // a page without its translation
+    }
+    const pt = helpParagraphs(ptHtml);
+    for (const [id, en] of helpParagraphs(readFileSync(enPath, "utf8"))) {
+      const translated = pt.get(id);
+      if (translated && translated !== en) out.push([translated, en]);
+    }
+  }
+  return out;
+}
+
+/** Interface strings of every catalog under `dir`, without the "~" of menu accelerators. */
+export function interfacePairs(dir: string): TextPair[] {
+  const out: TextPair[] = [];
+  for (const path of filesUnder(dir, ".mo")) {
+    for (const { source, translation } of readMoFile(readFileSync(path))) {
+      const en = source.replaceAll("~", "");
+      const pt = translation.replaceAll("~", "");
+      if (pt && en && pt !== en) out.push([pt, en]);
+    }
+  }
+  return out;
+}
+
+/** Pairs in first-seen order, each once. */
+export function distinctPairs(pairs: Iterable<TextPair>): TextPair[] {
+  const seen = new Set<string>();
+  const out: TextPair[] = [];
+  for (const pair of pairs) {
+    const key = `${pair[0]}\u0000${pair[1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(pair);
+  }
+  return out;
+}
