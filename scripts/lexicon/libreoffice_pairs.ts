@@ -5,17 +5,18 @@
  * `libreoffice-l10n-pt-br` (gettext catalogs, English source → Brazilian Portuguese).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { parseHTML } from "linkedom";
+import { listFolder } from "@/lib/corpus/import/sources.ts";
 import { readMoFile } from "./mo_file.ts";
 
 /** A Portuguese text and its English original. */
 export type TextPair = readonly [pt: string, en: string];
 
-/** Every file under `dir` whose name ends with `suffix`. */
+/** Every file under `dir` whose name ends with `suffix`, in name order (the build is reproducible). */
 function filesUnder(dir: string, suffix: string): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...filesUnder(path, suffix));
     else if (name.endsWith(suffix)) out.push(path);
@@ -38,8 +39,9 @@ export function helpParagraphs(html: string): Map<string, string> {
 export function helpPairs(helpRoot: string): TextPair[] {
   const enRoot = join(helpRoot, "en-US");
   const out: TextPair[] = [];
-  for (const enPath of filesUnder(enRoot, ".html")) {
-    const ptPath = join(helpRoot, "pt-BR", relative(enRoot, enPath));
+  for (const page of listFolder(enRoot)) {
+    const enPath = join(enRoot, page);
+    const ptPath = join(helpRoot, "pt-BR", page);
     let ptHtml: string;
     try {
       ptHtml = readFileSync(ptPath, "utf8");
