@@ -264,10 +264,19 @@ export class SearchEngine {
    */
   rankLexical(query: string, limit: number): RankedIds {
     const langs = queryLangs(query, this.#langs);
+    return this.#rankLexicalIn(query, limit, langs, this.#crossPair(query, langs));
+  }
+
+  /** rankLexical with the query's languages and translation pair already read. */
+  #rankLexicalIn(
+    query: string,
+    limit: number,
+    langs: readonly Lang[],
+    cross: [Lang, Lang] | null,
+  ): RankedIds {
     const top = this.#rankIn(query, langs, limit);
     let ids = Array.from(top.ids);
     let scores = Array.from(top.scores);
-    const cross = this.#crossPair(query, langs);
     if (cross) {
       const fused = this.#crossLanguage(query, cross[0], cross[1], top, limit);
       if (fused) ({ ids, scores } = fused);
@@ -609,9 +618,11 @@ export class SearchEngine {
   rankWithVector(query: string, vector: ArrayLike<number> | null, limit: number): RankedIds {
     // Alone, the lexical ranking needs no candidates past the limit; a fusion (RRF, or the
     // lexicon's merge of two languages) reads deeper.
-    const alone = (!vector || !this.#dense) &&
-      !this.#crossPair(query, queryLangs(query, this.#langs));
-    const lexical = this.rankLexical(query, alone ? limit : Math.max(this.#candidates, limit));
+    const langs = queryLangs(query, this.#langs);
+    const cross = this.#crossPair(query, langs);
+    const alone = (!vector || !this.#dense) && !cross;
+    const depth = alone ? limit : Math.max(this.#candidates, limit);
+    const lexical = this.#rankLexicalIn(query, depth, langs, cross);
     if (!vector || !this.#dense) {
       return {
         ...lexical,
