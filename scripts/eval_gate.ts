@@ -24,6 +24,7 @@ import { beirSiteSearch } from "./eval_answers.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
 import { MIN_MATCH } from "@/lib/models/extractive.ts";
 import { loadSiteSet } from "./eval_site.ts";
+import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 
 const FIXTURES = fileURLToPath(new URL("../tests/fixtures/", import.meta.url));
 const FOLDS = 5;
@@ -121,7 +122,10 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
   const out: Scored[] = [];
   for (const s of sets) {
     for (const q of s.questions) {
-      const { passages } = await s.engine.search(q.text, { k: 5 });
+      // As the offline model: small talk is never searched, courtesy is left out of the query.
+      const { passages } = smallTalk(q.text)
+        ? { passages: [] }
+        : await s.engine.search(withoutCourtesy(q.text), { k: 5 });
       const match = Math.max(0, ...passages.map((p) => p.match ?? 0));
       out.push({
         id: `${s.name}/${q._id}`,

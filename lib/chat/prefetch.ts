@@ -11,6 +11,7 @@ import type { PrefetchCall } from "./engine/prefetch_step.ts";
 import { SEARCH_TOOL } from "@/lib/tools/mod.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 import { isDiagramRequest } from "@/lib/search/diagram_request.ts";
+import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 import {
   CONTACT_TOOL_NAME,
   isAskForMissing,
@@ -45,16 +46,19 @@ export function prefetchCall(options: PrefetchOptions): PrefetchCall | null {
   if (last?.role !== "user") return null;
   const query = searchQuery(last);
   if (!query || isOwnerMessage(options.messages, options.tools)) return null;
+  // "Oi, tudo bem?" needs no passages: a search would cite a page that shares a word with it.
+  if (smallTalk(query)) return null;
   if (isDiagramMessage(query, options.tools)) return null;
   return { toolCallId: newCallId(), toolName: SEARCH_TOOL, input: { query } };
 }
 
 /**
- * The query for a question: its text parts, as the offline model reads them (so its
- * answers are the same in both modes), cut to what the tool accepts.
+ * The query for a question: its text parts without the greeting or thanks around them, as
+ * the offline model reads them (so its answers are the same in both modes), cut to what
+ * the tool accepts.
  */
 export function searchQuery(message: ModelMessage & { role: "user" }): string {
-  const text = textOf(message.content).trim();
+  const text = withoutCourtesy(textOf(message.content).trim());
   if (text.length <= MAX_QUERY_CHARS) return text;
   // Whole words, and never half of a surrogate pair.
   const cut = text.slice(0, MAX_QUERY_CHARS + 1);

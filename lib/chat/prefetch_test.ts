@@ -35,6 +35,13 @@ Deno.test("prefetch: none in tool mode, for a continued answer, without text or 
   assert.equal(prefetchCall({ ...base, messages: answered }), null);
 });
 
+Deno.test("prefetch: a greeting is left out of the search, and small talk is not searched", () => {
+  const call = prefetchCall({ ...base, messages: [user("Oi, bom dia! Quem mantém o site?")] });
+  assert.deepEqual(call?.input, { query: "Quem mantém o site?" });
+  assert.equal(prefetchCall({ ...base, messages: [user("Oi, tudo certo por aí?")] }), null);
+  assert.equal(prefetchCall({ ...base, messages: [user("Thanks a lot!")] }), null);
+});
+
 Deno.test("prefetch: a long question is cut to whole words the tool accepts", () => {
   const long = `${"palavra ".repeat(100)}fim`;
   const query = searchQuery(user(long));

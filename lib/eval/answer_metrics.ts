@@ -6,6 +6,7 @@
  */
 import { tokenize } from "@/lib/search/analyzer.ts";
 import { notCoveredAnswer } from "@/lib/models/extractive.ts";
+import { SMALL_TALK_REPLIES } from "@/lib/models/local_small_talk.ts";
 
 const CITATION = /\[\d{1,3}\]/g;
 
@@ -84,7 +85,8 @@ export function summarize(records: readonly AnswerRecord[]): AnswerSummary {
   };
 }
 
-const OFFLINE_NOT_COVERED = [notCoveredAnswer("pt"), notCoveredAnswer("en")];
+/** The offline model's answers that quote no page: "not covered", and its small-talk replies. */
+const OFFLINE_NOT_COVERED = [notCoveredAnswer("pt"), notCoveredAnswer("en"), ...SMALL_TALK_REPLIES];
 const SAYS_NOT_COVERED =
   /n[aã]o (cobre|aborda|menciona|tem informa[cç][aã]o|encontrei)|(does not|doesn't) (cover|mention)|not covered|no information/i;
 

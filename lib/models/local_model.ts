@@ -41,6 +41,8 @@ import {
   readContactRequest,
 } from "./local_contact.ts";
 import { diagramPlan } from "./local_diagram.ts";
+import { smallTalkReply } from "./local_small_talk.ts";
+import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 
 /** Name of the site search tool the offline model calls. */
@@ -153,23 +155,32 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
   if (diagram) {
     return diagram.kind === "text" ? diagram : { ...diagram, toolCallId: generateId() };
   }
+  // "Oi, tudo bem?" is answered as small talk, not with a page that shares a word with it.
+  const talk = last?.role === "user" || result !== undefined ? smallTalk(question) : null;
+  if (talk) return { kind: "text", text: smallTalkReply(talk.kind, talk.lang ?? lang) };
+  // The search and the answer read the question without its greeting or thanks, whose
+  // words are on no page and would count against it (lib/text/courtesy.ts).
+  const asked = withoutCourtesy(question);
   if (result !== undefined) {
     if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
     return {
       kind: "text",
-      text: buildExtractiveAnswer(question, result, { fallbackLang: earlier }),
+      text: buildExtractiveAnswer(asked, result, {
+        // "Hi, GIL?": the greeting dropped from the question still tells its language.
+        fallbackLang: asked === question ? earlier : earlier ?? lang,
+      }),
     };
   }
   if (last?.role === "user") {
     if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
       return { kind: "text", text: NO_SEARCH_TOOL[lang] };
     }
-    if (!question.trim()) return { kind: "text", text: notCoveredAnswer(lang) };
+    if (!asked.trim()) return { kind: "text", text: notCoveredAnswer(lang) };
     return {
       kind: "tool-call",
       toolCallId: generateId(),
       toolName: SEARCH_TOOL_NAME,
-      input: JSON.stringify({ query: question.trim() }),
+      input: JSON.stringify({ query: asked.trim() }),
     };
   }
   // Another tool's result (or an assistant turn) closes the turn.

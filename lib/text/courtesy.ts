@@ -1,0 +1,178 @@
+/**
+ * Courtesy around a visitor's question: greetings, thanks, "please", goodbyes, in
+ * Portuguese and English. A search for "Hey, good morning, how do I copy an object?" must
+ * read "how do I copy an object?": the greeting's words are on no page, so they weigh as
+ * the rarest words there are and the "not covered" gate refuses a question the site
+ * answers. A message that is courtesy and nothing else ("Oi, tudo certo por aí?") is small
+ * talk, answered as such rather than with whatever page shares a word with it.
+ *
+ * The phrases are the languages' closed class of courtesy formulas, not any site's words.
+ */
+
+/** A language of the courtesy phrases (the same pair as the offline model's answers). */
+export type CourtesyLang = "pt" | "en";
+
+/** What a message made only of courtesy says. */
+export type SmallTalkKind = "greeting" | "thanks" | "bye";
+
+/** A message that is courtesy only: its kind, and its language when its phrases tell. */
+export interface SmallTalk {
+  kind: SmallTalkKind;
+  lang: CourtesyLang | null;
+}
+
+interface Phrase {
+  words: readonly string[];
+  kind: SmallTalkKind | "please" | "filler";
+  lang: CourtesyLang | null;
+  /**
+   * Whether the phrase also has an ordinary sense ("tudo bem usar…?", "salve o arquivo"):
+   * then it is courtesy only when a pause or the message's end follows it.
+   */
+  ambiguous: boolean;
+}
+
+/** `kind`, `lang`, then phrases separated by "|"; a leading "~" marks an ambiguous phrase. */
+const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string]> = [
+  ["greeting", "pt", "oi|oie|oii|ola|opa|alo|bom dia|boa tarde|boa noite|~salve|~e ai|~eai|~eae"],
+  ["greeting", "pt", "~tudo bem|~tudo bom|~tudo certo|~tudo joia|~tudo tranquilo|~beleza|~blz"],
+  ["greeting", "pt", "~como vai|~como voce esta|~como vc esta|~como vao as coisas"],
+  ["greeting", "en", "hi|hello|hey|hiya|howdy|good morning|good afternoon|good evening|greetings"],
+  ["greeting", "en", "~how are you|~how are you doing|~how's it going|~how is it going"],
+  ["greeting", "en", "~what's up|~whats up|~sup|~yo"],
+  ["thanks", "pt", "obrigado|obrigada|obg|brigado|brigada|valeu|vlw|agradeco|~grato|~grata"],
+  ["thanks", "en", "thanks|thank you|thx|ty|cheers|much appreciated"],
+  ["bye", "pt", "tchau|ate mais|ate logo|ate a proxima|falou|flw"],
+  ["bye", "en", "bye|goodbye|bye bye|see you|see ya"],
+  ["please", "pt", "por favor|por gentileza|pfv|pfvr"],
+  ["please", "en", "please|pls|plz"],
+  // Words that ride along with courtesy ("hi there", "muito obrigado", "por aí") and mean
+  // nothing without it: they count only in a run with another courtesy phrase.
+  ["filler", null, "there|all|everyone|folks|guys|so much|a lot|again|very much|you|too"],
+  ["filler", null, "muito|mesmo|pessoal|gente|galera|ai|por ai|com voce|com vc|pra voce|voce"],
+];
+
+const PHRASES: readonly Phrase[] = TABLE.flatMap(([kind, lang, list]) =>
+  list.split("|").map((p): Phrase => ({
+    words: p.replace(/^~/, "").split(" "),
+    kind,
+    lang,
+    ambiguous: p.startsWith("~"),
+  }))
+);
+
+/** A word of the message and where it sits. */
+interface Word {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** The message's words, lowercased and without accents, with their offsets. */
+function wordsOf(message: string): Word[] {
+  return [...message.matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)].map((m) => ({
+    text: m[0].normalize("NFD").replace(/\p{M}/gu, "").toLowerCase(),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+}
+
+/** Whether a pause (punctuation) or the end of the message follows offset `end`. */
+function pauseAfter(message: string, end: number): boolean {
+  const rest = message.slice(end);
+  return /^\s*([,.!?;:…)-]|$)/u.test(rest);
+}
+
+/**
+ * Whether the courtesy ends before word `i`: a pause or the message's end follows word
+ * `i - 1`, or a filler does that is followed by one ("tudo certo por aí?").
+ */
+function pausesAt(message: string, words: readonly Word[], i: number): boolean {
+  if (pauseAfter(message, words[i - 1].end)) return true;
+  return PHRASES.some((p) =>
+    p.kind === "filler" && p.words.every((w, k) => words[i + k]?.text === w) &&
+    pauseAfter(message, words[i + p.words.length - 1].end)
+  );
+}
+
+/** The longest courtesy phrase starting at word `i`. */
+function phraseAt(message: string, words: readonly Word[], i: number): Phrase | null {
+  let best: Phrase | null = null;
+  for (const p of PHRASES) {
+    if (best && best.words.length >= p.words.length) continue;
+    if (!p.words.every((w, k) => words[i + k]?.text === w)) continue;
+    if (p.ambiguous && !pausesAt(message, words, i + p.words.length)) continue;
+    best = p;
+  }
+  return best;
+}
+
+/**
+ * The run of courtesy phrases from word `from`: the phrases and the index after them. A run
+ * of fillers alone ("você", "all") is no courtesy, so it counts only with another phrase.
+ */
+function courtesyRun(message: string, words: readonly Word[], from: number) {
+  const found: Phrase[] = [];
+  let i = from;
+  for (let p = phraseAt(message, words, i); p; p = phraseAt(message, words, i)) {
+    found.push(p);
+    i += p.words.length;
+  }
+  return found.some((p) => p.kind !== "filler") ? { found, next: i } : { found: [], next: from };
+}
+
+/**
+ * Whether the message is courtesy and nothing else ("Oi, tudo certo por aí?", "Thanks a
+ * lot!"), and what it says; null when it asks or says anything more.
+ */
+export function smallTalk(message: string): SmallTalk | null {
+  const words = wordsOf(message);
+  const { found, next } = courtesyRun(message, words, 0);
+  if (!found.length || next < words.length) return null;
+  const kinds = new Set(found.map((p) => p.kind));
+  const kind: SmallTalkKind = kinds.has("thanks")
+    ? "thanks"
+    : kinds.has("bye")
+    ? "bye"
+    : "greeting";
+  const langs = new Set(found.map((p) => p.lang).filter((l) => l !== null));
+  return { kind, lang: langs.size === 1 ? [...langs][0] : null };
+}
+
+/** Where the courtesy that closes the message (thanks, please, goodbyes) begins. */
+function trailingStart(message: string, words: readonly Word[], from: number): number {
+  for (let j = from + 1; j < words.length; j++) {
+    const { found, next } = courtesyRun(message, words, j);
+    if (next === words.length && found.every((p) => p.kind !== "greeting")) return j;
+  }
+  return words.length;
+}
+
+/**
+ * The message without the courtesy around its question: greetings and thanks at its start,
+ * thanks, "please" and goodbyes at its end, and "please" / "por favor" anywhere. The
+ * message itself when it is small talk only (see {@linkcode smallTalk}) or has no courtesy.
+ *
+ * @example
+ * ```ts
+ * withoutCourtesy("Hey, good morning, how do I copy an object?"); // "how do I copy an object?"
+ * ```
+ */
+export function withoutCourtesy(message: string): string {
+  const words = wordsOf(message);
+  const { next: first } = courtesyRun(message, words, 0);
+  if (first >= words.length) return message;
+  const end = trailingStart(message, words, first);
+  const last = words[end - 1];
+  const body = message.slice(words[first].start, last.end) + trailingMark(message.slice(last.end));
+  return body.replace(
+    /,?\s*(?<![\p{L}\p{N}])(por favor|por gentileza|please)(?![\p{L}\p{N}]),?/giu,
+    " ",
+  )
+    .replace(/\s{2,}/g, " ").trim();
+}
+
+/** The question mark the dropped courtesy held ("…objeto, por favor?"), if any. */
+function trailingMark(rest: string): string {
+  return rest.includes("?") ? "?" : "";
+}

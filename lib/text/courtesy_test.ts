@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { smallTalk, withoutCourtesy } from "./courtesy.ts";
+
+Deno.test("courtesy: greetings, thanks and please around a question are left out", () => {
+  const cases: Array<[string, string]> = [
+    ["Hey, good morning, how do I copy an object?", "how do I copy an object?"],
+    ["Oi como faço para copiar um objeto?", "como faço para copiar um objeto?"],
+    [
+      "Hi there! How do I send mail from a Python script? Thanks!",
+      "How do I send mail from a Python script?",
+    ],
+    ["Bom dia! Tudo bem? Como instalo o Python? Obrigado", "Como instalo o Python?"],
+    ["Como copio um objeto, por favor?", "Como copio um objeto?"],
+    ["Can you please tell me how to copy an object?", "Can you tell me how to copy an object?"],
+    ["Oi pessoal, onde fica o código? Valeu mesmo!", "onde fica o código?"],
+  ];
+  for (const [message, question] of cases) {
+    assert.equal(withoutCourtesy(message), question, message);
+  }
+});
+
+Deno.test("courtesy: a phrase that also has an ordinary sense is courtesy only before a pause", () => {
+  for (
+    const message of [
+      "Tudo bem usar Python 2?",
+      "Salve o arquivo como?",
+      "E aí o programa trava, por quê?",
+      "Você pode me ajudar?",
+      "Can I use it with you",
+      "How are you storing my data?",
+    ]
+  ) {
+    assert.equal(withoutCourtesy(message), message);
+    assert.equal(smallTalk(message), null, message);
+  }
+  assert.equal(withoutCourtesy("Tudo bem? Onde fica o código?"), "Onde fica o código?");
+});
+
+Deno.test("courtesy: a message of courtesy only is small talk, with its kind and language", () => {
+  assert.deepEqual(smallTalk("Oi, tudo certo por aí?"), { kind: "greeting", lang: "pt" });
+  assert.deepEqual(smallTalk("Hi, how's it going?"), { kind: "greeting", lang: "en" });
+  assert.deepEqual(smallTalk("Muito obrigado!"), { kind: "thanks", lang: "pt" });
+  assert.deepEqual(smallTalk("Thanks a lot!"), { kind: "thanks", lang: "en" });
+  assert.deepEqual(smallTalk("Valeu, tchau"), { kind: "thanks", lang: "pt" });
+  assert.deepEqual(smallTalk("Tchau"), { kind: "bye", lang: "pt" });
+  assert.deepEqual(smallTalk("ok, bye"), null);
+  assert.deepEqual(smallTalk("Hello, obrigado"), { kind: "thanks", lang: null });
+  // Small talk is kept whole: there is no question to leave it out of.
+  assert.equal(withoutCourtesy("Boa noite pessoal"), "Boa noite pessoal");
+  for (const message of ["", "Python?", "GIL?", "Olá mundo em Python?", "Thanks for what?"]) {
+    assert.equal(smallTalk(message), null, message);
+  }
+});
