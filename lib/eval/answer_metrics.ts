@@ -6,7 +6,7 @@
  */
 import { tokenize } from "@/lib/search/analyzer.ts";
 import { notCoveredAnswer } from "@/lib/models/extractive.ts";
-import { SMALL_TALK_REPLIES } from "@/lib/models/local_small_talk.ts";
+import { isSmallTalkReply } from "@/lib/models/local_small_talk.ts";
 
 const CITATION = /\[\d{1,3}\]/g;
 
@@ -85,8 +85,7 @@ export function summarize(records: readonly AnswerRecord[]): AnswerSummary {
   };
 }
 
-/** The offline model's answers that quote no page: "not covered", and its small-talk replies. */
-const OFFLINE_NOT_COVERED = [notCoveredAnswer("pt"), notCoveredAnswer("en"), ...SMALL_TALK_REPLIES];
+const OFFLINE_NOT_COVERED = [notCoveredAnswer("pt"), notCoveredAnswer("en")];
 const SAYS_NOT_COVERED =
   /n[aã]o (cobre|aborda|menciona|tem informa[cç][aã]o|encontrei)|(does not|doesn't) (cover|mention)|not covered|no information/i;
 
@@ -96,7 +95,8 @@ const SAYS_NOT_COVERED =
  */
 export function saysNotCovered(answer: string, validCitations: number): boolean {
   const text = answer.trim();
-  if (OFFLINE_NOT_COVERED.includes(text)) return true;
+  // The offline model's small-talk replies quote no page either.
+  if (OFFLINE_NOT_COVERED.includes(text) || isSmallTalkReply(text)) return true;
   return validCitations === 0 && SAYS_NOT_COVERED.test(text);
 }
 

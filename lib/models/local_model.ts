@@ -157,7 +157,10 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
   }
   // "Oi, tudo bem?" is answered as small talk, not with a page that shares a word with it.
   const talk = last?.role === "user" || result !== undefined ? smallTalk(question) : null;
-  if (talk) return { kind: "text", text: smallTalkReply(talk.kind, talk.lang ?? lang) };
+  if (talk) {
+    const contact = !toolsOff && hasTool(call, CONTACT_TOOL_NAME);
+    return { kind: "text", text: smallTalkReply(talk.kind, talk.lang ?? lang, { contact }) };
+  }
   // The search and the answer read the question without its greeting or thanks, whose
   // words are on no page and would count against it (lib/text/courtesy.ts).
   const asked = withoutCourtesy(question);

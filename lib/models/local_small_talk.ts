@@ -17,18 +17,49 @@ const REPLIES: Record<SmallTalkKind, Record<AnswerLang, string>> = {
     pt: "De nada! Se tiver outra pergunta sobre o site, é só escrever.",
     en: "You're welcome! If you have another question about the site, just ask.",
   },
+  self: {
+    pt:
+      "Sou o assistente deste site: respondo a perguntas sobre o conteúdo dele, sempre citando as páginas de onde tiro cada resposta, e digo quando o site não trata do assunto.",
+    en:
+      "I'm this site's assistant: I answer questions about its content, always citing the pages each answer comes from, and I say so when the site does not cover a topic.",
+  },
   bye: {
     pt: "Até mais! Volte quando quiser perguntar algo sobre o site.",
     en: "Goodbye! Come back any time you have a question about the site.",
   },
 };
 
-/** The reply to small talk of a kind, in a language. */
-export function smallTalkReply(kind: SmallTalkKind, lang: AnswerLang): string {
-  return REPLIES[kind][lang];
+/** What the assistant can do besides answering, said when the visitor asks what it does. */
+const CONTACT: Record<AnswerLang, string> = {
+  pt: "Também posso deixar um recado seu para o dono do site, depois que você aprovar o envio.",
+  en: "I can also pass a message from you to the site owner, once you approve sending it.",
+};
+
+const ASK: Record<AnswerLang, string> = {
+  pt: "O que você quer saber?",
+  en: "What would you like to know?",
+};
+
+/** What the assistant can do in this turn, for the "self" reply. */
+export interface Abilities {
+  /** Whether the contact agent can take a message for the owner. */
+  contact: boolean;
 }
 
-/** Every small-talk reply: answers that quote no page, as the "not covered" one. */
-export const SMALL_TALK_REPLIES: readonly string[] = Object.values(REPLIES).flatMap((r) =>
-  Object.values(r)
-);
+/** The reply to small talk of a kind, in a language. */
+export function smallTalkReply(
+  kind: SmallTalkKind,
+  lang: AnswerLang,
+  abilities: Abilities = { contact: false },
+): string {
+  if (kind !== "self") return REPLIES[kind][lang];
+  return [REPLIES.self[lang], abilities.contact ? CONTACT[lang] : "", ASK[lang]]
+    .filter(Boolean).join(" ");
+}
+
+/** Whether an answer is a small-talk reply: one that quotes no page, as "not covered". */
+export function isSmallTalkReply(text: string): boolean {
+  return Object.values(REPLIES).some((r) =>
+    Object.values(r).some((reply) => text === reply || text.startsWith(reply + " "))
+  );
+}

@@ -12,8 +12,8 @@
 /** A language of the courtesy phrases (the same pair as the offline model's answers). */
 export type CourtesyLang = "pt" | "en";
 
-/** What a message made only of courtesy says. */
-export type SmallTalkKind = "greeting" | "thanks" | "bye";
+/** What a message made only of courtesy says; "self" asks who the assistant is or what it does. */
+export type SmallTalkKind = "greeting" | "thanks" | "bye" | "self";
 
 /** A message that is courtesy only: its kind, and its language when its phrases tell. */
 export interface SmallTalk {
@@ -44,12 +44,21 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["thanks", "en", "thanks|thank you|thx|ty|cheers|much appreciated"],
   ["bye", "pt", "tchau|ate mais|ate logo|ate a proxima|falou|flw"],
   ["bye", "en", "bye|goodbye|bye bye|see you|see ya"],
+  // Questions to the assistant about itself, courtesy only when nothing follows them ("o que
+  // você faz com meus dados?" asks about the site).
+  ["self", "pt", "~quem e voce|~quem e vc|~o que e voce|~o que voce faz|~o que vc faz"],
+  ["self", "pt", "~o que voce sabe fazer|~o que voce pode fazer|~o que voce consegue fazer"],
+  ["self", "pt", "~voce e um robo|~voce e um bot|~voce e humano|~voce e uma pessoa|~voce e real"],
+  ["self", "pt", "~como voce pode me ajudar|~em que voce pode me ajudar|~voce pode me ajudar"],
+  ["self", "en", "~who are you|~what are you|~what can you do|~what do you do|~how can you help"],
+  ["self", "en", "~how can you help me|~can you help me|~are you a bot|~are you a robot"],
+  ["self", "en", "~are you human|~are you a human|~are you a real person|~are you real"],
   ["please", "pt", "por favor|por gentileza|pfv|pfvr"],
   ["please", "en", "please|pls|plz"],
   // Words that ride along with courtesy ("hi there", "muito obrigado", "por aí") and mean
   // nothing without it: they count only in a run with another courtesy phrase.
-  ["filler", null, "there|all|everyone|folks|guys|so much|a lot|again|very much|you|too"],
-  ["filler", null, "muito|mesmo|pessoal|gente|galera|ai|por ai|com voce|com vc|pra voce|voce"],
+  ["filler", null, "there|all|everyone|folks|guys|so much|a lot|again|very much|you|too|today"],
+  ["filler", null, "muito|mesmo|pessoal|gente|galera|ai|por ai|com voce|com vc|pra voce|voce|hoje"],
 ];
 
 const PHRASES: readonly Phrase[] = TABLE.flatMap(([kind, lang, list]) =>
@@ -130,7 +139,9 @@ export function smallTalk(message: string): SmallTalk | null {
   const { found, next } = courtesyRun(message, words, 0);
   if (!found.length || next < words.length) return null;
   const kinds = new Set(found.map((p) => p.kind));
-  const kind: SmallTalkKind = kinds.has("thanks")
+  const kind: SmallTalkKind = kinds.has("self")
+    ? "self"
+    : kinds.has("thanks")
     ? "thanks"
     : kinds.has("bye")
     ? "bye"
@@ -143,7 +154,9 @@ export function smallTalk(message: string): SmallTalk | null {
 function trailingStart(message: string, words: readonly Word[], from: number): number {
   for (let j = from + 1; j < words.length; j++) {
     const { found, next } = courtesyRun(message, words, j);
-    if (next === words.length && found.every((p) => p.kind !== "greeting")) return j;
+    if (next === words.length && found.every((p) => p.kind !== "greeting" && p.kind !== "self")) {
+      return j;
+    }
   }
   return words.length;
 }

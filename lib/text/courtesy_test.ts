@@ -13,6 +13,7 @@ Deno.test("courtesy: greetings, thanks and please around a question are left out
     ["Como copio um objeto, por favor?", "Como copio um objeto?"],
     ["Can you please tell me how to copy an object?", "Can you tell me how to copy an object?"],
     ["Oi pessoal, onde fica o código? Valeu mesmo!", "onde fica o código?"],
+    ["Who are you? Where is the source code?", "Where is the source code?"],
   ];
   for (const [message, question] of cases) {
     assert.equal(withoutCourtesy(message), question, message);
@@ -25,9 +26,10 @@ Deno.test("courtesy: a phrase that also has an ordinary sense is courtesy only b
       "Tudo bem usar Python 2?",
       "Salve o arquivo como?",
       "E aí o programa trava, por quê?",
-      "Você pode me ajudar?",
       "Can I use it with you",
       "How are you storing my data?",
+      "O que você faz com meus dados?",
+      "Can you help me with my order?",
     ]
   ) {
     assert.equal(withoutCourtesy(message), message);
@@ -44,6 +46,11 @@ Deno.test("courtesy: a message of courtesy only is small talk, with its kind and
   assert.deepEqual(smallTalk("Valeu, tchau"), { kind: "thanks", lang: "pt" });
   assert.deepEqual(smallTalk("Tchau"), { kind: "bye", lang: "pt" });
   assert.deepEqual(smallTalk("ok, bye"), null);
+  assert.deepEqual(smallTalk("How are you doing today?"), { kind: "greeting", lang: "en" });
+  assert.deepEqual(smallTalk("Oi! Quem é você?"), { kind: "self", lang: "pt" });
+  assert.deepEqual(smallTalk("What can you do?"), { kind: "self", lang: "en" });
+  assert.deepEqual(smallTalk("Você é um robô?"), { kind: "self", lang: "pt" });
+  assert.deepEqual(smallTalk("Você pode me ajudar?"), { kind: "self", lang: "pt" });
   assert.deepEqual(smallTalk("Hello, obrigado"), { kind: "thanks", lang: null });
   // Small talk is kept whole: there is no question to leave it out of.
   assert.equal(withoutCourtesy("Boa noite pessoal"), "Boa noite pessoal");
