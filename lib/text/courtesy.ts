@@ -70,6 +70,13 @@ const PHRASES: readonly Phrase[] = TABLE.flatMap(([kind, lang, list]) =>
   }))
 );
 
+/**
+ * Most phrases of one run of courtesy, and most words of the courtesy that closes a message:
+ * courtesy is short, and a message of a thousand "oi" must cost no more than a short one.
+ */
+const MAX_RUN = 12;
+const MAX_TAIL = 8;
+
 /** A word of the message and where it sits. */
 interface Word {
   text: string;
@@ -123,7 +130,11 @@ function phraseAt(message: string, words: readonly Word[], i: number): Phrase | 
 function courtesyRun(message: string, words: readonly Word[], from: number) {
   const found: Phrase[] = [];
   let i = from;
-  for (let p = phraseAt(message, words, i); p; p = phraseAt(message, words, i)) {
+  for (
+    let p = phraseAt(message, words, i);
+    p && found.length < MAX_RUN;
+    p = phraseAt(message, words, i)
+  ) {
     found.push(p);
     i += p.words.length;
   }
@@ -152,7 +163,7 @@ export function smallTalk(message: string): SmallTalk | null {
 
 /** Where the courtesy that closes the message (thanks, please, goodbyes) begins. */
 function trailingStart(message: string, words: readonly Word[], from: number): number {
-  for (let j = from + 1; j < words.length; j++) {
+  for (let j = Math.max(from + 1, words.length - MAX_TAIL); j < words.length; j++) {
     const { found, next } = courtesyRun(message, words, j);
     if (next === words.length && found.every((p) => p.kind !== "greeting" && p.kind !== "self")) {
       return j;

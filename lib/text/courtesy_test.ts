@@ -58,3 +58,19 @@ Deno.test("courtesy: a message of courtesy only is small talk, with its kind and
     assert.equal(smallTalk(message), null, message);
   }
 });
+
+Deno.test("courtesy: a long run of greetings costs what a short one does", () => {
+  const long = "oi ".repeat(5000) + "x " + "obrigado ".repeat(5000);
+  const started = performance.now();
+  assert.equal(smallTalk(long), null);
+  const kept = withoutCourtesy(long);
+  assert.ok(long.includes(kept) && kept.length > long.length - 200, "only a short run is dropped");
+  // Not a timing assertion on the machine's speed: a quadratic scan of 10,000 words takes
+  // minutes, the bounded one milliseconds; a minute is the line between the two.
+  assert.ok(performance.now() - started < 60_000);
+  // A run ends after 12 phrases: what follows is kept as the question.
+  assert.equal(
+    withoutCourtesy("Oi, " + "bom dia, ".repeat(20) + "onde fica?"),
+    "bom dia, ".repeat(9) + "onde fica?",
+  );
+});
