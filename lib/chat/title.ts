@@ -4,6 +4,7 @@
  */
 import type { UIMessage } from "ai";
 import { boundedPrefix } from "@/lib/text/scan.ts";
+import { withoutCourtesy } from "@/lib/text/courtesy.ts";
 
 /** The text of a message's text parts. */
 export function messageText(message: UIMessage): string {
@@ -49,8 +50,11 @@ export function clampTitle(raw: string): string {
   return trimChars(space > 30 ? cut.slice(0, space) : cut, () => false, CUT_TRAIL) + "…";
 }
 
-/** A title from the first question, in its own language. */
+/**
+ * A title from the first question, in its own language, without the greeting or thanks
+ * around it ("Bom dia! Quanto tempo vocês guardam…? Obrigado" → "Quanto tempo vocês guardam…").
+ */
 export function fallbackTitle(message: UIMessage): string {
-  const text = boundedPrefix(messageText(message), TITLE_SOURCE_CHARS);
+  const text = withoutCourtesy(boundedPrefix(messageText(message), TITLE_SOURCE_CHARS));
   return clampTitle(trimChars(text, () => false, charsOf("?!"))) || "…";
 }

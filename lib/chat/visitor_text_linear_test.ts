@@ -11,6 +11,7 @@ import type { UIMessage, UIMessageChunk } from "ai";
 import { analyze } from "@/lib/search/analyzer.ts";
 import { citationFilter } from "./citations.ts";
 import { clampTitle, fallbackTitle } from "./title.ts";
+import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 
 const SIZE = 256 * 1024;
 /** Generous for a linear pass on a loaded 2-core machine; the quadratic versions took 9.9 s to minutes. */
@@ -34,6 +35,9 @@ const RUNS = [
   ";",
   "é",
   "\u00a0",
+  "oi ",
+  "please ",
+  ", por favor",
 ];
 
 /** 256 KiB: a prefix, a run of one adversarial unit, and a final character that breaks the run. */
@@ -68,6 +72,8 @@ function timed(name: string, fn: () => unknown, input: string) {
 const FUNCTIONS: Record<string, (text: string) => unknown> = {
   fallbackTitle: (text) => fallbackTitle(question(text)),
   clampTitle: (text) => clampTitle(text),
+  withoutCourtesy: (text) => withoutCourtesy(text),
+  smallTalk: (text) => smallTalk(text),
   citationFilter: (text) => {
     const filter = citationFilter({ valid: 0, invalid: 0 }, new Set(["1"]));
     const out: UIMessageChunk[] = [];
@@ -102,6 +108,11 @@ Deno.test("titles: cleaned and capped as before", () => {
   const long = "Uma pergunta bem longa sobre como o assistente encontra respostas no site, e mais";
   assert.equal(clampTitle(long), "Uma pergunta bem longa sobre como o assistente encontra…");
   assert.equal(fallbackTitle(question("?!")), "…");
+  assert.equal(
+    fallbackTitle(question("Bom dia! Quanto tempo vocês guardam as conversas? Obrigado")),
+    "Quanto tempo vocês guardam as conversas",
+  );
+  assert.equal(fallbackTitle(question("Oi, tudo bem?")), "Oi, tudo bem");
 });
 
 /** The old expressions, as the oracle for ordinary input. */

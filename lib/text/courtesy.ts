@@ -95,9 +95,14 @@ function wordsOf(message: string): Word[] {
 
 /** Whether a pause (punctuation) or the end of the message follows offset `end`. */
 function pauseAfter(message: string, end: number): boolean {
-  const rest = message.slice(end);
+  // A short window, not the rest of the message: this runs for many words of a long one.
+  const rest = message.slice(end, end + PAUSE_WINDOW);
+  if (end + PAUSE_WINDOW < message.length && !rest.trim()) return false;
   return /^\s*([,.!?;:…)-]|$)/u.test(rest);
 }
+
+/** How far after a word a pause is looked for. */
+const PAUSE_WINDOW = 64;
 
 /**
  * Whether the courtesy ends before word `i`: a pause or the message's end follows word
@@ -187,13 +192,45 @@ export function withoutCourtesy(message: string): string {
   const { next: first } = courtesyRun(message, words, 0);
   if (first >= words.length) return message;
   const end = trailingStart(message, words, first);
+  // What is not courtesy stays as written, punctuation and all ("?!" included).
+  const start = first > 0 ? words[first].start : 0;
   const last = words[end - 1];
-  const body = message.slice(words[first].start, last.end) + trailingMark(message.slice(last.end));
-  return body.replace(
-    /,?\s*(?<![\p{L}\p{N}])(por favor|por gentileza|please)(?![\p{L}\p{N}]),?/giu,
-    " ",
-  )
-    .replace(/\s{2,}/g, " ").trim();
+  const body = end < words.length
+    ? message.slice(start, last.end) + trailingMark(message.slice(last.end))
+    : message.slice(start);
+  return withoutPlease(body);
+}
+
+const PLEASE = /(?<![\p{L}\p{N}])(?:por favor|por gentileza|please)(?![\p{L}\p{N}])/giu;
+
+/**
+ * `text` without "please" / "por favor" and the commas around it. Split and trimmed piece by
+ * piece rather than one pattern with `\s*` around the phrase, which would retry from every
+ * position of a long run of spaces (quadratic on visitor text).
+ */
+function withoutPlease(text: string): string {
+  const pieces = text.split(PLEASE);
+  if (pieces.length === 1) return text.trim();
+  let out = "";
+  pieces.forEach((piece, i) => {
+    let part = piece;
+    if (i > 0) part = trimPause(part, "start");
+    if (i < pieces.length - 1) part = trimPause(part, "end");
+    if (!part) return;
+    // "…objeto, por favor?": the question mark closes what came before the phrase.
+    out += out && !/^[?!.]/u.test(part) ? " " + part : part;
+  });
+  return out.trim();
+}
+
+/** `text` without spaces and commas at one end, by an index scan. */
+function trimPause(text: string, side: "start" | "end"): string {
+  const pause = (c: string) => c === "," || c.trim() === "";
+  let start = 0;
+  let end = text.length;
+  if (side === "start") { while (start < end && pause(text[start])) start++; }
+  else while (end > start && pause(text[end - 1])) end--;
+  return text.slice(start, end);
 }
 
 /** The question mark the dropped courtesy held ("…objeto, por favor?"), if any. */

@@ -74,3 +74,17 @@ Deno.test("courtesy: a long run of greetings costs what a short one does", () =>
     "bom dia, ".repeat(9) + "onde fica?",
   );
 });
+
+Deno.test("courtesy: a long run of spaces is read once, not from each of its positions", () => {
+  // A pattern with `\s*` before "please" took 10 s on 100,000 spaces; linear code takes
+  // milliseconds. The bound is the one of lib/chat/visitor_text_linear_test.ts.
+  for (
+    const input of ["x" + " ".repeat(200_000) + "y", "Oi, x" + " ".repeat(200_000) + "please?"]
+  ) {
+    const started = performance.now();
+    withoutCourtesy(input);
+    smallTalk(input);
+    assert.ok(performance.now() - started < 2000, `${input.length} characters`);
+  }
+  assert.equal(withoutCourtesy("Oi, onde fica" + " ".repeat(10) + "please?"), "onde fica?");
+});
