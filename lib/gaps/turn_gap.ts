@@ -1,11 +1,12 @@
 /**
  * Whether a turn left its question unanswered — the answer says the site does not cover it,
  * the visitor stopped it, or the visitor asked for another answer (regenerate) — and the gap
- * to record for /admin/gaps.
+ * to record for /admin/gaps. Small talk ("Oi, tudo bem?") is never a gap.
  */
 import type { AnswerOutcome, ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { saysNotCovered } from "@/lib/eval/answer_metrics.ts";
 import { detectLang } from "@/lib/search/detect_lang.ts";
+import { smallTalk } from "@/lib/text/courtesy.ts";
 import type { GapReason, GapRecord } from "@/lib/store/gaps.ts";
 
 /** The text of a message's text parts. */
@@ -21,7 +22,8 @@ export function turnGap(
   outcome: AnswerOutcome,
 ): GapRecord | null {
   const question = textOf(turn.question ?? turn.retried);
-  if (!question) return null;
+  // "Oi, tudo bem?" asks nothing the site could add a page for.
+  if (!question || smallTalk(question)) return null;
   let reason: GapReason | null = null;
   if (outcome === "stopped") reason = "stopped";
   else if (turn.retried) reason = "retried";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { notCoveredAnswer } from "@/lib/models/extractive.ts";
+import { smallTalkReply } from "@/lib/models/local_small_talk.ts";
 import { turnGap } from "./turn_gap.ts";
 
 const msg = (role: "user" | "assistant", text: string, valid = 0): ChatMessage => ({
@@ -40,4 +41,18 @@ Deno.test("turnGap: a regenerated answer records its question as asked again", (
   });
   // Stopped wins: the visitor stopped the new answer too.
   assert.equal(turnGap(retry, msg("assistant", "“Sim.” [1]", 1), "stopped")?.reason, "stopped");
+});
+
+Deno.test("turnGap: small talk is no content gap, whatever the answer", () => {
+  const hello = { chatId: "c1", question: msg("user", "Oi, tudo certo por aí?"), at: 8 };
+  const reply = msg("assistant", smallTalkReply("greeting", "pt"));
+  assert.equal(turnGap(hello, reply, "finished"), null);
+  assert.equal(turnGap(hello, reply, "stopped"), null);
+  assert.equal(turnGap(hello, msg("assistant", notCoveredAnswer("pt")), "finished"), null);
+  // A question after a greeting is one: the owner sees it as asked.
+  const greeted = { ...hello, question: msg("user", "Oi! Vocês entregam em Portugal?") };
+  assert.equal(
+    turnGap(greeted, msg("assistant", notCoveredAnswer("pt")), "finished")?.question,
+    "Oi! Vocês entregam em Portugal?",
+  );
 });
