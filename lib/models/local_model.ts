@@ -169,8 +169,10 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
     return {
       kind: "text",
       text: buildExtractiveAnswer(asked, result, {
-        // "Hi, GIL?": the greeting dropped from the question still tells its language.
-        fallbackLang: asked === question ? earlier : earlier ?? lang,
+        // "Hi, GIL?": the greeting dropped from the question still tells its language; so
+        // does the search that translated "tupla vs lista?" for an English-only site.
+        fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
+          (asked === question ? undefined : lang),
       }),
     };
   }
@@ -373,16 +375,36 @@ function latestToolResult(prompt: LanguageModelV4Prompt, toolName: string): unkn
  * undefined when there is none, null when the tool failed or was denied.
  */
 function latestSearchResult(prompt: LanguageModelV4Prompt): AnswerPassage[] | null | undefined {
+  return latestSearchOutput(prompt, passagesOf);
+}
+
+/** The language the latest search read the question in, when it translated it. */
+function latestTranslatedFrom(prompt: LanguageModelV4Prompt): AnswerLang | undefined {
+  return latestSearchOutput(prompt, translatedFromOf) ?? undefined;
+}
+
+/** `read` of the last `search_site` result since the visitor's last message. */
+function latestSearchOutput<T>(
+  prompt: LanguageModelV4Prompt,
+  read: (output: unknown) => T,
+): T | undefined {
   const from = lastUserIndex(prompt);
-  let found: AnswerPassage[] | null | undefined;
+  let found: T | undefined;
   for (const message of prompt.slice(from + 1)) {
     if (message.role !== "tool" && message.role !== "assistant") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result" || part.toolName !== SEARCH_TOOL_NAME) continue;
-      found = passagesOf(part.output);
+      found = read(part.output);
     }
   }
   return found;
+}
+
+/** `translatedFrom` of a search tool output (see lib/protocol/ui_message.ts), or null. */
+function translatedFromOf(output: unknown): AnswerLang | null {
+  const value = isObject(output) && output.type === "json" ? output.value : output;
+  const lang = isObject(value) ? value.translatedFrom : undefined;
+  return lang === "pt" || lang === "en" ? lang : null;
 }
 
 /** Reads `{ mode, passages }` from a tool output, wrapped (`{ type: "json", value }`) or not. */

@@ -231,6 +231,34 @@ Deno.test("local model: says plainly when the site does not cover the question",
   assert.match(textOf(pt), /O site não tem informação sobre isso/);
 });
 
+Deno.test("local model: a question the search translated is answered in its own language", async () => {
+  const model = createLocalModel();
+  const answer = async (result: unknown) =>
+    textOf(
+      await collect(
+        (await model.doStream({ prompt: withResult("GIL?", result), tools: TOOLS })).stream,
+      ),
+    );
+  // "GIL?" tells no language by itself: the search that read it as Portuguese does.
+  const passages = [{
+    n: 1,
+    title: "What is the GIL?",
+    url: "https://example.org/gil",
+    text: "The GIL is the global interpreter lock of CPython.",
+    score: 1,
+    match: 1,
+  }];
+  assert.match(
+    await answer({ mode: "lexical", passages, translatedFrom: "pt" }),
+    /^O site trata disso só em inglês/,
+  );
+  assert.match(await answer({ mode: "lexical", passages }), /^“The GIL is/);
+  assert.match(
+    await answer({ mode: "lexical", passages: [], translatedFrom: "pt" }),
+    /O site não tem informação sobre isso/,
+  );
+});
+
 Deno.test("local model: a question whose key term the passages lack is not covered", () => {
   const passages = [{
     n: 1,

@@ -87,6 +87,11 @@ export interface SearchToolOutput {
   mode: "hybrid" | "lexical" | "unavailable";
   passages: Array<PublicPassage | InternalPassageRef>;
   note?: string;
+  /**
+   * The language the search read the question in, when it translated it into the site's
+   * (a Portuguese question over an English-only site): the answer's language.
+   */
+  translatedFrom?: "pt" | "en";
 }
 
 /** A `search_site` tool part of a message, in any state. */

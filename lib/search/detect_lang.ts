@@ -53,6 +53,14 @@ const EN_SPELLING = /\b(?:th|wh)|(?:ing|ly|ed)\b|\w'(?:s|t|re|ve|ll|m|d)\b/iu;
  * @example detectLang("Posso usar Python num produto comercial sem pagar nada?") // "pt"
  */
 export function detectLang(text: string, fallback: AnswerLang = "pt"): AnswerLang {
+  return langEvidence(text) ?? fallback;
+}
+
+/**
+ * The language a text's function words and spelling tell, or null when they tell nothing
+ * ("tupla vs lista?", "GIL?"): the caller then decides by what else it knows.
+ */
+export function langEvidence(text: string): AnswerLang | null {
   const sample = text.slice(0, 2000);
   let pt = 0;
   let en = 0;
@@ -65,5 +73,5 @@ export function detectLang(text: string, fallback: AnswerLang = "pt"): AnswerLan
   const ptSpelling = (sample.match(new RegExp(PT_SPELLING, "giu")) ?? []).length;
   const enSpelling = (sample.match(new RegExp(EN_SPELLING, "giu")) ?? []).length;
   if (ptSpelling !== enSpelling) return ptSpelling > enSpelling ? "pt" : "en";
-  return fallback;
+  return null;
 }

@@ -25,7 +25,7 @@ import type { TopK } from "./top_k.ts";
 import { type Lexicon, shippedLexicon, translationGroups } from "./lexicon.ts";
 import { stringAt } from "./string_table.ts";
 import { entryQuestion, isFaqEntry, type QuestionKind, questionKind } from "./question_kind.ts";
-import { detectLang } from "./detect_lang.ts";
+import { langEvidence } from "./detect_lang.ts";
 import { LANGS } from "./analyzer.ts";
 import type { Passage, SearchOptions, SearchResult, StoredPassage } from "./types.ts";
 
@@ -299,11 +299,27 @@ export class SearchEngine {
   #crossPair(query: string, langs: readonly Lang[]): [Lang, Lang] | null {
     if (!this.#lexicon && !(this.#langs.length === 1 && this.#oneLanguageLexicon)) return null;
     if (this.#langs.length === 1) {
-      const asked = detectLang(query, this.#langs[0]);
+      const asked = langEvidence(query) ?? this.#lexiconLang(query);
       return asked !== this.#langs[0] ? [asked, this.#langs[0]] : null;
     }
     const others = this.#langs.filter((l) => !langs.includes(l));
     return others.length === 1 && langs.length === 1 ? [langs[0], others[0]] : null;
+  }
+
+  /**
+   * The language of a question that has no function word of either language ("tupla vs
+   * lista?") over a one-language site: the other language when some of its words are not on
+   * the site but are words of the other language in the lexicon, the site's otherwise.
+   */
+  #lexiconLang(query: string): Lang {
+    const site = this.#langs[0];
+    const other: Lang = site === "pt" ? "en" : "pt";
+    const lexicon = this.#translationLexicon();
+    for (const token of tokenize(query.slice(0, 500))) {
+      if (isStopword(token, site) || !lexicon[other].has(token)) continue;
+      if (analyze(token, site).every((t) => !this.#bm25.idf(t))) return other;
+    }
+    return site;
   }
 
   /**
@@ -652,6 +668,7 @@ export class SearchEngine {
     const k = Math.max(0, Math.floor(options.k ?? 5));
     const ranked = await this.rank(query, k, options.signal);
     const match = this.#matcher(query);
+    const cross = this.#langs.length === 1 ? this.#crossPair(query, this.#langs) : null;
     let n = 0;
     const passages = ranked.ids.map((id, i): Passage => {
       const p = this.passage(id);
@@ -663,7 +680,7 @@ export class SearchEngine {
         ranks: { bm25: ranked.bm25[i], dense: ranked.dense[i] },
       };
     });
-    return { mode: ranked.mode, passages };
+    return { mode: ranked.mode, passages, ...(cross ? { translatedFrom: cross[0] } : {}) };
   }
 
   /**

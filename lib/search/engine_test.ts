@@ -69,6 +69,26 @@ Deno.test("a Portuguese question over an English-only index is translated by the
   assert.equal(ids(lexicon)[0], "fees#a");
 });
 
+Deno.test("a question with no function word is read in the language whose words it uses", async () => {
+  const en = buildIndexData([
+    {
+      ...passage("faq#tuple", "FAQ › Why are there tuples and lists?", "A tuple is fixed."),
+      lang: "en",
+    },
+    { ...passage("faq#other", "FAQ › What is Python?", "A language."), lang: "en" },
+  ]);
+  const lexicon = parseLexicon("tupla\ttuple\nlista\tlist\n");
+  const engine = new SearchEngine(en, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  // "tupla vs lista?" has no word the language detector knows: its words are Portuguese.
+  const asked = await engine.search("tupla vs lista?", { k: 2 });
+  assert.equal(asked.passages[0]?.id, "faq#tuple");
+  assert.equal(asked.translatedFrom, "pt");
+  // A question in the site's own words is not translated, and says so by saying nothing.
+  const own = await engine.search("tuple vs list?", { k: 2 });
+  assert.equal(own.passages[0]?.id, "faq#tuple");
+  assert.equal(own.translatedFrom, undefined);
+});
+
 Deno.test("a translated question lifts the English FAQ entry whose own question it matches", () => {
   const en = buildIndexData([
     {

@@ -42,6 +42,11 @@ export interface StoredPassage {
 export interface SearchResult {
   mode: "hybrid" | "lexical";
   passages: Passage[];
+  /**
+   * The language the search read the question in, when it translated it into the site's
+   * (a Portuguese question over an English-only site, lib/search/lexicon.ts).
+   */
+  translatedFrom?: "pt" | "en";
 }
 
 /** Options of one search. */

@@ -109,9 +109,10 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           ...(p.match === undefined ? {} : { match: p.match }),
         };
       });
+      const read = result.translatedFrom ? { translatedFrom: result.translatedFrom } : {};
       return passages.length
-        ? { mode: result.mode, passages }
-        : { mode: result.mode, passages, note: "Nothing on the site matches this query." };
+        ? { mode: result.mode, passages, ...read }
+        : { mode: result.mode, passages, ...read, note: "Nothing on the site matches this query." };
     },
     // Also applied by convertToModelMessages to saved history, so later turns resolve too.
     toModelOutput: ({ output }) => ({ type: "json", value: modelView(output, search) }),
