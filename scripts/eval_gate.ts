@@ -123,7 +123,8 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
   for (const s of sets) {
     for (const q of s.questions) {
       // As the offline model: small talk is never searched, courtesy is left out of the query.
-      const { passages } = smallTalk(q.text)
+      const talk = smallTalk(q.text);
+      const { passages } = talk && talk.kind !== "who"
         ? { passages: [] }
         : await s.engine.search(withoutCourtesy(q.text), { k: 5 });
       const match = Math.max(0, ...passages.map((p) => p.match ?? 0));

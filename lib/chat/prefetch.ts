@@ -47,7 +47,9 @@ export function prefetchCall(options: PrefetchOptions): PrefetchCall | null {
   const query = searchQuery(last);
   if (!query || isOwnerMessage(options.messages, options.tools)) return null;
   // "Oi, tudo bem?" needs no passages: a search would cite a page that shares a word with it.
-  if (smallTalk(query)) return null;
+  // "Who are you?" is searched: a company's About page may answer it.
+  const talk = smallTalk(query);
+  if (talk && talk.kind !== "who") return null;
   if (isDiagramMessage(query, options.tools)) return null;
   return { toolCallId: newCallId(), toolName: SEARCH_TOOL, input: { query } };
 }

@@ -40,6 +40,10 @@ Deno.test("prefetch: a greeting is left out of the search, and small talk is not
   assert.deepEqual(call?.input, { query: "Quem mantém o site?" });
   assert.equal(prefetchCall({ ...base, messages: [user("Oi, tudo certo por aí?")] }), null);
   assert.equal(prefetchCall({ ...base, messages: [user("Thanks a lot!")] }), null);
+  // "Who are you?" may be the company's About page: a real model gets the search.
+  assert.deepEqual(prefetchCall({ ...base, messages: [user("Who are you?")] })?.input, {
+    query: "Who are you?",
+  });
 });
 
 Deno.test("prefetch: a long question is cut to whole words the tool accepts", () => {

@@ -155,26 +155,27 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
   if (diagram) {
     return diagram.kind === "text" ? diagram : { ...diagram, toolCallId: generateId() };
   }
-  // "Oi, tudo bem?" is answered as small talk, not with a page that shares a word with it.
+  // "Oi, tudo bem?" is answered as small talk, not with a page that shares a word with it;
+  // "Who are you?" only when the site has no page that answers it (an About page would).
   const talk = last?.role === "user" || result !== undefined ? smallTalk(question) : null;
-  if (talk) {
-    const contact = !toolsOff && hasTool(call, CONTACT_TOOL_NAME);
-    return { kind: "text", text: smallTalkReply(talk.kind, talk.lang ?? lang, { contact }) };
-  }
+  const talkReply = talk &&
+    smallTalkReply(talk.kind, talk.lang ?? lang, {
+      contact: !toolsOff && hasTool(call, CONTACT_TOOL_NAME),
+    });
+  if (talk && talkReply && talk.kind !== "who") return { kind: "text", text: talkReply };
   // The search and the answer read the question without its greeting or thanks, whose
   // words are on no page and would count against it (lib/text/courtesy.ts).
   const asked = withoutCourtesy(question);
   if (result !== undefined) {
     if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
-    return {
-      kind: "text",
-      text: buildExtractiveAnswer(asked, result, {
-        // "Hi, GIL?": the greeting dropped from the question still tells its language; so
-        // does the search that translated "tupla vs lista?" for an English-only site.
-        fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
-          (asked === question ? undefined : lang),
-      }),
-    };
+    const text = buildExtractiveAnswer(asked, result, {
+      // "Hi, GIL?": the greeting dropped from the question still tells its language; so
+      // does the search that translated "tupla vs lista?" for an English-only site.
+      fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
+        (asked === question ? undefined : lang),
+    });
+    const refused = text === notCoveredAnswer("pt") || text === notCoveredAnswer("en");
+    return { kind: "text", text: refused && talkReply ? talkReply : text };
   }
   if (last?.role === "user") {
     if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {

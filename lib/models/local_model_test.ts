@@ -9,6 +9,7 @@ import { isStepCount, jsonSchema, streamText, tool } from "ai";
 import { createLocalModel } from "./local_model.ts";
 import { isContactRequest, readContactRequest } from "./local_contact.ts";
 import { buildExtractiveAnswer, detectLang } from "./extractive.ts";
+import { smallTalkReply } from "./local_small_talk.ts";
 
 const TOOLS: LanguageModelV4CallOptions["tools"] = [{
   type: "function",
@@ -257,6 +258,26 @@ Deno.test("local model: a question the search translated is answered in its own 
     await answer({ mode: "lexical", passages: [], translatedFrom: "pt" }),
     /O site não tem informação sobre isso/,
   );
+});
+
+Deno.test("local model: 'Who are you?' the pages do not answer gets what the assistant is", async () => {
+  const model = createLocalModel();
+  const about = [{
+    n: 1,
+    title: "About",
+    url: "https://example.org/about",
+    text: "We are a family bakery in Lisbon.",
+    score: 1,
+    match: 0.2,
+  }];
+  // It is searched first (a real model may find the About page); words alone cannot match it.
+  const parts = await collect(
+    (await model.doStream({
+      prompt: withResult("Who are you?", { mode: "lexical", passages: about }),
+      tools: TOOLS,
+    })).stream,
+  );
+  assert.equal(textOf(parts), smallTalkReply("who", "en"));
 });
 
 Deno.test("local model: a question whose key term the passages lack is not covered", () => {

@@ -6,7 +6,7 @@
 import type { AnswerLang } from "@/lib/search/detect_lang.ts";
 import type { SmallTalkKind } from "@/lib/text/courtesy.ts";
 
-const REPLIES: Record<SmallTalkKind, Record<AnswerLang, string>> = {
+const REPLIES: Record<Exclude<SmallTalkKind, "who">, Record<AnswerLang, string>> = {
   greeting: {
     pt:
       "Olá! Sou o assistente deste site: respondo a perguntas sobre ele citando as páginas. O que você quer saber?",
@@ -46,13 +46,16 @@ export interface Abilities {
   contact: boolean;
 }
 
-/** The reply to small talk of a kind, in a language. */
+/**
+ * The reply to small talk of a kind, in a language. "Who are you?" gets what the assistant is,
+ * when the site's own pages do not answer it (lib/models/local_model.ts searches them first).
+ */
 export function smallTalkReply(
   kind: SmallTalkKind,
   lang: AnswerLang,
   abilities: Abilities = { contact: false },
 ): string {
-  if (kind !== "self") return REPLIES[kind][lang];
+  if (kind !== "self" && kind !== "who") return REPLIES[kind][lang];
   return [REPLIES.self[lang], abilities.contact ? CONTACT[lang] : "", ASK[lang]]
     .filter(Boolean).join(" ");
 }

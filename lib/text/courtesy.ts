@@ -12,8 +12,11 @@
 /** A language of the courtesy phrases (the same pair as the offline model's answers). */
 export type CourtesyLang = "pt" | "en";
 
-/** What a message made only of courtesy says; "self" asks who the assistant is or what it does. */
-export type SmallTalkKind = "greeting" | "thanks" | "bye" | "self";
+/**
+ * What a message made only of courtesy says. "self" asks what the assistant can do; "who"
+ * asks who "you" are, which on a company's site may mean the company (its About page).
+ */
+export type SmallTalkKind = "greeting" | "thanks" | "bye" | "self" | "who";
 
 /** A message that is courtesy only: its kind, and its language when its phrases tell. */
 export interface SmallTalk {
@@ -46,13 +49,14 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["bye", "en", "bye|goodbye|bye bye|see you|see ya"],
   // Questions to the assistant about itself, courtesy only when nothing follows them ("o que
   // você faz com meus dados?" asks about the site).
-  ["self", "pt", "~quem e voce|~quem e vc|~o que e voce|~o que voce faz|~o que vc faz"],
   ["self", "pt", "~o que voce sabe fazer|~o que voce pode fazer|~o que voce consegue fazer"],
   ["self", "pt", "~voce e um robo|~voce e um bot|~voce e humano|~voce e uma pessoa|~voce e real"],
   ["self", "pt", "~como voce pode me ajudar|~em que voce pode me ajudar|~voce pode me ajudar"],
-  ["self", "en", "~who are you|~what are you|~what can you do|~what do you do|~how can you help"],
-  ["self", "en", "~how can you help me|~can you help me|~are you a bot|~are you a robot"],
-  ["self", "en", "~are you human|~are you a human|~are you a real person|~are you real"],
+  ["self", "en", "~what can you do|~how can you help|~how can you help me|~can you help me"],
+  ["self", "en", "~are you a bot|~are you a robot|~are you human|~are you a human|~are you real"],
+  ["self", "en", "~are you a real person"],
+  ["who", "pt", "~quem e voce|~quem e vc|~o que e voce|~o que voce faz|~o que vc faz"],
+  ["who", "en", "~who are you|~what are you|~what do you do"],
   ["please", "pt", "por favor|por gentileza|pfv|pfvr"],
   ["please", "en", "please|pls|plz"],
   // Words that ride along with courtesy ("hi there", "muito obrigado", "por aí") and mean
@@ -157,6 +161,8 @@ export function smallTalk(message: string): SmallTalk | null {
   const kinds = new Set(found.map((p) => p.kind));
   const kind: SmallTalkKind = kinds.has("self")
     ? "self"
+    : kinds.has("who")
+    ? "who"
     : kinds.has("thanks")
     ? "thanks"
     : kinds.has("bye")
@@ -170,7 +176,10 @@ export function smallTalk(message: string): SmallTalk | null {
 function trailingStart(message: string, words: readonly Word[], from: number): number {
   for (let j = Math.max(from + 1, words.length - MAX_TAIL); j < words.length; j++) {
     const { found, next } = courtesyRun(message, words, j);
-    if (next === words.length && found.every((p) => p.kind !== "greeting" && p.kind !== "self")) {
+    const closing = found.every((p) =>
+      p.kind === "thanks" || p.kind === "bye" || p.kind === "please" || p.kind === "filler"
+    );
+    if (next === words.length && closing) {
       return j;
     }
   }

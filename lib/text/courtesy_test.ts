@@ -47,7 +47,8 @@ Deno.test("courtesy: a message of courtesy only is small talk, with its kind and
   assert.deepEqual(smallTalk("Tchau"), { kind: "bye", lang: "pt" });
   assert.deepEqual(smallTalk("ok, bye"), null);
   assert.deepEqual(smallTalk("How are you doing today?"), { kind: "greeting", lang: "en" });
-  assert.deepEqual(smallTalk("Oi! Quem é você?"), { kind: "self", lang: "pt" });
+  assert.deepEqual(smallTalk("Oi! Quem é você?"), { kind: "who", lang: "pt" });
+  assert.deepEqual(smallTalk("O que você sabe fazer?"), { kind: "self", lang: "pt" });
   assert.deepEqual(smallTalk("What can you do?"), { kind: "self", lang: "en" });
   assert.deepEqual(smallTalk("Você é um robô?"), { kind: "self", lang: "pt" });
   assert.deepEqual(smallTalk("Você pode me ajudar?"), { kind: "self", lang: "pt" });

@@ -72,7 +72,10 @@ for (const retrieval of ["prefetch", "tool"] as const) {
     { question: "Oi, tudo certo por aí?", reply: smallTalkReply("greeting", "pt") },
     { question: "Thanks a lot!", reply: smallTalkReply("thanks", "en") },
     // The test app has the contact agent, so the reply says it can take a message.
-    { question: "Oi! Quem é você?", reply: smallTalkReply("self", "pt", { contact: true }) },
+    {
+      question: "Oi! O que você sabe fazer?",
+      reply: smallTalkReply("self", "pt", { contact: true }),
+    },
   ];
   for (const { question, reply: expected } of TALK) {
     Deno.test(`courtesy (${retrieval}): small talk ${JSON.stringify(question)} gets a reply in kind, no search`, async () => {
