@@ -23,6 +23,10 @@ const REPLIES: Record<Exclude<SmallTalkKind, "who">, Record<AnswerLang, string>>
     en:
       "I'm this site's assistant: I answer questions about its content, always citing the pages each answer comes from, and I say so when the site does not cover a topic.",
   },
+  ack: {
+    pt: "Certo! Se tiver outra pergunta sobre o site, é só escrever.",
+    en: "Sure! If you have another question about the site, just ask.",
+  },
   bye: {
     pt: "Até mais! Volte quando quiser perguntar algo sobre o site.",
     en: "Goodbye! Come back any time you have a question about the site.",

@@ -13,10 +13,11 @@
 export type CourtesyLang = "pt" | "en";
 
 /**
- * What a message made only of courtesy says. "self" asks what the assistant can do; "who"
+ * What a message made only of courtesy says. "ack" takes an answer in ("Ok", "Entendi",
+ * "Got it"); "self" asks what the assistant can do; "who"
  * asks who "you" are, which on a company's site may mean the company (its About page).
  */
-export type SmallTalkKind = "greeting" | "thanks" | "bye" | "self" | "who";
+export type SmallTalkKind = "greeting" | "thanks" | "bye" | "ack" | "self" | "who";
 
 /** A message that is courtesy only: its kind, and its language when its phrases tell. */
 export interface SmallTalk {
@@ -46,6 +47,12 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["thanks", "pt", "obrigado|obrigada|obg|brigado|brigada|valeu|vlw|agradeco|~grato|~grata"],
   ["thanks", "en", "thanks|thank you|thx|ty|cheers|much appreciated"],
   ["bye", "pt", "tchau|ate mais|ate logo|ate a proxima|falou|flw"],
+  // "Legal" is also "lawful", "certo" also "right/correct": those need a pause after them.
+  ["ack", null, "ok|okay"],
+  ["ack", "pt", "~certo|~entendi|~perfeito|~otimo|~legal|~show|~massa|~era isso"],
+  ["ack", "pt", "~ajudou|~faz sentido|~entendido|~combinado"],
+  ["ack", "en", "~got it|~perfect|~great|~cool|~nice|~awesome|~makes sense|~that helps"],
+  ["ack", "en", "~that's it|~i see|~understood|~alright|~all right|~that helped"],
   ["bye", "en", "bye|goodbye|bye bye|see you|see ya"],
   // Questions to the assistant about itself, courtesy only when nothing follows them ("o que
   // você faz com meus dados?" asks about the site).
@@ -167,6 +174,8 @@ export function smallTalk(message: string): SmallTalk | null {
     ? "thanks"
     : kinds.has("bye")
     ? "bye"
+    : kinds.has("ack")
+    ? "ack"
     : "greeting";
   const langs = new Set(found.map((p) => p.lang).filter((l) => l !== null));
   return { kind, lang: langs.size === 1 ? [...langs][0] : null };

@@ -14,6 +14,7 @@ Deno.test("courtesy: greetings, thanks and please around a question are left out
     ["Can you please tell me how to copy an object?", "Can you tell me how to copy an object?"],
     ["Oi pessoal, onde fica o código? Valeu mesmo!", "onde fica o código?"],
     ["Who are you? Where is the source code?", "Where is the source code?"],
+    ["Ok, e como apago meus dados?", "e como apago meus dados?"],
   ];
   for (const [message, question] of cases) {
     assert.equal(withoutCourtesy(message), question, message);
@@ -29,6 +30,8 @@ Deno.test("courtesy: a phrase that also has an ordinary sense is courtesy only b
       "Can I use it with you",
       "How are you storing my data?",
       "O que você faz com meus dados?",
+      "Legal usar Python num produto comercial?",
+      "Certo ou errado usar global?",
       "Can you help me with my order?",
     ]
   ) {
@@ -45,7 +48,11 @@ Deno.test("courtesy: a message of courtesy only is small talk, with its kind and
   assert.deepEqual(smallTalk("Thanks a lot!"), { kind: "thanks", lang: "en" });
   assert.deepEqual(smallTalk("Valeu, tchau"), { kind: "thanks", lang: "pt" });
   assert.deepEqual(smallTalk("Tchau"), { kind: "bye", lang: "pt" });
-  assert.deepEqual(smallTalk("ok, bye"), null);
+  assert.deepEqual(smallTalk("Ok, entendi. Valeu!"), { kind: "thanks", lang: "pt" });
+  assert.deepEqual(smallTalk("Got it!"), { kind: "ack", lang: "en" });
+  assert.deepEqual(smallTalk("Perfeito"), { kind: "ack", lang: "pt" });
+  assert.deepEqual(smallTalk("ok, bye"), { kind: "bye", lang: "en" });
+  assert.deepEqual(smallTalk("Ok"), { kind: "ack", lang: null });
   assert.deepEqual(smallTalk("How are you doing today?"), { kind: "greeting", lang: "en" });
   assert.deepEqual(smallTalk("Oi! Quem é você?"), { kind: "who", lang: "pt" });
   assert.deepEqual(smallTalk("O que você sabe fazer?"), { kind: "self", lang: "pt" });
