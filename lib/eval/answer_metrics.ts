@@ -5,7 +5,7 @@
  * decide whether an answer holds its gold span.
  */
 import { tokenize } from "@/lib/search/analyzer.ts";
-import { notCoveredAnswer } from "@/lib/models/extractive.ts";
+import { isNotCoveredAnswer } from "@/lib/models/extractive.ts";
 import { isSmallTalkReply } from "@/lib/models/local_small_talk.ts";
 
 const CITATION = /\[\d{1,3}\]/g;
@@ -85,7 +85,6 @@ export function summarize(records: readonly AnswerRecord[]): AnswerSummary {
   };
 }
 
-const OFFLINE_NOT_COVERED = [notCoveredAnswer("pt"), notCoveredAnswer("en")];
 const SAYS_NOT_COVERED =
   /n[aã]o (cobre|aborda|menciona|tem informa[cç][aã]o|encontrei)|(does not|doesn't) (cover|mention)|not covered|no information/i;
 
@@ -96,7 +95,9 @@ const SAYS_NOT_COVERED =
 export function saysNotCovered(answer: string, validCitations: number): boolean {
   const text = answer.trim();
   // The offline model's small-talk replies quote no page either.
-  if (OFFLINE_NOT_COVERED.includes(text) || isSmallTalkReply(text)) return true;
+  // The refusal may name the closest pages after it (lib/models/nearest_pages.ts).
+  if (isNotCoveredAnswer(text)) return true;
+  if (isSmallTalkReply(text)) return true;
   return validCitations === 0 && SAYS_NOT_COVERED.test(text);
 }
 
@@ -104,12 +105,14 @@ export function saysNotCovered(answer: string, validCitations: number): boolean 
 export type MissReason =
   | "answered"
   | "refused"
+  | "refused, right entry named"
   | "right entry, span not quoted"
   | "right entry ranked lower, another quoted"
   | "right entry not in the results";
 
 /**
- * The reason of one answer: held the gold; said "not covered"; cited the gold entry but
+ * The reason of one answer: held the gold; said "not covered" (naming the gold entry among
+ * the closest pages, or not); cited the gold entry but
  * quoted other sentences of it; cited another entry while the gold one was among the
  * search results (`goldRank` > 1: the ranking or the choice of entry missed); or the
  * search did not return the gold entry at all.
@@ -121,7 +124,9 @@ export function missReason(
   goldRank: number | null,
 ): MissReason {
   if (containsGold(record.answer, record.gold)) return "answered";
-  if (record.notCovered) return "refused";
+  if (record.notCovered) {
+    return cited.some((id) => goldEntries.has(id)) ? "refused, right entry named" : "refused";
+  }
   if (cited.some((id) => goldEntries.has(id))) return "right entry, span not quoted";
   return goldRank === null
     ? "right entry not in the results"

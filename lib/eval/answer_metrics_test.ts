@@ -74,3 +74,15 @@ Deno.test("missReason: refused, right entry but other sentences, ranked lower, n
     "right entry not in the results",
   );
 });
+
+Deno.test("missReason: a refusal that names the gold entry among the closest pages says so", () => {
+  const record = {
+    answer: "The site does not cover that. The closest I found: “How do I copy an object?” [1].",
+    gold: ["copy.deepcopy"],
+    validCitations: 1,
+    notCovered: true,
+  };
+  const gold = new Set(["faq-7"]);
+  assert.equal(missReason(record, ["faq-7"], gold, 1), "refused, right entry named");
+  assert.equal(missReason(record, ["faq-2"], gold, 1), "refused");
+});

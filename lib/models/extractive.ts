@@ -7,6 +7,7 @@ import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
 import { type AnswerLang, detectLang, fold } from "@/lib/search/detect_lang.ts";
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
+import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
@@ -72,14 +73,25 @@ const MAX_PASSAGES = 4;
  */
 const RANK_WEIGHT = 0.2;
 
-const NOT_COVERED: Record<AnswerLang, string> = {
-  pt: "O site não tem informação sobre isso. Posso procurar outro assunto do site?",
-  en: "The site does not cover that. Can I look up something else on the site?",
+/** The "not covered" answer's first sentence, which every refusal starts with. */
+const NOT_COVERED_LEAD: Record<AnswerLang, string> = {
+  pt: "O site não tem informação sobre isso.",
+  en: "The site does not cover that.",
+};
+
+const OFFER: Record<AnswerLang, string> = {
+  pt: "Posso procurar outro assunto do site?",
+  en: "Can I look up something else on the site?",
 };
 
 /** The "not covered" answer in a language. */
 export function notCoveredAnswer(lang: AnswerLang): string {
-  return NOT_COVERED[lang];
+  return `${NOT_COVERED_LEAD[lang]} ${OFFER[lang]}`;
+}
+
+/** Whether an answer is the offline model's "not covered", with or without the closest pages. */
+export function isNotCoveredAnswer(text: string): boolean {
+  return Object.values(NOT_COVERED_LEAD).some((lead) => text.startsWith(lead));
 }
 
 /** Options of {@linkcode buildExtractiveAnswer}. */
@@ -127,14 +139,24 @@ export function buildExtractiveAnswer(
   // the language of the pages the search found.
   const pagesLang = detectLang(passages.map((p) => p.text).join(" ").slice(0, 2000), "pt");
   const lang = detectLang(question, options.fallbackLang ?? pagesLang);
-  if (queryTerms.size === 0 || quotable.length === 0) return NOT_COVERED[lang];
-  if (!searchFound(quotable)) return NOT_COVERED[lang];
+  if (queryTerms.size === 0 || quotable.length === 0) return notCoveredAnswer(lang);
+  if (!searchFound(quotable)) return refusal(question, lang, quotable);
   const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));
   const quoted = isFaqEntry(top.title)
     ? faqAnswer(question, top)
     : sentenceAnswer(question, queryTerms, quotable, options);
-  if (!quoted) return NOT_COVERED[lang];
+  if (!quoted) return refusal(question, lang, quotable);
   return withLanguageNote(quoted, lang, quotable);
+}
+
+/** "Not covered", then the pages found closest to the question, when some are close. */
+function refusal(
+  question: string,
+  lang: AnswerLang,
+  quotable: ReadonlyArray<AnswerPassage & { n: number }>,
+): string {
+  const nearest = nearestPages(question, quotable, lang);
+  return nearest ? `${NOT_COVERED_LEAD[lang]} ${nearest} ${OFFER[lang]}` : notCoveredAnswer(lang);
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   type AnswerPassage,
   buildExtractiveAnswer,
   detectLang,
+  isNotCoveredAnswer,
   notCoveredAnswer,
 } from "./extractive.ts";
 import { isSpace, runEnd } from "@/lib/text/scan.ts";
@@ -174,8 +175,7 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
       fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
         (asked === question ? undefined : lang),
     });
-    const refused = text === notCoveredAnswer("pt") || text === notCoveredAnswer("en");
-    return { kind: "text", text: refused && talkReply ? talkReply : text };
+    return { kind: "text", text: talkReply && isNotCoveredAnswer(text) ? talkReply : text };
   }
   if (last?.role === "user") {
     if (!hasTool(call, SEARCH_TOOL_NAME) || toolsOff) {
