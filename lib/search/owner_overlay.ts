@@ -51,7 +51,8 @@ export function mergeResults(base: SearchResult, own: Passage[], k: number): Sea
     .filter((p) => (p.match ?? 0) >= bestMatch && (p.match ?? 0) > 0)
     .map((p) => ({ ...p, score: bestScore + 1 + p.score }));
   if (!lifted.length) return base;
-  return { mode: base.mode, passages: [...lifted, ...base.passages].slice(0, k) };
+  // The rest of the result (its mode, the language a translated question was read in) stays.
+  return { ...base, passages: [...lifted, ...base.passages].slice(0, k) };
 }
 
 /** `base` with the owner's answers from `answers` searched beside it. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
-import { ownerAnswerPassage, withOwnerAnswers } from "./owner_overlay.ts";
+import { mergeResults, ownerAnswerPassage, withOwnerAnswers } from "./owner_overlay.ts";
 import { isFaqEntry } from "./question_kind.ts";
 import type { Passage, SiteSearch } from "./types.ts";
 
@@ -65,4 +65,15 @@ Deno.test("ownerAnswerPassage: the English team name, the question mark added", 
     updatedAt: 0,
   });
   assert.equal(p.title, "Site team (1970-01-01) › Do you ship to Portugal?");
+});
+
+Deno.test("owner overlay: an answer put first keeps the rest of the result, its translation too", () => {
+  const own: Passage = { ...STATIC, id: "respostas/a#resposta", match: 0.9, score: 1 };
+  const merged = mergeResults(
+    { mode: "lexical", passages: [STATIC], translatedFrom: "en" },
+    [own],
+    5,
+  );
+  assert.deepEqual(merged.passages.map((p) => p.id), ["respostas/a#resposta", "sobre#a"]);
+  assert.equal(merged.translatedFrom, "en");
 });
