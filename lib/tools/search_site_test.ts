@@ -134,3 +134,21 @@ Deno.test("search tool: saved history converted with the tools gives the model t
     )[0];
   assert.ok(JSON.stringify(result.output).includes(SECRET));
 });
+
+Deno.test("search_site: a question the search translated says so in the output and the model's view", async () => {
+  const translated: SiteSearch = {
+    ...fakeSearch({ known: false }),
+    search: () =>
+      Promise.resolve({
+        mode: "lexical",
+        passages: [passage("page#x", "/about#x", "Public text.", 1)],
+        translatedFrom: "pt",
+      }),
+  };
+  const { output } = await run(translated);
+  assert.equal(output.translatedFrom, "pt");
+  const view = modelView(output, translated) as { translatedFrom?: string };
+  assert.equal(view.translatedFrom, "pt");
+  // A search in the question's own language adds nothing.
+  assert.equal((await run(fakeSearch({ known: false }))).output.translatedFrom, undefined);
+});
