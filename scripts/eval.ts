@@ -2,6 +2,7 @@
  * Retrieval eval over BEIR files with the app's own engine and analysis.
  *
  *   deno task eval --corpus corpus.jsonl --queries queries.jsonl --qrels qrels.tsv [--lang pt|en]
+ *     [--typos]   (each question with one typo, lib/eval/typos.ts)
  *   deno task eval --site [--lexicon lexicon.tsv] [--verbose]   (our own corpus, scripts/eval_site.ts)
  *
  * Prints exactly one JSON line on stdout. Tuning flags (defaults are the
@@ -26,6 +27,7 @@ import { SearchEngine } from "@/lib/search/engine.ts";
 import { lexiconChoice } from "@/lib/search/lexicon.ts";
 import { buildIndexData, DEFAULT_TITLE_WEIGHT } from "@/lib/search/index_data.ts";
 import { loadSiteSet, runSiteQueries, summarize } from "./eval_site.ts";
+import { withTypo } from "@/lib/eval/typos.ts";
 
 const USAGE =
   "Usage: deno task eval --corpus <corpus.jsonl> --queries <queries.jsonl> --qrels <qrels.tsv> [--lang pt|en]";
@@ -52,6 +54,7 @@ export function runEval(args: string[]): Record<string, number> {
       b: { type: "string" },
       "title-weight": { type: "string" },
       lexicon: { type: "string" },
+      typos: { type: "boolean", default: false },
     },
   });
   if (values.lang !== "pt" && values.lang !== "en") {
@@ -62,7 +65,7 @@ export function runEval(args: string[]): Record<string, number> {
   const queries = parseJsonl<{ _id: string; text: string }>(
     read(values.queries, "--queries"),
     values.queries!,
-  );
+  ).map((q) => values.typos ? { ...q, text: withTypo(q.text) } : q);
   const qrels = parseQrels(read(values.qrels, "--qrels"));
 
   const t0 = performance.now();

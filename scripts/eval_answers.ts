@@ -5,7 +5,7 @@
  *
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
  *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
- *     [--lexicon lexicon.tsv] [--qrels qrels.tsv]
+ *     [--lexicon lexicon.tsv] [--qrels qrels.tsv] [--typos]
  *
  * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
  * gets a public URL so it can be cited. Queries carry their gold spans in
@@ -20,7 +20,8 @@
  * not found), and the summary counts the reasons. Questions in the other language than the
  * corpus's (`--lang`) are translated with the shipped lexicon, as the app does on a
  * one-language site; `--lexicon <tsv>` searches with that file instead (docs/search.md),
- * `--lexicon off` with none. Prints exactly one JSON line on stdout.
+ * `--lexicon off` with none. `--typos` asks every question (off-topic ones too) with one typo
+ * (lib/eval/typos.ts). Prints exactly one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -28,6 +29,7 @@ import defaultConfig from "@/fresh.config.ts";
 import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
+import { withTypo } from "@/lib/eval/typos.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import { DEFAULT_LEXICONS, type LexiconChoice, lexiconChoice } from "@/lib/search/lexicon.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
@@ -138,21 +140,24 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
       details: { type: "string" },
       lexicon: { type: "string" },
       qrels: { type: "string" },
+      typos: { type: "boolean", default: false },
     },
   });
+  const typed = (q: Query): Query => values.typos ? { ...q, text: withTypo(q.text) } : q;
   if (values.lang !== "pt" && values.lang !== "en") {
     throw new Error(`Unknown --lang "${values.lang}": use pt or en`);
   }
   const docs = parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!);
   const limit = values.limit ? Number(values.limit) : Infinity;
   const queries = parseJsonl<Query>(read(values.queries, "--queries"), values.queries!)
-    .filter((q) => q.metadata?.answers?.length).slice(0, limit);
+    .filter((q) => q.metadata?.answers?.length).slice(0, limit).map(typed);
   if (!queries.length) {
     throw new Error(`No query in "${values.queries}" has metadata.answers: add the gold spans`);
   }
   const qrels = values.qrels ? parseQrels(read(values.qrels, "--qrels")) : null;
   const offTopic = values.offtopic
     ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
+      .map(typed)
     : [];
   const kv = await Deno.openKv(":memory:");
   const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };

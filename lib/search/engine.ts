@@ -72,6 +72,12 @@ export interface EngineOptions {
   entryQuestion?: readonly [number, number];
 }
 
+/**
+ * Most passages whose words the swapped-letters repair lists (lib/search/term_repair.ts):
+ * listing 20,000 takes about a tenth of a second once.
+ */
+const MAX_WORD_LIST_PASSAGES = 20_000;
+
 /** The FAQ entry lift by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_ENTRY_QUESTION: readonly [number, number] = [0.5, 0.2];
 
@@ -142,6 +148,7 @@ export class SearchEngine {
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
   readonly #repair: TermRepair;
+  #words: ReadonlySet<string> | null | undefined;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
     this.data = data;
@@ -172,7 +179,7 @@ export class SearchEngine {
     this.#repair = new TermRepair({
       terms: postings.terms,
       df: (i) => postings.postOffsets[i + 1] - postings.postOffsets[i],
-    });
+    }, () => this.#textWords());
     this.#pages = this.#pageWeight > 0
       ? this.#pageScorer(options.bm25 ?? DEFAULT_BM25, options.pageField ?? "headings")
       : null;
@@ -742,6 +749,25 @@ export class SearchEngine {
       // passage's words but not the site's, an off-topic question misses both.
       return total > 0 ? Number(((found + known) / (2 * total)).toFixed(3)) : 0;
     };
+  }
+
+  /**
+   * The folded words of every passage's title and text, for the swapped-letters repair: read
+   * on the first query word that needs them, and never on a site too large to list them
+   * quickly (then swapped letters are not repaired).
+   */
+  #textWords(): ReadonlySet<string> | null {
+    if (this.#words !== undefined) return this.#words;
+    const n = this.data.header.counts.passages;
+    if (n > MAX_WORD_LIST_PASSAGES) return this.#words = null;
+    const words = new Set<string>();
+    for (let i = 0; i < n; i++) {
+      const base = i * FIELDS_PER_PASSAGE;
+      for (const field of [base + 1, base + 3]) {
+        for (const w of tokenize(stringAt(this.data.strings, field))) words.add(w);
+      }
+    }
+    return this.#words = words;
   }
 
   /** The lexicon a question is translated with (only called once #crossPair found a pair). */

@@ -7,6 +7,11 @@
  * the site has ranks exactly as before, and each repair needs the other spelling in the
  * index's own vocabulary.
  *
+ * Visitors also swap two neighbouring letters ("pyhton", "prorgamei"): such a word is read
+ * as the one word of the site's text that the swap back gives. The check is on the text's
+ * words, not on stems: stems of swapped words collide with other words ("abrem" → "barem" →
+ * "bar", "filme" → "filem" → "fil").
+ *
  * Tried and left out (docs/history/benchmarks-diary.md): one-typo repair of stems, and
  * splitting off a glued function word ("mylist"): on stems both mostly found other words
  * ("sorteio" → "sorted", "today" → "to" + "day") and let off-topic questions through.
@@ -22,6 +27,9 @@ export interface Vocabulary {
   df(i: number): number;
 }
 
+/** Shortest word whose swapped letters are repaired: shorter ones swap into other words. */
+const MIN_SWAPPED = 5;
+
 /** The prefix a visitor glues to a word where the page writes it with a hyphen ("e-mail"). */
 const GLUED_PREFIXES = new Set(["e"]);
 
@@ -31,10 +39,16 @@ const MIN_PART = 3;
 /** The index terms a query word the index lacks stands for. */
 export class TermRepair {
   readonly #vocab: Vocabulary;
+  readonly #words: (() => ReadonlySet<string> | null) | null;
   readonly #memo = new Map<string, string[] | null>();
 
-  constructor(vocab: Vocabulary) {
+  /**
+   * `words` gives the folded words of the site's text (read only when a swap is worth
+   * checking), or null when the site is too large to list them: then swaps are not repaired.
+   */
+  constructor(vocab: Vocabulary, words: (() => ReadonlySet<string> | null) | null = null) {
     this.#vocab = vocab;
+    this.#words = words;
   }
 
   /** Whether the index has `term`. */
@@ -44,14 +58,16 @@ export class TermRepair {
 
   /**
    * The index terms a folded query `token` of `lang` stands for when its stem is not in the
-   * index: a version digit dropped or added, or the "e" of "e-mail" glued on or left off;
-   * null when it needs none or nothing fits.
+   * index: a version digit dropped or added, the "e" of "e-mail" glued on or left off, or two
+   * neighbouring letters swapped; null when it needs none or nothing fits.
    */
   repair(token: string, lang: Lang): string[] | null {
     const key = `${lang}:${token}`;
     if (this.#memo.has(key)) return this.#memo.get(key)!;
     const own = stem(token, lang);
-    const found = this.has(own) ? null : this.#digits(token, lang) ?? this.#prefixed(token, lang);
+    const found = this.has(own)
+      ? null
+      : this.#digits(token, lang) ?? this.#prefixed(token, lang) ?? this.#swapped(token, lang);
     if (this.#memo.size < 10_000) this.#memo.set(key, found);
     return found;
   }
@@ -89,6 +105,25 @@ export class TermRepair {
       if (this.has(rest)) return [rest];
     }
     return null;
+  }
+
+  /**
+   * "pyhton" → "python": the term of the one word of the site's text that swapping two
+   * neighbouring letters back gives; null when none or several do.
+   */
+  #swapped(token: string, lang: Lang): string[] | null {
+    if (!this.#words || token.length < MIN_SWAPPED || !/^\p{L}+$/u.test(token)) return null;
+    const candidates: string[] = [];
+    for (let i = 0; i + 1 < token.length; i++) {
+      if (token[i] === token[i + 1]) continue;
+      const word = token.slice(0, i) + token[i + 1] + token[i] + token.slice(i + 2);
+      // The cheap test first: most swaps give no term at all, and the words are read lazily.
+      if (this.has(stem(word, lang))) candidates.push(word);
+    }
+    if (!candidates.length) return null;
+    const words = this.#words();
+    const real = new Set(candidates.filter((w) => words?.has(w)).map((w) => stem(w, lang)));
+    return real.size === 1 ? [...real] : null;
   }
 
   /** The first index in the sorted terms not before `term`. */

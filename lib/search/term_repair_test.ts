@@ -57,3 +57,42 @@ Deno.test("'Can I use SQLite?' and 'send an email' find the pages that write sql
   const envio = await engine.search("Como mando email pelo programa?", { k: 3 });
   assert.equal(envio.passages[0].id, "envio");
 });
+
+Deno.test("two swapped letters are read as the one word of the site's text the swap gives", () => {
+  const words = new Set(["database", "sequence", "script", "files", "loop", "abrem"]);
+  const p = site.postings;
+  const repair = new TermRepair(
+    { terms: p.terms, df: (i) => p.postOffsets[i + 1] - p.postOffsets[i] },
+    () => words,
+  );
+  assert.deepEqual(repair.repair("databsae", "en"), ["databas"]);
+  assert.deepEqual(repair.repair("seqeunce", "en"), ["sequenc"]);
+  // Too short to tell a typo from another word, or not a word of the text once swapped.
+  assert.equal(repair.repair("lopo", "en"), null);
+  assert.equal(repair.repair("sciprts", "en"), null);
+  // Without the site's words (a site too large to list them) nothing is swapped.
+  assert.equal(repairOf().repair("databsae", "en"), null);
+});
+
+Deno.test("a swap whose stem is a term but whose word is not on the site is no repair", () => {
+  // "barem" stems to "bar" in Portuguese: a term here, but "barem" is no word of the text.
+  const bar = buildIndexData([passage("bar", "pt", "Bar", "O bar abre cedo.")]);
+  const p = bar.postings;
+  const repair = new TermRepair(
+    { terms: p.terms, df: (i) => p.postOffsets[i + 1] - p.postOffsets[i] },
+    () => new Set(["bar", "abre", "cedo"]),
+  );
+  assert.equal(repair.repair("abrem", "pt"), null);
+});
+
+Deno.test("'Como instalo o pyhton?' finds the page about Python, and the gate lets it through", async () => {
+  const pages = buildIndexData([
+    passage("install", "pt", "Instalação do Python", "Baixe o instalador do Python e execute-o."),
+    passage("other", "pt", "Outra página", "Texto sobre outra coisa qualquer."),
+  ]);
+  const engine = new SearchEngine(pages);
+  const typo = await engine.search("Como instalo o pyhton?", { k: 2 });
+  const clean = await engine.search("Como instalo o python?", { k: 2 });
+  assert.equal(typo.passages[0].id, "install");
+  assert.equal(typo.passages[0].match, clean.passages[0].match);
+});
