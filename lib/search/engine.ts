@@ -74,7 +74,7 @@ export interface EngineOptions {
 
 /**
  * Most passages whose words the swapped-letters repair lists (lib/search/term_repair.ts):
- * listing 20,000 takes about a tenth of a second once.
+ * listing 20,000 of 80 words takes about 0.15 s, once, on a two-core machine.
  */
 const MAX_WORD_LIST_PASSAGES = 20_000;
 
