@@ -149,6 +149,7 @@ export class SearchEngine {
   #byId: Map<string, number> | null = null;
   readonly #repair: TermRepair;
   #words: ReadonlySet<string> | null | undefined;
+  #asked: { query: string; lang: Lang } | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
     this.data = data;
@@ -306,11 +307,23 @@ export class SearchEngine {
   #crossPair(query: string, langs: readonly Lang[]): [Lang, Lang] | null {
     if (!this.#lexicon && !(this.#langs.length === 1 && this.#oneLanguageLexicon)) return null;
     if (this.#langs.length === 1) {
-      const asked = langEvidence(query) ?? this.#lexiconLang(query);
+      const asked = this.#askedLang(query);
       return asked !== this.#langs[0] ? [asked, this.#langs[0]] : null;
     }
     const others = this.#langs.filter((l) => !langs.includes(l));
     return others.length === 1 && langs.length === 1 ? [langs[0], others[0]] : null;
+  }
+
+  /**
+   * The language a question over a one-language site is asked in: its function words', else
+   * its words' (#lexiconLang). One search reads it three times (the ranking,
+   * the match and the result's `translatedFrom`), so the last question's is kept.
+   */
+  #askedLang(query: string): Lang {
+    if (this.#asked?.query !== query) {
+      this.#asked = { query, lang: langEvidence(query) ?? this.#lexiconLang(query) };
+    }
+    return this.#asked.lang;
   }
 
   /**
