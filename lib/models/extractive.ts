@@ -386,15 +386,18 @@ function redundant(c: Candidate, o: Candidate): boolean {
 }
 
 /**
- * A quoted sentence as it appears in the answer: capitalised, ending in a full stop,
+ * A quoted sentence as it appears in the answer: capitalised unless it starts with code
+ * ("squares.append(x)" stays as written), ending in a full stop,
  * and with bracketed numbers in the source turned into "(N)" so that only the
  * model's own markers read as citations.
  */
 const TIDY_TAIL = charClass(";:,–—-", true);
+/** A first word that is a name in code: joined by a dot, "_", a call or an index. */
+const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
 
 function tidy(text: string): string {
   // The tail is trimmed by an index scan: `/[…]+$/` is quadratic on long runs not at the end.
   let out = trimEndRun(text.replace(/\[(\d+)\]/g, "($1)"), TIDY_TAIL);
-  out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
+  if (!CODE_START.test(out)) out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
   return /[.!?…]$/u.test(out) ? out : `${out}.`;
 }

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { sentences } from "./sentences.ts";
+
+Deno.test("an abbreviation with inner stops ends no sentence before a lower-case word", () => {
+  assert.deepEqual(
+    sentences("Some memory cannot be freed (e.g. a tool like Purify will complain). It is rare."),
+    ["Some memory cannot be freed (e.g. a tool like Purify will complain).", "It is rare."],
+  );
+  assert.deepEqual(sentences("Roma caiu em 476 d.C. pelo avanço dos povos."), [
+    "Roma caiu em 476 d.C. pelo avanço dos povos.",
+  ]);
+});
+
+Deno.test("an interpreter's ... prompt keeps the code line in its sentence", () => {
+  const text = "For example:: >>> squares = [] >>> for x in range(5): ... " +
+    "squares.append(lambda: x**2) This gives you a list. Lists are mutable.";
+  assert.deepEqual(sentences(text), [
+    "For example:: >>> squares = [] >>> for x in range(5): ... squares.append(lambda: x**2) This gives you a list.",
+    "Lists are mutable.",
+  ]);
+});
+
+Deno.test("a stop before a lower-case word still ends a sentence on sites that write so", () => {
+  assert.deepEqual(sentences("O prazo é de 30 dias. o pedido vai à coordenação."), [
+    "O prazo é de 30 dias.",
+    "o pedido vai à coordenação.",
+  ]);
+});
+
+Deno.test("a run of abbreviations is split in linear time", () => {
+  const text = "e.g. ".repeat(50_000);
+  const started = performance.now();
+  assert.equal(sentences(text).length, 1);
+  // Generous: quadratic rescanning of the merged run takes minutes here.
+  assert.ok(performance.now() - started < 5_000);
+});
