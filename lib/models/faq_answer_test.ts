@@ -232,7 +232,12 @@ Deno.test("an entry whose question holds few of the visitor's words says no bare
 
 Deno.test("a quoted sentence that starts with code keeps its case; prose is capitalised", () => {
   const answer = buildExtractiveAnswer("How do I add an item to a list?", [
-    entry(1, "How do I add an item to a list?", "list.append(x) adds x at the end.\nthat is all.", 9),
+    entry(
+      1,
+      "How do I add an item to a list?",
+      "list.append(x) adds x at the end.\nthat is all.",
+      9,
+    ),
   ]);
   assert.match(answer, /^“list\.append\(x\) adds x at the end\.” “That is all\.” \[1\]$/);
 });
