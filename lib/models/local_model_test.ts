@@ -772,3 +772,31 @@ Deno.test("local model: a follow-up with no word of either language keeps the co
   assert.ok(text.type === "text");
   assert.match(text.text, /^The site does not cover that/);
 });
+
+Deno.test("a sentence that points back is quoted after the sentence it points to", () => {
+  const answer = buildExtractiveAnswer("Quem é considerada a primeira programadora?", [{
+    n: 1,
+    title: "História",
+    url: "/historia",
+    text: "Charles Babbage projetou o engenho analítico em 1837. " +
+      "Durante sua colaboração, a matemática Ada Lovelace publicou os primeiros programas. " +
+      "Por isso, Lovelace é popularmente considerada como a primeira programadora.",
+    score: 3,
+  }]);
+  assert.match(answer, /^“Durante sua colaboração, a matemática Ada Lovelace.*” \[1\] “Por isso/);
+  assert.doesNotMatch(answer, /Babbage/);
+});
+
+Deno.test("a next sentence that points back follows the best one past the pair's usual room", () => {
+  const answer = buildExtractiveAnswer("O que diz a Tese de Church-Turing?", [{
+    n: 1,
+    title: "Computabilidade",
+    url: "/computabilidade",
+    text: "Tais tópicos são abordados no que atualmente chama-se Tese de Church-Turing, uma " +
+      "hipótese sobre a natureza de dispositivos mecânicos de cálculo. Essa tese define que " +
+      "qualquer cálculo possível pode ser realizado por um algoritmo sendo executado em um " +
+      "computador, desde que haja tempo e armazenamento suficiente. Outro assunto começa aqui.",
+    score: 3,
+  }]);
+  assert.match(answer, /“Essa tese define que qualquer cálculo possível/);
+});
