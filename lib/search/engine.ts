@@ -3,8 +3,8 @@
  * there is no usable embedder. Shared by the app (over a loaded asset) and the
  * eval command (over an index built in memory).
  */
-import { TermRepair } from "./term_repair.ts";
-import { analyze, isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { type SiteWords, TermRepair } from "./term_repair.ts";
+import { analyze, fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
 import { askedVerb, isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
 import {
@@ -77,6 +77,8 @@ export interface EngineOptions {
  * listing 20,000 of 80 words takes about 0.15 s, once, on a two-core machine.
  */
 const MAX_WORD_LIST_PASSAGES = 20_000;
+/** A word of letters joined by hyphens ("stand-alone"), for the joined-word repair. */
+const HYPHENATED = /\p{L}+(?:-\p{L}+)+/gu;
 
 /** The FAQ entry lift by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_ENTRY_QUESTION: readonly [number, number] = [0.5, 0.2];
@@ -148,7 +150,7 @@ export class SearchEngine {
   #twins: Uint8Array | null | undefined;
   #byId: Map<string, number> | null = null;
   readonly #repair: TermRepair;
-  #words: ReadonlySet<string> | null | undefined;
+  #words: SiteWords | null | undefined;
   #asked: { query: string; lang: Lang } | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
@@ -769,18 +771,24 @@ export class SearchEngine {
    * on the first query word that needs them, and never on a site too large to list them
    * quickly (then swapped letters are not repaired).
    */
-  #textWords(): ReadonlySet<string> | null {
+  #textWords(): SiteWords | null {
     if (this.#words !== undefined) return this.#words;
     const n = this.data.header.counts.passages;
     if (n > MAX_WORD_LIST_PASSAGES) return this.#words = null;
     const words = new Set<string>();
+    const compounds = new Map<string, string[]>();
     for (let i = 0; i < n; i++) {
       const base = i * FIELDS_PER_PASSAGE;
       for (const field of [base + 1, base + 3]) {
-        for (const w of tokenize(stringAt(this.data.strings, field))) words.add(w);
+        const text = stringAt(this.data.strings, field);
+        for (const w of tokenize(text)) words.add(w);
+        for (const c of fold(text).match(HYPHENATED) ?? []) {
+          const parts = c.split("-");
+          compounds.set(parts.join(""), parts);
+        }
       }
     }
-    return this.#words = words;
+    return this.#words = { words, compounds };
   }
 
   /** The lexicon a question is translated with (only called once #crossPair found a pair). */

@@ -12,6 +12,10 @@
  * words, not on stems: stems of swapped words collide with other words ("abrem" → "barem" →
  * "bar", "filme" → "filem" → "fil").
  *
+ * A word the page writes with a hyphen ("stand-alone", "pós-graduação") is often typed as one
+ * ("standalone"): such a word is read as the parts of the site's hyphenated word it joins.
+ * Only the query side changes: indexing the joined form too lowered FaQuAD.
+ *
  * Tried and left out (docs/history/benchmarks-diary.md): one-typo repair of stems, and
  * splitting off a glued function word ("mylist"): on stems both mostly found other words
  * ("sorteio" → "sorted", "today" → "to" + "day") and let off-topic questions through.
@@ -27,6 +31,14 @@ export interface Vocabulary {
   df(i: number): number;
 }
 
+/** The words of the site's text a repair checks against (lib/search/engine.ts lists them). */
+export interface SiteWords {
+  /** Every folded word of the titles and texts. */
+  readonly words: ReadonlySet<string>;
+  /** Each hyphenated word, joined ("standalone"), to its folded parts ("stand", "alone"). */
+  readonly compounds: ReadonlyMap<string, readonly string[]>;
+}
+
 /** Shortest word whose swapped letters are repaired: shorter ones swap into other words. */
 const MIN_SWAPPED = 5;
 
@@ -39,14 +51,14 @@ const MIN_PART = 3;
 /** The index terms a query word the index lacks stands for. */
 export class TermRepair {
   readonly #vocab: Vocabulary;
-  readonly #words: (() => ReadonlySet<string> | null) | null;
+  readonly #words: (() => SiteWords | null) | null;
   readonly #memo = new Map<string, string[] | null>();
 
   /**
-   * `words` gives the folded words of the site's text (read only when a swap is worth
-   * checking), or null when the site is too large to list them: then swaps are not repaired.
+   * `words` gives the words of the site's text (read only when a swap or a joined word is worth
+   * checking), or null when the site is too large to list them: then neither is repaired.
    */
-  constructor(vocab: Vocabulary, words: (() => ReadonlySet<string> | null) | null = null) {
+  constructor(vocab: Vocabulary, words: (() => SiteWords | null) | null = null) {
     this.#vocab = vocab;
     this.#words = words;
   }
@@ -58,8 +70,9 @@ export class TermRepair {
 
   /**
    * The index terms a folded query `token` of `lang` stands for when its stem is not in the
-   * index: a version digit dropped or added, the "e" of "e-mail" glued on or left off, or two
-   * neighbouring letters swapped; null when it needs none or nothing fits.
+   * index: a version digit dropped or added, the "e" of "e-mail" glued on or left off, a
+   * hyphenated word typed as one, or two neighbouring letters swapped; null when it needs none
+   * or nothing fits.
    */
   repair(token: string, lang: Lang): string[] | null {
     const key = `${lang}:${token}`;
@@ -67,7 +80,8 @@ export class TermRepair {
     const own = stem(token, lang);
     const found = this.has(own)
       ? null
-      : this.#digits(token, lang) ?? this.#prefixed(token, lang) ?? this.#swapped(token, lang);
+      : this.#digits(token, lang) ?? this.#prefixed(token, lang) ?? this.#joined(token, lang) ??
+        this.#swapped(token, lang);
     if (this.#memo.size < 10_000) this.#memo.set(key, found);
     return found;
   }
@@ -107,6 +121,15 @@ export class TermRepair {
     return null;
   }
 
+  /** "standalone" → "stand", "alone" where the site writes "stand-alone". */
+  #joined(token: string, lang: Lang): string[] | null {
+    if (!this.#words || token.length < 2 * MIN_PART || !/^\p{L}+$/u.test(token)) return null;
+    const parts = this.#words()?.compounds.get(token);
+    if (!parts) return null;
+    const terms = parts.map((w) => stem(w, lang)).filter((t) => this.has(t));
+    return terms.length ? [...new Set(terms)] : null;
+  }
+
   /**
    * "pyhton" → "python": the term of the one word of the site's text that swapping two
    * neighbouring letters back gives; null when none or several do.
@@ -121,7 +144,7 @@ export class TermRepair {
       if (this.has(stem(word, lang))) candidates.push(word);
     }
     if (!candidates.length) return null;
-    const words = this.#words();
+    const words = this.#words()?.words;
     const real = new Set(candidates.filter((w) => words?.has(w)).map((w) => stem(w, lang)));
     return real.size === 1 ? [...real] : null;
   }

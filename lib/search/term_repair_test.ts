@@ -63,7 +63,7 @@ Deno.test("two swapped letters are read as the one word of the site's text the s
   const p = site.postings;
   const repair = new TermRepair(
     { terms: p.terms, df: (i) => p.postOffsets[i + 1] - p.postOffsets[i] },
-    () => words,
+    () => ({ words, compounds: new Map() }),
   );
   assert.deepEqual(repair.repair("databsae", "en"), ["databas"]);
   assert.deepEqual(repair.repair("seqeunce", "en"), ["sequenc"]);
@@ -80,7 +80,7 @@ Deno.test("a swap whose stem is a term but whose word is not on the site is no r
   const p = bar.postings;
   const repair = new TermRepair(
     { terms: p.terms, df: (i) => p.postOffsets[i + 1] - p.postOffsets[i] },
-    () => new Set(["bar", "abre", "cedo"]),
+    () => ({ words: new Set(["bar", "abre", "cedo"]), compounds: new Map() }),
   );
   assert.equal(repair.repair("abrem", "pt"), null);
 });
@@ -95,4 +95,22 @@ Deno.test("'Como instalo o pyhton?' finds the page about Python, and the gate le
   const clean = await engine.search("Como instalo o python?", { k: 2 });
   assert.equal(typo.passages[0].id, "install");
   assert.equal(typo.passages[0].match, clean.passages[0].match);
+});
+
+Deno.test("a word the site hyphenates, typed as one, is read as the site's parts", async () => {
+  const pages = buildIndexData([
+    passage("binary", "en", "How can I create a stand-alone binary?", "Use a freezing tool."),
+    passage("embed", "en", "Embedding in a Windows app", "Do not build Python into your .exe."),
+  ]);
+  const engine = new SearchEngine(pages);
+  const found = await engine.search("Can I package my app as a standalone exe?", { k: 2 });
+  assert.equal(found.passages[0].id, "binary");
+  // Only a word the site hyphenates: "standby" is no repair, however its parts read.
+  const p = pages.postings;
+  const repair = new TermRepair(
+    { terms: p.terms, df: (i) => p.postOffsets[i + 1] - p.postOffsets[i] },
+    () => ({ words: new Set(), compounds: new Map([["standalone", ["stand", "alone"]]]) }),
+  );
+  assert.deepEqual(repair.repair("standalone", "en"), ["stand", "alon"]);
+  assert.equal(repair.repair("standby", "en"), null);
 });
