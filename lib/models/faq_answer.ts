@@ -3,8 +3,8 @@
  * question and its answer, and a visitor's question that the search ranks it first for is
  * answered by the entry's answer, first sentence first — the sentence the site's author
  * wrote to answer that very question. What the visitor asks steers the choice: a yes/no
- * question leads with the sentence that says yes or no, "where" adds the sentence with the
- * place or link, "how" the step or code, "why" the reason. Nothing is taken from another
+ * question leads with the sentence that says yes or no, "when" with the one that holds a year
+ * or a version, "where" adds the sentence with the place or link, "how" the step or code, "why" the reason. Nothing is taken from another
  * entry, so a neighbour's sentence is never spliced in.
  */
 import { sentences } from "./sentences.ts";
@@ -22,6 +22,8 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
     /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
   how:
     /\b[\w.]+\([^)]*\)|`[^`]+`|\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import)\b|=/iu,
+  // A year or a version number: "O Python 3.13 provavelmente será a primeira versão…".
+  when: /\b(?:1[5-9]|20)\d\d\b|\b\d+\.\d+\b/u,
   why:
     /\b(?:porque|pois|j[aá] que|uma vez que|devido|por causa|para que|because|since|due to|so that|the reason)\b/iu,
 };
@@ -73,12 +75,12 @@ export function faqAnswerSentences(
   const chosen = [all[0]];
   if (kindAt > 0) {
     // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
-    if (kind === "yesno") chosen.unshift(all[kindAt]);
+    if (kind === "yesno" || kind === "when") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);
   }
   if (wordCount(all.join(" ")) <= WHOLE_WORDS) {
     // A yes or no still leads; the rest keeps the entry's order.
-    return kind === "yesno" && kindAt > 0
+    return (kind === "yesno" || kind === "when") && kindAt > 0
       ? [all[kindAt], ...all.filter((_, i) => i !== kindAt)]
       : all;
   }

@@ -241,3 +241,16 @@ Deno.test("a quoted sentence that starts with code keeps its case; prose is capi
   ]);
   assert.match(answer, /^“list\.append\(x\) adds x at the end\.” “That is all\.” \[1\]$/);
 });
+
+Deno.test("a when question leads with the entry's sentence that holds a year or a version", () => {
+  const text = "A trava global do interpretador é vista como um obstáculo em máquinas com " +
+    "muitos processadores, porque um programa usa apenas uma CPU de cada vez. " +
+    "O trabalho para removê-la está em andamento. " +
+    "O Python 3.13 provavelmente será a primeira versão contendo esse trabalho. " +
+    "palavra ".repeat(30).trim() + ".";
+  const chosen = faqAnswerSentences("Quando vão tirar o GIL?", text, "Não podemos remover a GIL?");
+  assert.match(chosen[0], /^O Python 3\.13 provavelmente/);
+  // Not a date asked: "When should I…?" has no year to lead with, and keeps the entry's order.
+  const order = faqAnswerSentences("When should I pick a tuple?", "Tuples are small. Lists grow.");
+  assert.deepEqual(order, ["Tuples are small.", "Lists grow."]);
+});
