@@ -4,8 +4,9 @@
  * answered by the entry's answer, first sentence first — the sentence the site's author
  * wrote to answer that very question. What the visitor asks steers the choice: a yes/no
  * question leads with the sentence that says yes or no, "when" with the one that holds a year
- * or a version, "where" adds the sentence with the place or link, "how" the step or code, "why" the reason. Nothing is taken from another
- * entry, so a neighbour's sentence is never spliced in.
+ * or a version; "where" adds the sentence with the place or link, "how" the step or code,
+ * "why" the reason. Nothing is taken from another entry, so a neighbour's sentence is never
+ * spliced in.
  */
 import { sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
