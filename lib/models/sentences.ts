@@ -7,10 +7,13 @@
  */
 const NO_END = /(?:^|[\s(])(?:\p{L}{1,2}\.\p{L}{1,2}\.|\.\.\.)$/u;
 
+const YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*$/iu;
+
 /** Splits passage text into sentences (and lines: a heading or list item is one). */
 export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
+    const lineStart = out.length;
     // Pieces of one sentence, joined once: joining as they come rescans a long merged run.
     let pending: string[] = [];
     for (const piece of line.split(/(?<=[.!?…])\s+/u)) {
@@ -21,7 +24,11 @@ export function sentences(text: string): string[] {
       }
       pending.push(piece);
     }
-    if (pending.length) out.push(pending.join(" "));
+    // A lone word with no stop after a sentence of its line is a heading the page's text ran
+    // into ("…alternative. Databases"); a one-word line (a list item) or a bare yes or no stays.
+    const tail = pending.join(" ");
+    const runIn = out.length > lineStart && /^\p{L}+$/u.test(tail.trim()) && !YES_NO.test(tail);
+    if (pending.length && !runIn) out.push(tail);
   }
   return out
     .map((s) => s.replace(/\s+/g, " ").trim())

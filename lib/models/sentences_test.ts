@@ -34,3 +34,16 @@ Deno.test("a run of abbreviations is split in linear time", () => {
   // Generous: quadratic rescanning of the merged run takes minutes here.
   assert.ok(performance.now() - started < 5_000);
 });
+
+Deno.test("a lone word ending a line with no stop is a heading run in, not a sentence", () => {
+  assert.deepEqual(sentences("Twisted is a popular alternative. Databases"), [
+    "Twisted is a popular alternative.",
+  ]);
+  assert.deepEqual(sentences("Sim\nVeja a licença.\nPython\nRuby"), [
+    "Sim",
+    "Veja a licença.",
+    "Python",
+    "Ruby",
+  ]);
+  assert.deepEqual(sentences("It's not. Use sparingly."), ["It's not.", "Use sparingly."]);
+});
