@@ -4,6 +4,7 @@
  * saved message), and valid/invalid counts go into the message metadata.
  */
 import type { UIMessageChunk } from "ai";
+import { type CodeScan, newCodeScan, scanCode, trailingFenceRun } from "./code_spans.ts";
 
 /** Counts of checked citations. */
 export interface CitationCounts {
@@ -77,13 +78,26 @@ export function citationFilter(
   const known = new Set(valid);
   const pending = new Map<string, string>();
 
-  /** `text` without unknown citations and the blanks before each. */
-  function clean(text: string): string {
+  const scans = new Map<string, CodeScan>();
+  const scanOf = (id: string): CodeScan => {
+    let scan = scans.get(id);
+    if (!scan) scans.set(id, scan = newCodeScan());
+    return scan;
+  };
+
+  /** `text` without unknown citations and the blanks before each; code is left as written. */
+  function clean(text: string, scan: CodeScan): string {
+    const code = scanCode(text, scan);
     const pieces: string[] = [];
     let from = 0;
     for (const match of text.matchAll(CITATION)) {
       pieces.push(text.slice(from, match.index));
       from = match.index + match[0].length;
+      // `items[0]`, `grid[2][3]`: an index in code, not a citation.
+      if (code[match.index]) {
+        pieces.push(match[0]);
+        continue;
+      }
       if (known.has(match[1]) || valid.has(match[1])) {
         counts.valid++;
         pieces.push(match[0]);
@@ -99,18 +113,23 @@ export function citationFilter(
   return (chunk, out) => {
     if (chunk.type === "source-url") known.add(chunk.sourceId);
     if (chunk.type === "text-delta") {
-      // Most deltas hold no "[", end in no blank and nothing is pending: no citation can start
-      // or end in them, and no blank before one is waiting to be dropped.
+      // Most deltas hold no "[", end in no blank or backtick and nothing is pending: no
+      // citation can start or end in them, and no blank before one is waiting to be dropped.
+      // They only move the code scan on.
+      const last = chunk.delta.at(-1) ?? "";
       if (
-        !chunk.delta.includes("[") && !pending.get(chunk.id) && !isBlank(chunk.delta.at(-1) ?? "")
+        !chunk.delta.includes("[") && !pending.get(chunk.id) && !isBlank(last) &&
+        last !== "`" && last !== "~"
       ) {
+        scanCode(chunk.delta, scanOf(chunk.id));
         if (chunk.delta) out(chunk);
         return;
       }
       const text = (pending.get(chunk.id) ?? "") + chunk.delta;
-      const held = heldFrom(text);
+      // A run of backticks may go on in the next delta: "``" then "`py" opens a fence.
+      const held = Math.min(heldFrom(text), trailingFenceRun(text));
       pending.set(chunk.id, text.slice(held));
-      const cleaned = clean(text.slice(0, held));
+      const cleaned = clean(text.slice(0, held), scanOf(chunk.id));
       if (cleaned) out({ ...chunk, delta: cleaned });
       return;
     }
@@ -124,7 +143,8 @@ export function citationFilter(
     if (chunk.type === "text-end") {
       const rest = pending.get(chunk.id);
       pending.delete(chunk.id);
-      const last = rest ? clean(flushHeld(rest)) : "";
+      const last = rest ? clean(flushHeld(rest), scanOf(chunk.id)) : "";
+      scans.delete(chunk.id);
       if (last) out({ type: "text-delta", id: chunk.id, delta: last });
     }
     out(chunk);

@@ -175,3 +175,54 @@ Deno.test("citationFilter: two text parts hold their own pending text", () => {
   assert.equal(part("a"), "um fim");
   assert.equal(part("b"), "dois [1]");
 });
+
+const ANSWER_WITH_CODE = "Take the first item with `items[0]` [1], or:\n\n" +
+  "```py\nprint(items[0], grid[2][3])\n```\n\n" +
+  "~~~\nrows[9]\n~~~\n" +
+  "A ``span with ` and [4]`` stays; outside it [4] goes and [2] stays.";
+const CLEANED = "Take the first item with `items[0]` [1], or:\n\n" +
+  "```py\nprint(items[0], grid[2][3])\n```\n\n" +
+  "~~~\nrows[9]\n~~~\n" +
+  "A ``span with ` and [4]`` stays; outside it goes and [2] stays.";
+
+const textOf = (out: UIMessageChunk[]) =>
+  out.flatMap((c) => c.type === "text-delta" ? [c.delta] : []).join("");
+
+Deno.test("citationFilter: an index in code is code, not a citation (items[0] stayed items)", () => {
+  const { out, counts } = run([
+    { type: "text-start", id: "t" },
+    delta(ANSWER_WITH_CODE),
+    { type: "text-end", id: "t" },
+  ], ["1", "2"]);
+  assert.equal(textOf(out), CLEANED);
+  assert.deepEqual(counts, { valid: 2, invalid: 1 });
+});
+
+Deno.test("citationFilter: code is told apart however the answer is split into deltas", () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.integer({ min: 1, max: ANSWER_WITH_CODE.length - 1 }), { maxLength: 30 }),
+      (cuts) => {
+        const at = [0, ...cuts.sort((a, b) => a - b), ANSWER_WITH_CODE.length];
+        const deltas = at.slice(1).map((end, i) => delta(ANSWER_WITH_CODE.slice(at[i], end)));
+        const { out, counts } = run([
+          { type: "text-start", id: "t" },
+          ...deltas,
+          { type: "text-end", id: "t" },
+        ], ["1", "2"]);
+        assert.equal(textOf(out), CLEANED);
+        assert.deepEqual(counts, { valid: 2, invalid: 1 });
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("citationFilter: a code span never closed ends at a blank line", () => {
+  const { out } = run([
+    { type: "text-start", id: "t" },
+    delta("A stray ` here.\n\nSee [7] and [1]."),
+    { type: "text-end", id: "t" },
+  ], ["1"]);
+  assert.equal(textOf(out), "A stray ` here.\n\nSee and [1].");
+});
