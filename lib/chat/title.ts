@@ -4,7 +4,7 @@
  */
 import type { UIMessage } from "ai";
 import { boundedPrefix } from "@/lib/text/scan.ts";
-import { withoutCourtesy } from "@/lib/text/courtesy.ts";
+import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 
 /** The text of a message's text parts. */
 export function messageText(message: UIMessage): string {
@@ -57,4 +57,19 @@ export function clampTitle(raw: string): string {
 export function fallbackTitle(message: UIMessage): string {
   const text = withoutCourtesy(boundedPrefix(messageText(message), TITLE_SOURCE_CHARS));
   return clampTitle(trimChars(text, () => false, charsOf("?!"))) || "…";
+}
+
+/**
+ * Whether a message can name its chat: "Oi!", "Obrigado!", "Ok" say nothing of what the chat
+ * is about, so a chat that opens with one is titled by the first question after it. Questions
+ * about the assistant ("O que você sabe fazer?") do name it.
+ */
+export function namesChat(message: UIMessage): boolean {
+  const talk = smallTalk(boundedPrefix(messageText(message), TITLE_SOURCE_CHARS));
+  return !talk || talk.kind === "self" || talk.kind === "who";
+}
+
+/** The visitor's first message that can name the chat, or null while there is none. */
+export function titleSource(messages: readonly UIMessage[]): UIMessage | null {
+  return messages.find((m) => m.role === "user" && namesChat(m)) ?? null;
 }

@@ -67,6 +67,8 @@ export function useChatClient(
   };
 
   const chat = useMemo(() => {
+    // A chat reopened from the list was titled by the server when it was saved.
+    let untitled = initialMessages.length === 0;
     const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
       id: chatId ?? newChatId(),
       messages: initialMessages,
@@ -89,9 +91,13 @@ export function useChatClient(
             new CustomEvent("assistant:chat", { detail: { id: chat.id, title } }),
           );
         // A stopped or broken first answer is saved with its question, so it is titled too:
-        // the list would otherwise show "…" for it.
-        if (chat.messages.length <= 2) {
-          void nameChat(chat.id).then(announce);
+        // the list would otherwise show "…" for it. A chat that opened with a greeting is
+        // titled after the first question that follows it.
+        if (untitled) {
+          void nameChat(chat.id).then((title) => {
+            if (title) untitled = false;
+            announce(title ?? undefined);
+          });
         } else announce();
       },
     });
@@ -111,8 +117,11 @@ export function useChatClient(
   return { chat, busy, notice, announcement, stopped };
 }
 
-/** Asks the server to title chat `id` after its first answer; undefined when it cannot. */
-async function nameChat(id: string): Promise<string | undefined> {
+/**
+ * Asks the server to title chat `id` after an answer: the title, null while the visitor has
+ * only greeted, undefined when it cannot.
+ */
+async function nameChat(id: string): Promise<string | null | undefined> {
   try {
     const res = await fetch("/api/title", {
       method: "POST",

@@ -4,11 +4,14 @@ import { readJsonBody } from "@/lib/http/body.ts";
 import { existingVisitor } from "@/lib/http/visitor.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
-import { clampTitle, fallbackTitle, messageText } from "@/lib/chat/title.ts";
+import { clampTitle, fallbackTitle, messageText, titleSource } from "@/lib/chat/title.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
 import { chatStack } from "@/lib/chat/lazy.ts";
 
-/** `{ id }` → `{ title }`: a short title in the chat's language, saved on the chat. */
+/**
+ * `{ id }` → `{ title }`: a short title in the chat's language, saved on the chat; `null`
+ * while the visitor has only greeted.
+ */
 export const handler = define.handlers({
   async POST(ctx) {
     const { app } = ctx;
@@ -23,8 +26,12 @@ export const handler = define.handlers({
       throw new HttpError("not_found", `Chat "${body.id}" not found.`);
     }
     const messages = await app.store.loadMessages(body.id, { consistency: "eventual" });
-    const first = messages.find((m) => m.role === "user");
-    if (!first) throw new HttpError("invalid_request", "The chat has no question to title yet.");
+    if (!messages.some((m) => m.role === "user")) {
+      throw new HttpError("invalid_request", "The chat has no question to title yet.");
+    }
+    // Only greetings so far ("Oi!"): no title yet, so the first question can give it one.
+    const first = titleSource(messages);
+    if (!first) return Response.json({ title: null });
     let title = fallbackTitle(first);
     const modelId = app.models.defaultModelId();
     if (modelId !== OFFLINE_MODEL_ID) {

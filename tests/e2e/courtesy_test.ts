@@ -1,6 +1,6 @@
 /**
  * In Chromium, as a visitor types: small talk gets a reply in kind with no source chips, and
- * the question after a greeting gets the cited answer it gets without one.
+ * the question after a greeting gets the cited answer it gets without one and names the chat.
  */
 import assert from "node:assert/strict";
 import {
@@ -56,6 +56,13 @@ Deno.test({
         "the answer shows its sources",
       );
       await page.screenshot({ path: `${dir}/chat-courtesy-1440-light.png` });
+      // The list names the chat by the question, not by the greeting that opened it.
+      await page.reload();
+      assert.equal(
+        (await page.locator(".chat-items li.current > a").innerText()).trim(),
+        "Quanto tempo vocês guardam as minhas conversas",
+      );
+      await page.screenshot({ path: `${dir}/chat-courtesy-titled-1440-light.png` });
       assert.deepEqual(seen.errors, []);
       assert.deepEqual(seen.failed, []);
     } finally {

@@ -144,3 +144,38 @@ Deno.test("history forms work without JavaScript: rename, confirm and delete", a
     await server.close();
   }
 });
+
+Deno.test("a chat that opens with a greeting is titled by the first question after it", async () => {
+  const server = await startTestServer({ config: testConfig() });
+  const url = server.url;
+  try {
+    const jar = new CookieJar();
+    const id = newChatId();
+    const title = async () => {
+      const res = await jar.fetch(`${url}/api/title`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: url },
+        body: JSON.stringify({ id }),
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()).title;
+    };
+    const listed = async () => (await (await jar.fetch(`${url}/api/chats`)).json()).chats[0].title;
+    assert.ok(
+      (await readSse(await postChat(url, { id, message: userMessage("Oi!") }, { jar }))).done,
+    );
+    // Before, "Oi" became the title and no later question could replace it.
+    assert.equal(await title(), null);
+    assert.equal(await listed(), null);
+    const question = userMessage("Quanto tempo vocês guardam as conversas?");
+    assert.ok((await readSse(await postChat(url, { id, message: question }, { jar }))).done);
+    assert.equal(await listed(), "Quanto tempo vocês guardam as conversas");
+    assert.equal(await title(), "Quanto tempo vocês guardam as conversas");
+    assert.ok(
+      (await readSse(await postChat(url, { id, message: userMessage("Valeu!") }, { jar }))).done,
+    );
+    assert.equal(await listed(), "Quanto tempo vocês guardam as conversas");
+  } finally {
+    await server.close();
+  }
+});

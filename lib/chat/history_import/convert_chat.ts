@@ -16,7 +16,7 @@
  * `validateUIMessages` (prepare.ts).
  */
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
-import { clampTitle, fallbackTitle } from "@/lib/chat/title.ts";
+import { clampTitle, fallbackTitle, titleSource } from "@/lib/chat/title.ts";
 import { CHAT_ID } from "@/lib/protocol/chat_id.ts";
 import { type ConvertedChat, emptyStats, type ImportStats, NO_RESULT_TEXT } from "./import_file.ts";
 import { isObj, type Obj, parseTime, toFileUrl, toolErrorText } from "./core_values.ts";
@@ -92,7 +92,7 @@ export function convertChat(
   }
   stats.messagesOut = out.length;
   const title = (chat as Obj).title;
-  const firstUser = out.find((m) => m.role === "user");
+  const firstUser = titleSource(out) ?? out.find((m) => m.role === "user");
   return {
     id,
     title: typeof title === "string" && title.trim()

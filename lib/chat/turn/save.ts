@@ -14,7 +14,7 @@ import type { TurnDeps } from "./deps.ts";
 import { startMetadata } from "./metadata.ts";
 import { ChatNotFoundError, ReplaceTargetMissingError } from "@/lib/store/errors.ts";
 import type { TurnEnd } from "../engine/run_turn.ts";
-import { fallbackTitle } from "../title.ts";
+import { fallbackTitle, namesChat } from "../title.ts";
 import type { AnswerOutcome, ChatMessage, EarlierAnswer } from "@/lib/protocol/ui_message.ts";
 import type { TurnPlan } from "./plan.ts";
 
@@ -48,7 +48,8 @@ export async function beginSave(
       visitorId: plan.visitor.id,
       replaceFrom: plan.replaceFrom,
       append: plan.question ? [plan.question, answer] : [answer],
-      title: plan.question ? fallbackTitle(plan.question) : undefined,
+      // A greeting names nothing: the first question after it titles the chat.
+      title: plan.question && namesChat(plan.question) ? fallbackTitle(plan.question) : undefined,
     });
     return { ok: true };
   } catch (error) {
