@@ -4,7 +4,7 @@
  */
 import type { UIMessage } from "ai";
 import { boundedPrefix } from "@/lib/text/scan.ts";
-import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
+import { asksNothing, withoutCourtesy } from "@/lib/text/courtesy.ts";
 
 /** The text of a message's text parts. */
 export function messageText(message: UIMessage): string {
@@ -65,8 +65,7 @@ export function fallbackTitle(message: UIMessage): string {
  * about the assistant ("O que você sabe fazer?") do name it.
  */
 export function namesChat(message: UIMessage): boolean {
-  const talk = smallTalk(boundedPrefix(messageText(message), TITLE_SOURCE_CHARS));
-  return !talk || talk.kind === "self" || talk.kind === "who";
+  return !asksNothing(boundedPrefix(messageText(message), TITLE_SOURCE_CHARS));
 }
 
 /** The visitor's first message that can name the chat, or null while there is none. */

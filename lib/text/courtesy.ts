@@ -181,6 +181,15 @@ export function smallTalk(message: string): SmallTalk | null {
   return { kind, lang: langs.size === 1 ? [...langs][0] : null };
 }
 
+/**
+ * Whether the message asks nothing at all: a greeting, thanks, a goodbye or an "ok". Questions
+ * about the assistant ("O que você sabe fazer?", "Quem é você?") do ask something.
+ */
+export function asksNothing(message: string): boolean {
+  const kind = smallTalk(message)?.kind;
+  return kind !== undefined && kind !== "self" && kind !== "who";
+}
+
 /** Where the courtesy that closes the message (thanks, please, goodbyes) begins. */
 function trailingStart(message: string, words: readonly Word[], from: number): number {
   for (let j = Math.max(from + 1, words.length - MAX_TAIL); j < words.length; j++) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { smallTalk, withoutCourtesy } from "./courtesy.ts";
+import { asksNothing, smallTalk, withoutCourtesy } from "./courtesy.ts";
 
 Deno.test("courtesy: greetings, thanks and please around a question are left out", () => {
   const cases: Array<[string, string]> = [
@@ -95,4 +95,13 @@ Deno.test("courtesy: a long run of spaces is read once, not from each of its pos
     assert.ok(performance.now() - started < 2000, `${input.length} characters`);
   }
   assert.equal(withoutCourtesy("Oi, onde fica" + " ".repeat(10) + "please?"), "onde fica?");
+});
+
+Deno.test("asksNothing: greetings, thanks, goodbyes and acks ask nothing; questions to the assistant do", () => {
+  for (const m of ["Oi!", "Obrigado!", "Tchau", "Ok", "Thanks a lot!", "Bom dia, tudo bem?"]) {
+    assert.ok(asksNothing(m), m);
+  }
+  for (const m of ["O que você sabe fazer?", "Who are you?", "Oi! Como apago meu histórico?"]) {
+    assert.ok(!asksNothing(m), m);
+  }
 });

@@ -160,6 +160,37 @@ Deno.test("gaps: a thumbs-down records the rated answer's question", async () =>
   }
 });
 
+Deno.test("gaps: a thumbs-down on the reply to a greeting records nothing", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const jar = new CookieJar();
+    const chatId = newChatId();
+    const rateDown = async (question: string) => {
+      const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
+        jar,
+      });
+      const start = (await readSse(res)).chunks.find((c) => c.type === "start");
+      assert.ok(start?.type === "start" && start.messageId);
+      const rated = await jar.fetch(`${server.url}/api/chats/${chatId}/feedback`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ messageId: start.messageId, rating: "down" }),
+      });
+      assert.equal(rated.status, 200);
+      await rated.body?.cancel();
+    };
+    await rateDown("Oi, tudo bem?");
+    await rateDown("Como o assistente encontra as respostas?");
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, "Como o assistente encontra as respostas?");
+    assert.match(html, /avaliação negativa ×1/);
+    // Before, "Oi, tudo bem?" was listed as a question the site should answer.
+    assert.doesNotMatch(html, /Oi, tudo bem/);
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("gaps: an answer asked for again (regenerate) records the question", async () => {
   const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
   try {
