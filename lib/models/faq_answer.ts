@@ -70,7 +70,10 @@ export function faqAnswerSentences(
   const all = sentences(text).filter((s) => !/\?$/.test(s) && (askedHere || !BARE_YES_NO.test(s)));
   if (!all.length) return [];
   const askedKind = questionKind(question);
-  const kind = askedKind === "yesno" && !askedHere ? "other" : askedKind;
+  const kind = (askedKind === "yesno" && !askedHere) ||
+      (askedKind === "when" && WHEN_CONDITION.test(question))
+    ? "other"
+    : askedKind;
   const holds = HOLDS[kind] ?? null;
   const kindAt = holds ? all.slice(0, KIND_REACH).findIndex((s) => holds.test(s)) : -1;
   const chosen = [all[0]];
@@ -107,6 +110,13 @@ export function faqAnswerSentences(
   }
   return out;
 }
+
+/**
+ * A "when" that asks in which case, not at what time: "Quando devo usar tuplas?", "When should
+ * I pick a tuple?" have no date to lead with.
+ */
+const WHEN_CONDITION =
+  /^\s*(?:e\s+)?(?:quando|when)\s+(?:(?:eu|a gente|voc[eê]s?|i|we|you)\s+)?(?:devo|deve|devemos|posso|pode|podemos|preciso|precisa|[eé] melhor|vale a pena|should|can|could|must|is it|would)\b/iu;
 
 /** A sentence that is only a yes or a no ("Sim.", "No!"). */
 const BARE_YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*[.!]?\s*$/iu;
