@@ -366,7 +366,12 @@ Deno.test("limits: /api/title holds the same request limit as the chat, and coun
     const id = newChatId();
     assert.ok(
       (await readSse(
-        await postChat(server.url, { id, model: MODEL, message: userMessage("Oi") }, { jar }),
+        await postChat(server.url, {
+          id,
+          model: MODEL,
+          // A question: a greeting alone gets no title, so no model call to limit.
+          message: userMessage("Quais dados vocês guardam?"),
+        }, { jar }),
       )).done,
     );
     const statuses: number[] = [];
