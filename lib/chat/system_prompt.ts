@@ -3,9 +3,11 @@
  */
 import type { AppConfig } from "@/lib/config.ts";
 import type { LocalizedText } from "@/lib/i18n/localized.ts";
+import type { Locale } from "@/lib/i18n/mod.ts";
+import { interfaceLine } from "@/lib/models/interface_lang.ts";
 
 /** Builds the instructions for the model. */
-export function systemPrompt(config: AppConfig, now: Date): string {
+export function systemPrompt(config: AppConfig, now: Date, locale: Locale = "pt-BR"): string {
   return [
     `You are the assistant of the website ${
       siteNames(config.site.name)
@@ -17,6 +19,7 @@ export function systemPrompt(config: AppConfig, now: Date): string {
     "When the visitor asks for something visual — a chart, a diagram, a small interactive widget — or when a picture explains better than words, call `create_artifact` with one complete, self-contained HTML page (inline CSS and JavaScript) or SVG image, then say in a sentence or two what it shows. It runs isolated, with no network: never reference external scripts, styles, fonts, images or APIs; embed any data in it. Put all JavaScript in <script> elements written in the page and attach events with addEventListener: inline handlers (onclick=…) and scripts created at run time are blocked. Draw facts about the site only from `search_site` passages.",
     "To change an artifact, call `create_artifact` again with the `artifactId` its result returned and the whole new content: that makes a new version the visitor can compare. If the result is an error, fix what it names and call again.",
     "Answer in the visitor's language (Brazilian Portuguese or English), concisely, in Markdown.",
+    interfaceLine(locale),
     `Today is ${now.toISOString().slice(0, 10)}.`,
   ].join("\n");
 }

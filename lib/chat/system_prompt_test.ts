@@ -15,3 +15,9 @@ Deno.test("system prompt: tells the model when to make an artifact and how to re
   assert.match(text, /no network/);
   assert.match(text, /`artifactId` its result returned/);
 });
+
+Deno.test("system prompt: names the visitor's interface language, for questions in neither", () => {
+  const at = new Date("2026-01-02T00:00:00Z");
+  assert.match(systemPrompt(defaultConfig, at, "en"), /The visitor's interface is in English/);
+  assert.match(systemPrompt(defaultConfig, at), /interface is in Brazilian Portuguese/);
+});

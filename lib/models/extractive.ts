@@ -5,7 +5,7 @@
 
 import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
-import { type AnswerLang, detectLang, fold } from "@/lib/search/detect_lang.ts";
+import { type AnswerLang, detectLang, fold, langEvidence } from "@/lib/search/detect_lang.ts";
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
 import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
@@ -155,15 +155,25 @@ export function buildExtractiveAnswer(
   // A question with no word of either language ("GIL?", "tkinter vs Qt?") is answered in
   // the language of the pages the search found.
   const pagesLang = detectLang(passages.map((p) => p.text).join(" ").slice(0, 2000), "pt");
-  const lang = detectLang(question, options.fallbackLang ?? pagesLang);
+  const own = langEvidence(question);
+  const lang = own ?? options.fallbackLang ?? pagesLang;
   if (queryTerms.size === 0 || quotable.length === 0) return notCoveredAnswer(lang);
   if (!searchFound(quotable)) return refusal(question, lang, quotable);
-  const top = quotable.reduce((a, b) => (b.score > a.score ? b : a));
+  // "OpenAI?" on a bilingual site is answered from the pages in the answer's language when the
+  // search found some: a quote from the other one would say "only in English" untruly.
+  const pool = own ? quotable : inLang(quotable, lang);
+  const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
   const quoted = isFaqEntry(top.title)
     ? faqAnswer(question, top)
-    : sentenceAnswer(question, queryTerms, quotable, options);
+    : sentenceAnswer(question, queryTerms, pool, options);
   if (!quoted) return refusal(question, lang, quotable);
   return withLanguageNote(quoted, lang, quotable);
+}
+
+/** The passages in `lang`, or all of them when none is. */
+function inLang<P extends AnswerPassage>(passages: P[], lang: AnswerLang): P[] {
+  const found = passages.filter((p) => detectLang(p.text, lang) === lang);
+  return found.length ? found : passages;
 }
 
 /** "Not covered", then the pages found closest to the question, when some are close. */

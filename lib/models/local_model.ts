@@ -43,6 +43,7 @@ import {
 } from "./local_contact.ts";
 import { diagramPlan } from "./local_diagram.ts";
 import { smallTalkReply } from "./local_small_talk.ts";
+import { interfaceLang } from "./interface_lang.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 
@@ -126,7 +127,8 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
   // A short follow-up ("GIL?") says nothing of its language: the visitor's earlier
   // messages do.
   const earlier = conversationLang(prompt);
-  const lang = detectLang(question, earlier ?? "pt");
+  const ui = interfaceLang(prompt);
+  const lang = detectLang(question, earlier ?? ui ?? "pt");
   const last = prompt.at(-1);
   const contact = latestToolResult(prompt, CONTACT_TOOL_NAME);
   if (contact !== undefined) {
@@ -173,7 +175,7 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
       // "Hi, GIL?": the greeting dropped from the question still tells its language; so
       // does the search that translated "tupla vs lista?" for an English-only site.
       fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
-        (asked === question ? undefined : lang),
+        (asked === question ? ui : lang),
     });
     return { kind: "text", text: talkReply && isNotCoveredAnswer(text) ? talkReply : text };
   }

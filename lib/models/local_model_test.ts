@@ -10,6 +10,7 @@ import { createLocalModel } from "./local_model.ts";
 import { isContactRequest, readContactRequest } from "./local_contact.ts";
 import { buildExtractiveAnswer, detectLang } from "./extractive.ts";
 import { smallTalkReply } from "./local_small_talk.ts";
+import { interfaceLine } from "./interface_lang.ts";
 
 const TOOLS: LanguageModelV4CallOptions["tools"] = [{
   type: "function",
@@ -799,4 +800,41 @@ Deno.test("a next sentence that points back follows the best one past the pair's
     score: 3,
   }]);
   assert.match(answer, /“Essa tese define que qualquer cálculo possível/);
+});
+
+Deno.test("local model: a question in neither language is answered in the interface's", async () => {
+  const model = createLocalModel();
+  const bilingual = {
+    mode: "lexical",
+    passages: [
+      {
+        n: 1,
+        title: "Models",
+        url: "/en/about/models",
+        text: "The site owner offers models from OpenAI and Google Gemini, or a local server.",
+        score: 5,
+        match: 1,
+      },
+      {
+        n: 2,
+        title: "Modelos",
+        url: "/sobre/modelos",
+        text: "O dono do site oferece modelos da OpenAI e do Google Gemini, ou um servidor local.",
+        score: 4,
+        match: 1,
+      },
+    ],
+  };
+  const answer = async (ui: "English" | "Brazilian Portuguese") => {
+    const prompt: LanguageModelV4Prompt = [
+      { role: "system", content: interfaceLine(ui === "English" ? "en" : "pt-BR") },
+      ...withResult("OpenAI?", bilingual),
+    ];
+    return textOf(await collect((await model.doStream({ prompt, tools: TOOLS })).stream));
+  };
+  // Before, both got the English page under "O site trata disso só em inglês", untrue here.
+  assert.match(await answer("English"), /^“The site owner offers models/);
+  const pt = await answer("Brazilian Portuguese");
+  assert.match(pt, /^“O dono do site oferece modelos/);
+  assert.doesNotMatch(pt, /só em inglês/);
 });

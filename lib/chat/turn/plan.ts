@@ -118,7 +118,10 @@ export async function planTurn(input: ChatTurnInput, deps: TurnDeps): Promise<Tu
     ip,
     modelId,
     model: picked.model,
-    instructions: [systemPrompt(deps.config, new Date(input.startedAt)), ...notes].join("\n\n"),
+    instructions: [
+      systemPrompt(deps.config, new Date(input.startedAt), input.locale === "en" ? "en" : "pt-BR"),
+      ...notes,
+    ].join("\n\n"),
     tools,
     modelMessages,
     prefetch: prefetchCall({
