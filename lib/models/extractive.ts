@@ -152,8 +152,9 @@ export function buildExtractiveAnswer(
   const quotable = passages.filter((p): p is AnswerPassage & { n: number } =>
     typeof p.n === "number" && p.url !== null
   );
-  // A question with no word of either language ("GIL?", "tkinter vs Qt?") is answered in
-  // the language of the pages the search found.
+  // A question with no word of either language ("GIL?", "tkinter vs Qt?") is answered in the
+  // fallback language (the visitor's earlier messages, or the interface's), else in the
+  // language of the pages the search found.
   const pagesLang = detectLang(passages.map((p) => p.text).join(" ").slice(0, 2000), "pt");
   const own = langEvidence(question);
   const lang = own ?? options.fallbackLang ?? pagesLang;
