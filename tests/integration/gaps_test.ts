@@ -33,6 +33,25 @@ async function ask(server: TestServer, question: string) {
   return { chatId, text: streamedText(chunks), sources };
 }
 
+/** Asks `question` in chat `chatId` and rates the answer down. */
+async function askAndRateDown(
+  server: TestServer,
+  jar: CookieJar,
+  chatId: string,
+  question: string,
+): Promise<void> {
+  const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, { jar });
+  const start = (await readSse(res)).chunks.find((c) => c.type === "start");
+  assert.ok(start?.type === "start" && start.messageId);
+  const rated = await jar.fetch(`${server.url}/api/chats/${chatId}/feedback`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ messageId: start.messageId, rating: "down" }),
+  });
+  assert.equal(rated.status, 200);
+  await rated.body?.cancel();
+}
+
 /** Signs in with the admin form; the session cookie. */
 async function signIn(server: TestServer): Promise<string> {
   const res = await fetch(`${server.url}/admin/login`, {
@@ -135,22 +154,13 @@ Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered 
 Deno.test("gaps: a thumbs-down records the rated answer's question", async () => {
   const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
   try {
-    const jar = new CookieJar();
     const chatId = newChatId();
-    const question = "Como o assistente encontra as respostas?";
-    const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
-      jar,
-    });
-    const { chunks } = await readSse(res);
-    const start = chunks.find((c) => c.type === "start");
-    assert.ok(start?.type === "start" && start.messageId);
-    const rated = await jar.fetch(`${server.url}/api/chats/${chatId}/feedback`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ messageId: start.messageId, rating: "down" }),
-    });
-    assert.equal(rated.status, 200);
-    await rated.body?.cancel();
+    await askAndRateDown(
+      server,
+      new CookieJar(),
+      chatId,
+      "Como o assistente encontra as respostas?",
+    );
     const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, chatId);
     assert.match(html, /Como o assistente encontra as respostas\?/);
@@ -165,22 +175,8 @@ Deno.test("gaps: a thumbs-down on the reply to a greeting records nothing", asyn
   try {
     const jar = new CookieJar();
     const chatId = newChatId();
-    const rateDown = async (question: string) => {
-      const res = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
-        jar,
-      });
-      const start = (await readSse(res)).chunks.find((c) => c.type === "start");
-      assert.ok(start?.type === "start" && start.messageId);
-      const rated = await jar.fetch(`${server.url}/api/chats/${chatId}/feedback`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: server.url },
-        body: JSON.stringify({ messageId: start.messageId, rating: "down" }),
-      });
-      assert.equal(rated.status, 200);
-      await rated.body?.cancel();
-    };
-    await rateDown("Oi, tudo bem?");
-    await rateDown("Como o assistente encontra as respostas?");
+    await askAndRateDown(server, jar, chatId, "Oi, tudo bem?");
+    await askAndRateDown(server, jar, chatId, "Como o assistente encontra as respostas?");
     const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, "Como o assistente encontra as respostas?");
     assert.match(html, /avaliação negativa ×1/);
