@@ -57,7 +57,13 @@ export function queryTerms(
   const terms = repair ? repairedTerms(query, lang, repair) : analyze(query, lang);
   if (level === 0) return terms;
   const [interrogatives, frames] = DROP[lang];
-  const kept = terms.filter((t) => !interrogatives.has(t) && (level < 2 || !frames.has(t)));
+  // "Preciso de chave de API?", "Do I need an API key?": the modal that opens the question
+  // frames it, and is rare in the site's prose, so it would rank an FAQ entry that shares only
+  // it ("Preciso criar uma conta?") above the passage about API keys.
+  const lead = leadingModal(query, lang);
+  const kept = terms.filter((t, i) =>
+    !interrogatives.has(t) && (level < 2 || !frames.has(t)) && !(i === 0 && t === lead)
+  );
   return kept.length ? kept : terms;
 }
 
@@ -109,4 +115,27 @@ export function askedVerb(query: string): Set<string> {
     if (j < tokens.length) { for (const lang of LANGS) out.add(stem(tokens[j], lang)); }
   }
   return out;
+}
+
+/**
+ * Modals that open a question in the first person ("Posso…", "Preciso de…", "Can I…", "Do I
+ * need…"); only there are they dropped: mid-question ("O que o aluno deve fazer…") a modal
+ * may be what the answer says too (FaQuAD lost 0.002 nDCG@10 when all were dropped).
+ */
+const LEAD_MODALS: Record<Lang, Set<string>> = {
+  pt: stemSet("posso preciso devo consigo podemos precisamos devemos conseguimos", "pt"),
+  en: stemSet("can need should must may could", "en"),
+};
+
+/** Pronouns and auxiliaries a leading modal may follow ("Eu preciso…", "Do I need…"). */
+const BEFORE_MODAL = new Set(["eu", "nos", "i", "we", "do", "does"]);
+
+/** The stem of the modal that opens the question, or null when it opens with none. */
+function leadingModal(query: string, lang: Lang): string | null {
+  const tokens = tokenize(query.slice(0, 200));
+  let i = 0;
+  while (i < tokens.length && BEFORE_MODAL.has(tokens[i])) i++;
+  if (i >= tokens.length) return null;
+  const term = stem(tokens[i], lang);
+  return LEAD_MODALS[lang].has(term) ? term : null;
 }

@@ -54,3 +54,52 @@ Deno.test("askedVerb: the verb after how/como, past pronouns and auxiliaries", (
   assert.ok(!askedVerb("Como faço para emagrecer?").has("emagrec"));
   assert.equal(askedVerb("Python tem goto?").size, 0);
 });
+
+Deno.test("a modal that opens a first-person question frames it and is dropped; mid-question it stays", () => {
+  assert.deepEqual(queryTerms("Preciso de chave de API?", "pt", 1), ["chav", "api"]);
+  assert.deepEqual(queryTerms("Eu posso usar o Claude?", "pt", 1), ["usar", "claud"]);
+  assert.deepEqual(queryTerms("Do I need an API key?", "en", 1), ["api", "kei"]);
+  assert.deepEqual(queryTerms("Quais disciplinas o aluno deve cursar?", "pt", 1), [
+    "disciplin",
+    "alun",
+    "dev",
+    "curs",
+  ]);
+  assert.deepEqual(queryTerms("Posso?", "pt", 1), ["poss"]);
+});
+
+Deno.test("'Preciso de chave de API?' finds the passage about keys, not the entry that needs an account", async () => {
+  // Keys and the API come up all over the site, so their words weigh less than "preciso".
+  const others = ["implantacao", "seguranca", "provedores", "limites", "registros"].map((id) => ({
+    id: `${id}#a`,
+    docId: id,
+    title: id,
+    url: `/${id}`,
+    lang: "pt" as const,
+    text: `A API e a chave do provedor aparecem também em ${id}, com outros detalhes do servidor.`,
+  }));
+  const engine = new SearchEngine(buildIndexData([
+    ...others,
+    {
+      id: "faq#conta",
+      docId: "faq",
+      title: "Perguntas frequentes › Preciso criar uma conta para usar o assistente?",
+      url: "/faq#conta",
+      lang: "pt",
+      text: "Não há cadastro nem login: um cookie assinado identifica o visitante.",
+    },
+    {
+      id: "como#chaves",
+      docId: "como",
+      title: "Como funciona › Modelos com e sem chave",
+      url: "/como#chaves",
+      lang: "pt",
+      text: "Sem chave de API configurada, o assistente usa o modelo offline; com uma chave de " +
+        "API da OpenAI ou do Gemini, os modelos do provedor aparecem no seletor. A chave fica no " +
+        "servidor e a API nunca a mostra.",
+    },
+  ]));
+  // Before, "preciso", rare in the prose, put the account entry first.
+  const { passages } = await engine.search("Preciso de chave de API?", { k: 2 });
+  assert.equal(passages[0].id, "como#chaves");
+});
