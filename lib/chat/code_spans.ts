@@ -50,7 +50,8 @@ export function scanCode(text: string, scan: CodeScan): Uint8Array {
     if (c === "\n") {
       if (scan.lineBlank) scan.inline = 0;
       code[i] = scan.fence ? 1 : 0;
-      Object.assign(scan, { lineStart: true, indent: 0, lineBlank: true });
+      scan.lineStart = scan.lineBlank = true;
+      scan.indent = 0;
       i++;
       continue;
     }
