@@ -56,7 +56,8 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
  * each that would take the answer past about 45 words (a visitor's paraphrase often asks about the detail
  * the entry gives second or third, and the entry's own order reads best), and last the
  * sentence that holds what the visitor asks beyond the entry's own question, within 60.
- * An entry of at most 55 words is quoted whole.
+ * An entry of at most 55 words is quoted whole. A "why" whose reason sentence cannot follow
+ * the first within 60 words leads with the reason.
  */
 export function faqAnswerSentences(
   question: string,
@@ -77,7 +78,14 @@ export function faqAnswerSentences(
   const holds = HOLDS[kind] ?? null;
   const kindAt = holds ? all.slice(0, KIND_REACH).findIndex((s) => holds.test(s)) : -1;
   const chosen = [all[0]];
-  if (kindAt > 0) {
+  // The reason answers a "why": when the entry's setup and its reason cannot both fit, the
+  // reason leads alone ("…every lambda gives the last number, why?").
+  if (
+    kindAt > 0 && kind === "why" &&
+    wordCount(all[0]) + wordCount(all[kindAt]) > DETAIL_WORDS
+  ) {
+    chosen[0] = all[kindAt];
+  } else if (kindAt > 0) {
     // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
     if (kind === "yesno" || kind === "when") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);

@@ -258,3 +258,27 @@ Deno.test("a when question leads with the entry's sentence that holds a year or 
   }
   assert.match(faqAnswerSentences("When did tuples get index()?", entry)[0], /^Since Python 2\.6/);
 });
+
+Deno.test("a why question whose reason cannot follow a long setup sentence leads with the reason", () => {
+  const setup = "Assume you use a for loop to define a few different lambdas, for example " +
+    "squares = [] and then for x in range(5) append lambda: x**2, which gives you a list " +
+    "that contains five lambdas that calculate x**2 when each one is called later on.";
+  const reason = "This happens because x is not local to the lambdas, but is defined in the " +
+    "outer scope, and it is accessed when the lambda is called, not when it is defined.";
+  const text = `${setup} You might expect them to return 0, 1, 4, 9 and 16. ${reason} ` +
+    "At the end of the loop, the value of x is 4.";
+  const chosen = faqAnswerSentences(
+    "I make a bunch of lambdas in a loop and every one gives the last number, why?",
+    text,
+    "Why do lambdas defined in a loop all return the same result?",
+  );
+  assert.equal(chosen[0], reason);
+  assert.ok(!chosen.includes(setup), "the setup would take the answer past 60 words");
+  // A short setup still leads, with the reason after it.
+  const short = faqAnswerSentences(
+    "Why do my lambdas all return the same result?",
+    `Lambdas made in a loop share x. ${reason}`,
+    "Why do lambdas defined in a loop all return the same result?",
+  );
+  assert.deepEqual(short, ["Lambdas made in a loop share x.", reason]);
+});
