@@ -9,6 +9,7 @@ import { type AnswerLang, detectLang, fold, langEvidence } from "@/lib/search/de
 import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
 import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
+import { quoteBrackets } from "./quote_brackets.ts";
 import { sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
 
@@ -429,8 +430,8 @@ function redundant(c: Candidate, o: Candidate): boolean {
 /**
  * A quoted sentence as it appears in the answer: capitalised unless it starts with code
  * ("squares.append(x)" stays as written), ending in a full stop,
- * and with bracketed numbers in the source turned into "(N)" so that only the
- * model's own markers read as citations.
+ * and with the source's bracketed numbers made unreadable as citations (quoteBrackets):
+ * only the model's own markers are citations.
  */
 const TIDY_TAIL = charClass(";:,–—-", true);
 /** A first word that is a name in code: joined by a dot, "_", a call or an index. */
@@ -438,7 +439,7 @@ const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
 
 function tidy(text: string): string {
   // The tail is trimmed by an index scan: `/[…]+$/` is quadratic on long runs not at the end.
-  let out = trimEndRun(text.replace(/\[(\d+)\]/g, "($1)"), TIDY_TAIL);
+  let out = trimEndRun(quoteBrackets(text), TIDY_TAIL);
   if (!CODE_START.test(out)) out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
   return /[.!?…]$/u.test(out) ? out : `${out}.`;
 }

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { quoteBrackets } from "./quote_brackets.ts";
+import { type AnswerPassage, buildExtractiveAnswer } from "./extractive.ts";
+
+Deno.test("an index in quoted code stays an index, as inline code", () => {
+  assert.equal(
+    quoteBrackets("they all return 16:: >>> squares[2]() 16 >>> squares[4]() 16"),
+    "they all return 16:: >>> `squares[2]()` 16 >>> `squares[4]()` 16",
+  );
+  // A REPL's list output is a list, not a tuple; the punctuation after it stays outside.
+  assert.equal(
+    quoteBrackets(">>> y.append(10) >>> y [10] >>> x [10], as you see."),
+    ">>> y.append(10) >>> y `[10]` >>> x `[10]`, as you see.",
+  );
+  assert.equal(quoteBrackets(">>> A[0][0] = 5"), ">>> `A[0][0]` = 5");
+});
+
+Deno.test("a footnote in prose is written (N), and inline code is left as it is", () => {
+  assert.equal(
+    quoteBrackets("Python foi lançado em 1991[1] por Guido."),
+    "Python foi lançado em 1991(1) por Guido.",
+  );
+  assert.equal(
+    quoteBrackets("Use `items[0]` para o primeiro item."),
+    "Use `items[0]` para o primeiro item.",
+  );
+  assert.equal(
+    quoteBrackets("Chame `f(x)` e leia `items[0]`; a nota [2] fica."),
+    "Chame `f(x)` e leia `items[0]`; a nota `[2]` fica.",
+  );
+  assert.equal(quoteBrackets("Sem colchetes."), "Sem colchetes.");
+});
+
+Deno.test("the offline answer quotes a REPL transcript with its indexes intact", () => {
+  const passage: AnswerPassage = {
+    n: 1,
+    title: "Why do lambdas defined in a loop all return the same result?",
+    url: "/faq#lambdas",
+    text: "However, when you actually try you will see that they all return 16:: " +
+      ">>> squares[2]() 16 >>> squares[4]() 16 This happens because x is not local.",
+    score: 9,
+    match: 0.9,
+  };
+  const answer = buildExtractiveAnswer("Why do my lambdas all return 16?", [passage]);
+  assert.match(answer, /`squares\[2\]\(\)`/);
+  assert.doesNotMatch(answer, /squares\(2\)/);
+  assert.match(answer, /\[1\]$/);
+});
