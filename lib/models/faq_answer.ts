@@ -79,13 +79,12 @@ export function faqAnswerSentences(
   const kindAt = holds ? all.slice(0, KIND_REACH).findIndex((s) => holds.test(s)) : -1;
   const chosen = [all[0]];
   // The reason answers a "why": when the entry's setup and its reason cannot both fit, the
-  // reason leads alone ("…every lambda gives the last number, why?").
-  if (
-    kindAt > 0 && kind === "why" &&
-    wordCount(all[0]) + wordCount(all[kindAt]) > DETAIL_WORDS
-  ) {
-    chosen[0] = all[kindAt];
-  } else if (kindAt > 0) {
+  // reason leads, and only what follows it fills the room ("…every lambda gives the last
+  // number, why?").
+  const reasonFirst = kindAt > 0 && kind === "why" &&
+    wordCount(all[0]) + wordCount(all[kindAt]) > DETAIL_WORDS;
+  if (reasonFirst) chosen[0] = all[kindAt];
+  else if (kindAt > 0) {
     // A yes or no leads; a place, a step or a reason follows the entry's first sentence.
     if (kind === "yesno" || kind === "when") chosen.unshift(all[kindAt]);
     else chosen.push(all[kindAt]);
@@ -96,13 +95,14 @@ export function faqAnswerSentences(
       ? [all[kindAt], ...all.filter((_, i) => i !== kindAt)]
       : all;
   }
-  const detail = detailSentence(question, entryQuestion, all, chosen);
+  const from = reasonFirst ? kindAt : 0;
+  const detail = detailSentence(question, entryQuestion, all.slice(from), chosen);
   // Keep the lead whole, however long; skip each sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
   const asked = chosen.slice(1);
   // Only the entry's first sentences fill the room: a short one far down is off the point.
-  for (const s of [...asked, ...all.slice(0, DETAIL_REACH)]) {
+  for (const s of [...asked, ...all.slice(from, from + DETAIL_REACH)]) {
     if (out.includes(s)) continue;
     // The sentence of the asked kind may take the detail's room; the entry's others are
     // skipped when they would overrun, so a long one does not hide the short ones after it.

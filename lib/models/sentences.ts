@@ -31,6 +31,39 @@ export function sentences(text: string): string[] {
     if (pending.length && !runIn) out.push(tail);
   }
   return out
+    .flatMap(afterTranscript)
     .map((s) => s.replace(/\s+/g, " ").trim())
     .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
+}
+
+/** An interpreter's output: a number, a closing bracket or quote, or a constant. */
+const OUTPUT_END = /(?:[\p{N}\])'"]|^True|^False|^None)$/u;
+const PROSE_START = /^\p{Lu}\p{Ll}+$/u;
+const PROSE_WORD = /^\p{Ll}+,?$/u;
+
+/**
+ * A sentence split where the text resumes after an interpreter transcript that its page's
+ * flattened layout ran into it: ">>> squares[4]() 16 This happens because…" is the example
+ * and then the reason. The prose starts at a capitalised word, after the prompt's output,
+ * followed by two lower-case words.
+ */
+function afterTranscript(sentence: string): string[] {
+  if (!sentence.includes(">>>")) return [sentence];
+  const words = sentence.split(" ");
+  const out: string[] = [];
+  let start = 0;
+  let prompt = false;
+  for (let i = 0; i + 2 < words.length; i++) {
+    if (words[i] === ">>>") prompt = true;
+    if (
+      prompt && i > start && PROSE_START.test(words[i]) && OUTPUT_END.test(words[i - 1]) &&
+      words[i - 1] !== ">>>" && PROSE_WORD.test(words[i + 1]) && PROSE_WORD.test(words[i + 2])
+    ) {
+      out.push(words.slice(start, i).join(" "));
+      start = i;
+      prompt = false;
+    }
+  }
+  out.push(words.slice(start).join(" "));
+  return out;
 }

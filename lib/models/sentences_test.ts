@@ -15,7 +15,8 @@ Deno.test("an interpreter's ... prompt keeps the code line in its sentence", () 
   const text = "For example:: >>> squares = [] >>> for x in range(5): ... " +
     "squares.append(lambda: x**2) This gives you a list. Lists are mutable.";
   assert.deepEqual(sentences(text), [
-    "For example:: >>> squares = [] >>> for x in range(5): ... squares.append(lambda: x**2) This gives you a list.",
+    "For example:: >>> squares = [] >>> for x in range(5): ... squares.append(lambda: x**2)",
+    "This gives you a list.",
     "Lists are mutable.",
   ]);
 });
@@ -46,4 +47,29 @@ Deno.test("a lone word ending a line with no stop is a heading run in, not a sen
     "Ruby",
   ]);
   assert.deepEqual(sentences("It's not. Use sparingly."), ["It's not.", "Use sparingly."]);
+});
+
+Deno.test("prose that resumes after an interpreter transcript starts a sentence", () => {
+  assert.deepEqual(
+    sentences(
+      "However, they all return 16:: >>> squares[2]() 16 >>> squares[4]() 16 " +
+        "This happens because x is not local to the lambdas.",
+    ),
+    [
+      "However, they all return 16:: >>> squares[2]() 16 >>> squares[4]() 16",
+      "This happens because x is not local to the lambdas.",
+    ],
+  );
+  assert.deepEqual(
+    sentences(">>> A [[None, None], [None, None]] But when you assign a value, it shows up twice."),
+    [">>> A [[None, None], [None, None]]", "But when you assign a value, it shows up twice."],
+  );
+  // Code after the prompt, a capitalised name in it, and prose in lower case stay whole.
+  for (
+    const whole of [
+      ">>> Point(1, 2) Point(x=1, y=2) is what it prints.",
+      ">>> y [10] >>> x [10] you might be wondering why y changed x too.",
+      "Type >>> Foo is here and read on.",
+    ]
+  ) assert.deepEqual(sentences(whole), [whole]);
 });
