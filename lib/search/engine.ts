@@ -284,7 +284,11 @@ export class SearchEngine {
     langs: readonly Lang[],
     cross: [Lang, Lang] | null,
   ): RankedIds {
-    const top = this.#rankIn(query, langs, limit);
+    // A question in the other language than a one-language site's is matched on its own words
+    // only for names and code: its function words ("o", "com") are words of the site's
+    // language too ("I/O", ".com") and matched passages by chance.
+    const own = cross && this.#langs.length === 1 ? withoutStopwords(query, cross[0]) : query;
+    const top = this.#rankIn(own, langs, limit);
     let ids = Array.from(top.ids);
     let scores = Array.from(top.scores);
     if (cross) {
@@ -830,6 +834,11 @@ interface EntryQuestion {
   lang: Lang;
   terms: Set<string>;
   kind: QuestionKind;
+}
+
+/** The query's words less the stopwords of `lang`, in their order. */
+function withoutStopwords(query: string, lang: Lang): string {
+  return tokenize(query).filter((t) => !isStopword(t, lang)).join(" ");
 }
 
 /** The first `limit` of a ranking. */

@@ -123,3 +123,27 @@ Deno.test("match: an asking verb the site lacks does not count against the quest
   assert.ok((await best("Como eu clono o gato do objeto?")) < 1);
   assert.ok((await best("Clono um objeto?")) < 1);
 });
+
+Deno.test("a Portuguese question's function words match nothing on an English-only site", () => {
+  // "o" is Portuguese's article and, in "I/O", a word of the English page.
+  const en = buildIndexData([
+    {
+      ...passage(
+        "tk#a",
+        "FAQ › Can I have Tk events handled while waiting for I/O?",
+        "On Unix, yes.",
+      ),
+      lang: "en",
+    },
+    {
+      ...passage("faq#b", "FAQ › Can I delete Python?", "To uninstall it, use the installer."),
+      lang: "en",
+    },
+  ]);
+  const lexicon = parseLexicon("desinstalar\tuninstall\n");
+  const engine = new SearchEngine(en, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  const ids = engine.rankLexical("Posso desinstalar o Python?", 2).ids.map((i) =>
+    engine.passage(i).id
+  );
+  assert.deepEqual(ids, ["faq#b"]);
+});
