@@ -6,7 +6,13 @@
 import { type SiteWords, TermRepair } from "./term_repair.ts";
 import { analyze, fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
-import { askedVerb, isQuestionWord, queryTerms, type QuestionWordLevel } from "./query_terms.ts";
+import {
+  askedVerb,
+  isQuestionWord,
+  leadingModalWord,
+  queryTerms,
+  type QuestionWordLevel,
+} from "./query_terms.ts";
 import {
   type Bm25Params,
   Bm25Scorer,
@@ -363,11 +369,12 @@ export class SearchEngine {
     own: { ids: ArrayLike<number>; scores: ArrayLike<number> },
     limit: number,
   ): { ids: number[]; scores: number[] } | null {
+    const lead = leadingModalWord(query, from);
     const groups = translationGroups(
       query,
       from,
       this.#translationLexicon(),
-      (t) => isQuestionWord(t, from, this.#questionWords),
+      (t) => isQuestionWord(t, from, this.#questionWords) || t === lead,
       this.#langs.length === 1,
     );
     if (!groups.length) return null;
@@ -735,11 +742,12 @@ export class SearchEngine {
         groups = [...new Set(terms)].map((t) => [t]);
       } else {
         const from = cross[0];
+        const lead = leadingModalWord(query, from);
         groups = translationGroups(
           query,
           from,
           this.#translationLexicon(),
-          (t) => isQuestionWord(t, from, this.#questionWords),
+          (t) => isQuestionWord(t, from, this.#questionWords) || t === lead,
           this.#langs.length === 1,
         ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
       }

@@ -147,3 +147,19 @@ Deno.test("a Portuguese question's function words match nothing on an English-on
   );
   assert.deepEqual(ids, ["faq#b"]);
 });
+
+Deno.test("a translated question's opening modal is no word the site lacks", async () => {
+  const en = buildIndexData([
+    {
+      ...passage("faq#b", "FAQ › Can I delete Python?", "Yes, delete it with its installer."),
+      lang: "en",
+    },
+    { ...passage("faq#c", "FAQ › What is Python?", "A language."), lang: "en" },
+  ]);
+  const lexicon = parseLexicon("apagar\tdelete\n");
+  const engine = new SearchEngine(en, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  // "Posso" frames the question, as "Can I" does: the page holds everything it asks.
+  const { passages } = await engine.search("Posso apagar o Python?", { k: 1 });
+  assert.equal(passages[0]?.id, "faq#b");
+  assert.equal(passages[0]?.match, 1);
+});

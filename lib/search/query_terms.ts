@@ -132,10 +132,18 @@ const BEFORE_MODAL = new Set(["eu", "nos", "i", "we", "do", "does"]);
 
 /** The stem of the modal that opens the question, or null when it opens with none. */
 function leadingModal(query: string, lang: Lang): string | null {
+  const word = leadingModalWord(query, lang);
+  return word === null ? null : stem(word, lang);
+}
+
+/**
+ * The folded word of the modal that opens the question ("posso" of "Posso apagar o
+ * Python?"), or null when it opens with none: a translated question leaves it out too.
+ */
+export function leadingModalWord(query: string, lang: Lang): string | null {
   const tokens = tokenize(query.slice(0, 200));
   let i = 0;
   while (i < tokens.length && BEFORE_MODAL.has(tokens[i])) i++;
   if (i >= tokens.length) return null;
-  const term = stem(tokens[i], lang);
-  return LEAD_MODALS[lang].has(term) ? term : null;
+  return LEAD_MODALS[lang].has(stem(tokens[i], lang)) ? tokens[i] : null;
 }
