@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { analyze } from "@/lib/search/analyzer.ts";
+import { withoutClitics } from "@/lib/search/query_terms.ts";
 import { citationFilter } from "./citations.ts";
 import { clampTitle, fallbackTitle } from "./title.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
@@ -39,6 +40,8 @@ const RUNS = [
   "é",
   "\u00a0",
   "oi ",
+  "'d",
+  "’",
   "please ",
   ", por favor",
 ];
@@ -89,6 +92,7 @@ const FUNCTIONS: Record<string, (text: string) => unknown> = {
     filter({ type: "text-end", id: "b" }, (c) => out.push(c));
   },
   analyze: (text) => analyze(text, "pt", {}),
+  withoutClitics: (text) => withoutClitics(text),
 };
 
 for (const [name, fn] of Object.entries(FUNCTIONS)) {

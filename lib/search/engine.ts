@@ -12,6 +12,7 @@ import {
   leadingModalWord,
   queryTerms,
   type QuestionWordLevel,
+  withoutClitics,
 } from "./query_terms.ts";
 import {
   type Bm25Params,
@@ -278,7 +279,8 @@ export class SearchEngine {
    * and a bilingual index, the query's translation searches the other language's passages
    * too, and the two rankings are fused by RRF.
    */
-  rankLexical(query: string, limit: number): RankedIds {
+  rankLexical(question: string, limit: number): RankedIds {
+    const query = withoutClitics(question);
     const langs = queryLangs(query, this.#langs);
     return this.#rankLexicalIn(query, limit, langs, this.#crossPair(query, langs));
   }
@@ -664,7 +666,8 @@ export class SearchEngine {
   }
 
   /** Fused ranking given a query vector (or lexical when it is null). */
-  rankWithVector(query: string, vector: ArrayLike<number> | null, limit: number): RankedIds {
+  rankWithVector(question: string, vector: ArrayLike<number> | null, limit: number): RankedIds {
+    const query = withoutClitics(question);
     // Alone, the lexical ranking needs no candidates past the limit; a fusion (RRF, or the
     // lexicon's merge of two languages) reads deeper.
     const langs = queryLangs(query, this.#langs);
@@ -700,7 +703,7 @@ export class SearchEngine {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const k = Math.max(0, Math.floor(options.k ?? 5));
     const ranked = await this.rank(query, k, options.signal);
-    const match = this.#matcher(query);
+    const match = this.#matcher(withoutClitics(query));
     const cross = this.#langs.length === 1 ? this.#crossPair(query, this.#langs) : null;
     let n = 0;
     const passages = ranked.ids.map((id, i): Passage => {

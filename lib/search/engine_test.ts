@@ -163,3 +163,22 @@ Deno.test("a translated question's opening modal is no word the site lacks", asy
   assert.equal(passages[0]?.id, "faq#b");
   assert.equal(passages[0]?.match, 1);
 });
+
+Deno.test("an English contraction's clitic is no query word", () => {
+  const en = buildIndexData([
+    {
+      ...passage("code#d", "Dictionaries", "Here d is a dict: d = {}, d[k] = v, len(d)."),
+      lang: "en",
+    },
+    {
+      ...passage("faq#tools", "FAQ › Which tools do you recommend?", "Pylint and Pyflakes."),
+      lang: "en",
+    },
+  ]);
+  const engine = new SearchEngine(en);
+  const ids = engine.rankLexical("Any checkers you'd recommend?", 2).ids.map((i) =>
+    engine.passage(i).id
+  );
+  // "you'd" split at the apostrophe left "d", the dictionary page's variable.
+  assert.deepEqual(ids, ["faq#tools"]);
+});

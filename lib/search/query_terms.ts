@@ -147,3 +147,15 @@ export function leadingModalWord(query: string, lang: Lang): string | null {
   if (i >= tokens.length) return null;
   return LEAD_MODALS[lang].has(stem(tokens[i], lang)) ? tokens[i] : null;
 }
+
+/**
+ * An English contraction's clitic left out of a query: split at the apostrophe, "you'd",
+ * "I've", "we'll", "I'm", "they're" leave "d", "ve", "ll", "m", "re", which no stopword list
+ * holds, and "Any linters you'd recommend?" matched passages on a variable "d". ("'s" and
+ * "n't" leave the stopwords "s" and "t".) Passages keep theirs: only the query's go.
+ */
+const CLITIC = /(?<=\p{L})['’](?:d|ll|m|re|ve)(?![\p{L}\p{N}])/gu;
+
+export function withoutClitics(query: string): string {
+  return query.includes("'") || query.includes("’") ? query.replace(CLITIC, "") : query;
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { askedVerb, queryTerms } from "./query_terms.ts";
+import { askedVerb, queryTerms, withoutClitics } from "./query_terms.ts";
 import { buildIndexData } from "./index_data.ts";
 import { SearchEngine } from "./engine.ts";
 
@@ -102,4 +102,15 @@ Deno.test("'Preciso de chave de API?' finds the passage about keys, not the entr
   // Before, "preciso", rare in the prose, put the account entry first.
   const { passages } = await engine.search("Preciso de chave de API?", { k: 2 });
   assert.equal(passages[0].id, "como#chaves");
+});
+
+Deno.test("withoutClitics drops what a contraction leaves after its apostrophe, nothing else", () => {
+  assert.equal(
+    withoutClitics("Any linters you'd recommend? I've tried, we'll see"),
+    "Any linters you recommend? I tried, we see",
+  );
+  assert.equal(withoutClitics("I’m here, they're not"), "I here, they not");
+  // "'s" and "n't" leave stopwords; a code quote and a Portuguese "d'água" are no clitics.
+  assert.equal(withoutClitics("Python's r'...' doesn't"), "Python's r'...' doesn't");
+  assert.equal(withoutClitics("caixa-d'água"), "caixa-d'água");
 });
