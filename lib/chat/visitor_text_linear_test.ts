@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { analyze } from "@/lib/search/analyzer.ts";
-import { withoutClitics } from "@/lib/search/query_terms.ts";
+import { searchText, withoutClitics } from "@/lib/search/query_terms.ts";
 import { citationFilter } from "./citations.ts";
 import { clampTitle, fallbackTitle } from "./title.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
@@ -93,6 +93,7 @@ const FUNCTIONS: Record<string, (text: string) => unknown> = {
   },
   analyze: (text) => analyze(text, "pt", {}),
   withoutClitics: (text) => withoutClitics(text),
+  searchText: (text) => searchText(text, ["pt", "en"]),
 };
 
 for (const [name, fn] of Object.entries(FUNCTIONS)) {

@@ -159,3 +159,31 @@ const CLITIC = /(?<=\p{L})['’](?:d|ll|m|re|ve)(?![\p{L}\p{N}])/gu;
 export function withoutClitics(query: string): string {
   return query.includes("'") || query.includes("’") ? query.replace(CLITIC, "") : query;
 }
+
+/**
+ * A question as the text a full-text engine should search (the Postgres search analyses
+ * text, not terms): the words `queryTerms` leaves out are cut — stopwords, interrogatives,
+ * spoken contractions ("pra", "vc"), the opening modal, an English clitic — in any of
+ * `langs`, and everything else stays as typed, code included ("list.sort()"). Stopwords go
+ * here too because Postgres reads its stop list after unaccent: "são", "não" came through as
+ * "sao", "nao". A question made only of such words stays whole, so "quando?" still searches.
+ */
+export function searchText(query: string, langs: readonly Lang[]): string {
+  const text = withoutClitics(query);
+  const leading = new Set(langs.map((l) => leadingModalWord(text, l)));
+  let out = "";
+  let done = 0;
+  let kept = 0;
+  for (const m of text.matchAll(WORD)) {
+    const word = fold(m[0]);
+    if (
+      leading.has(word) || langs.some((l) => isStopword(word, l) || isQuestionWord(word, l, 1))
+    ) {
+      out += text.slice(done, m.index);
+      done = m.index + m[0].length;
+    } else kept++;
+  }
+  return kept ? out + text.slice(done) : text;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { askedVerb, queryTerms, withoutClitics } from "./query_terms.ts";
+import { askedVerb, queryTerms, searchText, withoutClitics } from "./query_terms.ts";
 import { buildIndexData } from "./index_data.ts";
 import { SearchEngine } from "./engine.ts";
 
@@ -113,4 +113,14 @@ Deno.test("withoutClitics drops what a contraction leaves after its apostrophe, 
   // "'s" and "n't" leave stopwords; a code quote and a Portuguese "d'água" are no clitics.
   assert.equal(withoutClitics("Python's r'...' doesn't"), "Python's r'...' doesn't");
   assert.equal(withoutClitics("caixa-d'água"), "caixa-d'água");
+});
+
+Deno.test("searchText cuts the words queryTerms leaves out and keeps the rest as typed", () => {
+  assert.equal(searchText("Quais são os modelos?", ["pt"]), "   modelos?");
+  assert.equal(searchText("Preciso de chave de API?", ["pt"]), "  chave  API?");
+  // Code stays as typed: Postgres's parser reads "list.sort" whole.
+  assert.equal(searchText("How do I call list.sort() here?", ["en"]), "   call list.sort() ?");
+  assert.equal(searchText("Any linters you'd recommend?", ["en"]), " linters  recommend?");
+  // Nothing but question words: searched as asked.
+  assert.equal(searchText("quando?", ["pt"]), "quando?");
 });

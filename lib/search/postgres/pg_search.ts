@@ -24,6 +24,7 @@ import { connectPg, pgArray, pgFailure, type Sql, withDeadline } from "./client.
 import { liftEntries } from "./entry_lift.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
+import { searchText } from "../query_terms.ts";
 
 /** Options of `createPgSiteSearch`. */
 export interface PgSiteSearchOptions {
@@ -165,14 +166,15 @@ function lexicalRows(
   deadline: number,
   signal?: AbortSignal,
 ): Promise<Row[]> {
+  const configs = queryConfigs(query);
   const params = [
-    query,
+    searchText(query, configs.map((c) => c === "site_pt" ? "pt" : "en")),
     depth,
     tuning.budget,
     tuning.cap,
     pgArray(tuning.weights),
     tuning.lengthNorm,
-    pgArray(queryConfigs(query)),
+    pgArray(configs),
   ];
   return withDeadline<Row[]>(
     sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,

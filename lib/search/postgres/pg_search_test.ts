@@ -99,6 +99,41 @@ Deno.test(
 );
 
 Deno.test(
+  { name: "pg search: question words and an opening modal are not searched for", ignore },
+  async () => {
+    // As in the embedded engine (query_terms.ts): "preciso", rare in the prose, put the
+    // account entry first, and "quais" and "são" (Postgres drops "sao" only with its accent)
+    // counted against the match as words the passage lacks.
+    const db = await pgSchema("question_words");
+    try {
+      const others = ["implantacao", "seguranca", "provedores", "limites"].map((id) =>
+        doc(id, `/${id}`, [[id, `A API e a chave do provedor aparecem também em ${id}.`]])
+      );
+      await indexIntoPg(db.sql, [
+        ...others,
+        doc("faq", "/faq", [[
+          "Perguntas frequentes › Preciso criar uma conta para usar o assistente?",
+          "Não há cadastro nem login: um cookie assinado identifica o visitante.",
+        ]]),
+        doc("como", "/como", [[
+          "Como funciona › Modelos com e sem chave",
+          "Sem chave de API configurada, o assistente usa o modelo offline; com uma chave de " +
+          "API, os modelos do provedor aparecem no seletor.",
+        ]]),
+      ]);
+      const search = createPgSiteSearch({ sql: db.sql });
+      const keys = await search.search("Preciso de chave de API?", { k: 2 });
+      assert.equal(keys.passages[0]?.id, "como#s0");
+      const models = await search.search("Quais são os modelos da API?", { k: 1 });
+      assert.equal(models.passages[0]?.id, "como#s0");
+      assert.equal(models.passages[0].match, 1);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
   { name: "pg search: ranks, numbers public passages only, resolves seen ids", ignore },
   async () => {
     const db = await pgSchema("rank");
