@@ -63,6 +63,39 @@ Deno.test({ name: "pg search: the migration can run again", ignore }, async () =
   }
 });
 
+Deno.test({
+  name: "pg schema: accented stopwords are stopwords, in a schema of version 1 too",
+  ignore,
+}, async () => {
+  const db = await pgSchema("stop");
+  const lexemes = async (sql: typeof db.sql) => {
+    const [r] = await sql`select to_tsvector('site_pt', 'Não são só modelos, é já')::text as v`;
+    return r.v;
+  };
+  try {
+    // Version 1's configuration: the stop list read after unaccent, where "são" is "sao".
+    await db.sql.unsafe("create extension if not exists unaccent schema public");
+    await db.sql.unsafe("create text search configuration site_pt (copy = portuguese)");
+    await db.sql.unsafe(
+      "alter text search configuration site_pt alter mapping for hword, hword_part, word " +
+        "with unaccent, portuguese_stem",
+    );
+    // Read on a connection of its own: a backend keeps the configuration it has read.
+    const before = connectPg(PG_URL!, { max: 1, schema: db.schema });
+    try {
+      assert.equal(await lexemes(before), "'ja':6 'model':4 'nao':1 'sao':2 'so':3");
+    } finally {
+      await before.end({ timeout: 1 });
+    }
+    await migrate(db.sql);
+    assert.equal(await lexemes(db.sql), "'model':4");
+    await migrate(db.sql);
+    assert.equal(await lexemes(db.sql), "'model':4");
+  } finally {
+    await db.drop();
+  }
+});
+
 Deno.test(
   {
     name: "pg search: a word the site spells otherwise (SQLite/sqlite3, email/e-mail) finds it",

@@ -13,13 +13,17 @@
 import type { Sql, Tx } from "./client.ts";
 
 /** Bumped when a change needs the passages rebuilt (the indexer then reindexes all). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * The two text search configurations: Postgres's own Portuguese and English stemmers and
  * stopwords, after unaccent, so "não"/"nao" and "função"/"funcao" meet as in the embedded
  * index. A configuration is one immutable name, which a generated column may call (the
  * `unaccent()` function is not immutable and could not be called there directly).
+ *
+ * The stemmer reads its stop list after unaccent, and the list is accented: "são", "não", "é"
+ * came through as the lexemes "sao", "nao", "e". A stopword dictionary (`site_pt_stop`) that
+ * reads the word as written goes first (schema version 2; version 1 passages are reindexed).
  */
 const CONFIGS = [["site_pt", "portuguese"], ["site_en", "english"]] as const;
 
@@ -46,11 +50,21 @@ export async function migrate(sql: Sql, options: { dims?: number | null } = {}):
       const [found] = await tx`
         select 1 as one from pg_ts_config
         where cfgname = ${name} and cfgnamespace = current_schema()::regnamespace`;
-      if (found) continue;
-      await tx.unsafe(`create text search configuration ${name} (copy = ${base})`);
+      if (!found) await tx.unsafe(`create text search configuration ${name} (copy = ${base})`);
+      const [stop] = await tx`
+        select 1 as one from pg_ts_dict
+        where dictname = ${`${name}_stop`} and dictnamespace = current_schema()::regnamespace`;
+      if (found && stop) continue;
+      if (!stop) {
+        // Stopwords out, any other word on to the next dictionaries (accept = false).
+        await tx.unsafe(
+          `create text search dictionary ${name}_stop ` +
+            `(template = simple, stopwords = ${base}, accept = false)`,
+        );
+      }
       await tx.unsafe(
         `alter text search configuration ${name} alter mapping for hword, hword_part, word ` +
-          `with unaccent, ${base}_stem`,
+          `with ${name}_stop, unaccent, ${base}_stem`,
       );
     }
     await tx.unsafe(TABLES);
