@@ -256,7 +256,7 @@ async function siteSearchOf(
   // SEARCH_DATABASE_URL: the index, and the owner's answers with it, live in Postgres
   // (docs/postgres-search.md), not in each isolate's memory.
   const search = !options.search && database
-    ? withPgOwnerAnswers(lazyPgSearch(database, embedder), ownerAnswers)
+    ? withPgOwnerAnswers(lazyPgSearch(database, embedder, env.SEARCH_LEXICON), ownerAnswers)
     : withOwnerAnswers(
       options.search ?? lazySiteSearch(({ lexiconChoiceFromEnv }) => ({
         assetPath: new URL("build/search/index.bin", root),

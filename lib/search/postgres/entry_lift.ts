@@ -18,11 +18,15 @@ export interface LiftRow {
   score: number;
 }
 
-/** `rows` (best first) with the FAQ entries of its head lifted by their own question. */
+/**
+ * `rows` (best first) with the FAQ entries of its head lifted by their own question; `words`
+ * are what the share is counted on when they are not the query's (its translation).
+ */
 export function liftEntries<R extends LiftRow>(
   rows: R[],
   query: string,
   [a, b]: readonly [number, number] = DEFAULT_ENTRY_QUESTION,
+  words = query,
 ): R[] {
   const head = rows.slice(0, ENTRY_QUESTION_DEPTH);
   if ((a <= 0 && b <= 0) || !head.some((r) => isFaqEntry(r.title))) return rows;
@@ -30,7 +34,7 @@ export function liftEntries<R extends LiftRow>(
   const terms = new Map<Lang, string[]>();
   const queryTerms = (lang: Lang) => {
     let t = terms.get(lang);
-    if (!t) terms.set(lang, t = [...new Set(analyze(query, lang))]);
+    if (!t) terms.set(lang, t = [...new Set(analyze(words, lang))]);
     return t;
   };
   const lifted = head.map((row, i) => {

@@ -12,16 +12,30 @@ const LOADING: IndexStatus = {
   error: "The search database is connecting: ask again in a moment.",
 };
 
-/** The search over SEARCH_DATABASE_URL, loaded when first needed. */
+/**
+ * The search over SEARCH_DATABASE_URL, loaded when first needed; `lexicon` is SEARCH_LEXICON's
+ * value (an owner's file is read on load, so `ready()` at start reports a path it cannot read).
+ */
 export function lazyPgSearch(
   url: string,
   embedder: Embedder | null,
+  lexicon?: string,
 ): SiteSearch & Pick<PgSiteSearch, "ready" | "syncDocuments"> {
   let real: PgSiteSearch | null = null;
   let loading: Promise<PgSiteSearch> | null = null;
   const load = () =>
-    loading ??= import("./pg_search.ts").then(
-      ({ createPgSiteSearch }) => real = createPgSiteSearch({ url, embedder }),
+    loading ??= Promise.all([import("./pg_search.ts"), import("../lexicon.ts")]).then(
+      ([{ createPgSiteSearch }, { lexiconChoiceFromEnv }]) => {
+        // Postgres sites translate only when they are in one language, with the owner's
+        // lexicon when there is one.
+        const choice = lexiconChoiceFromEnv({ SEARCH_LEXICON: lexicon });
+        const owner = choice.lexicon;
+        return real = createPgSiteSearch({
+          url,
+          embedder,
+          lexicon: owner ? () => owner : choice.oneLanguageLexicon,
+        });
+      },
       (error) => {
         loading = null;
         throw error;

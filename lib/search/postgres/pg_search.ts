@@ -25,6 +25,10 @@ import { liftEntries } from "./entry_lift.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
 import { searchText } from "../query_terms.ts";
+import { type Lang, LANGS } from "../analyzer.ts";
+import { langEvidence } from "../detect_lang.ts";
+import { type Lexicon, shippedLexicon } from "../lexicon.ts";
+import { CONFIG_OF, translatedQuestion } from "./translate.ts";
 
 /** Options of `createPgSiteSearch`. */
 export interface PgSiteSearchOptions {
@@ -40,6 +44,11 @@ export interface PgSiteSearchOptions {
   /** The FAQ entry lift [share, same kind], as the embedded engine's; [0, 0] turns it off. */
   entryQuestion?: readonly [number, number];
   onEmbedError?: (error: unknown) => void;
+  /**
+   * The lexicon a question in the other language than a one-language site's is translated
+   * with (default: the shipped one; null turns translation off).
+   */
+  lexicon?: (() => Lexicon) | null;
 }
 
 /** A search over Postgres, with `close()` for the pool it opened. */
@@ -84,11 +93,14 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
   const seen = new Lru<string, StoredPassage>(2_000);
   let status: IndexStatus = { status: "unavailable", error: "The search database is connecting." };
   let checkedAt = 0, checking: Promise<void> | null = null, dims: number | null = null;
+  let langs: Lang[] = [];
+  const lexicon = options.lexicon === undefined ? shippedLexicon : options.lexicon;
 
   const refresh = () =>
     checking ??= readStatus(sql, deadline, options.embedder ?? null).then((s) => {
       status = s.status;
       dims = s.dims;
+      langs = s.langs;
     }).finally(() => {
       checkedAt = Date.now();
       checking = null;
@@ -100,7 +112,8 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     if (!checkedAt) await refresh();
     if (!query.trim() || k === 0) return { mode: dims ? "hybrid" : "lexical", passages: [] };
     const depth = Math.max(k, candidates);
-    const lexicalRun = lexicalRows(sql, query, depth, tuning, deadline, opts.signal);
+    const asked = await askedText(query, opts.signal);
+    const lexicalRun = lexicalRows(sql, asked, depth, tuning, deadline, opts.signal);
     const denseRun = denseRows(query, depth, opts.signal);
     let lexical: Row[];
     let dense: Row[] | null;
@@ -116,7 +129,24 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       throw error;
     }
     if (status.status !== "ok" && Date.now() - checkedAt > 250) void refresh().catch(() => {});
-    return assemble(liftEntries(lexical, query, options.entryQuestion), dense, k, seen);
+    const lifted = liftEntries(lexical, query, options.entryQuestion, asked.text);
+    const result = assemble(lifted, dense, k, seen);
+    return asked.translatedFrom ? { ...result, translatedFrom: asked.translatedFrom } : result;
+  }
+
+  /**
+   * What Postgres searches for `query`: its words less the question words, in the question's
+   * language; on a one-language site asked in the other language, its translation.
+   */
+  async function askedText(query: string, signal?: AbortSignal): Promise<AskedText> {
+    const from = langEvidence(query);
+    if (lexicon && langs.length === 1 && from && from !== langs[0]) {
+      const to = langs[0];
+      const text = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
+      if (text) return { text, configs: [CONFIG_OF[to]], translatedFrom: from };
+    }
+    const configs = queryConfigs(query);
+    return { text: searchText(query, configs.map(langOfConfig)), configs };
   }
 
   /** The query's nearest passages by cosine, or null when the search is lexical. */
@@ -157,18 +187,27 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
   };
 }
 
+/** The text Postgres searches, the configurations it is analysed with, and its language. */
+interface AskedText {
+  text: string;
+  configs: string[];
+  /** The question's language when the text is its translation. */
+  translatedFrom?: Lang;
+}
+
+const langOfConfig = (config: string): Lang => config === "site_pt" ? "pt" : "en";
+
 /** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
 function lexicalRows(
   sql: Sql,
-  query: string,
+  { text, configs }: AskedText,
   depth: number,
   tuning: PgRankTuning,
   deadline: number,
   signal?: AbortSignal,
 ): Promise<Row[]> {
-  const configs = queryConfigs(query);
   const params = [
-    searchText(query, configs.map((c) => c === "site_pt" ? "pt" : "en")),
+    text,
     depth,
     tuning.budget,
     tuning.cap,
@@ -227,10 +266,11 @@ async function readStatus(
   sql: Sql,
   deadline: number,
   embedder: Embedder | null,
-): Promise<{ status: IndexStatus; dims: number | null }> {
+): Promise<{ status: IndexStatus; dims: number | null; langs: Lang[] }> {
   try {
     const rows = await withDeadline<Array<{ key: string; value: unknown }>>(
-      sql`select key, value from site_meta` as unknown as Promise<
+      sql`select key, value from site_meta
+          union all select 'langs', to_jsonb(array(select distinct lang from site_documents))` as unknown as Promise<
         Array<{ key: string; value: unknown }>
       >,
       deadline,
@@ -243,8 +283,10 @@ async function readStatus(
     const dims = embedder && embedding?.dims && embedding.embeddingModel === embedder.model
       ? embedding.dims
       : null;
+    const stored = (meta.get("langs") ?? []) as string[];
     return {
       dims,
+      langs: LANGS.filter((l) => stored.includes(l)),
       status: {
         status: "ok",
         passages: Number(meta.get("passages") ?? 0),
@@ -258,6 +300,7 @@ async function readStatus(
     const missing = /site_meta.*does not exist/.test(message);
     return {
       dims: null,
+      langs: [],
       status: {
         status: "unavailable",
         error: missing

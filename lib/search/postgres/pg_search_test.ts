@@ -9,6 +9,7 @@ import { createPgSiteSearch } from "./pg_search.ts";
 import { migrate } from "./schema.ts";
 import { withPgOwnerAnswers } from "./owner_answers.ts";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
+import { parseLexicon } from "../lexicon.ts";
 
 const ignore = !PG_URL;
 
@@ -160,6 +161,45 @@ Deno.test(
       const models = await search.search("Quais são os modelos da API?", { k: 1 });
       assert.equal(models.passages[0]?.id, "como#s0");
       assert.equal(models.passages[0].match, 1);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  { name: "pg search: a question in the other language than the site's is translated", ignore },
+  async () => {
+    const db = await pgSchema("cross");
+    try {
+      await indexIntoPg(db.sql, [
+        doc("install", "/en/install", [[
+          "FAQ › Can I delete Python?",
+          "To uninstall Python, remove the folder and the PATH entry.",
+        ]], "en"),
+        doc(
+          "tk",
+          "/en/tk",
+          [["FAQ › Can I handle Tk events while waiting for I/O?", "Yes."]],
+          "en",
+        ),
+      ]);
+      const lexicon = parseLexicon("desinstalar\tuninstall\npasta\tfolder\n");
+      const search = createPgSiteSearch({ sql: db.sql, lexicon: () => lexicon });
+      const r = await search.search("Posso desinstalar o Python?", { k: 2 });
+      assert.equal(r.passages[0]?.id, "install#s0");
+      assert.equal(r.translatedFrom, "pt");
+      // Every word found: past the offline model's "not covered" gate.
+      assert.equal(r.passages[0].match, 1);
+      // A question in the site's own language is not translated.
+      const own = await search.search("How do I uninstall Python?", { k: 1 });
+      assert.equal(own.passages[0]?.id, "install#s0");
+      assert.equal(own.translatedFrom, undefined);
+      // Without a lexicon the Portuguese words find nothing but the name.
+      const off = createPgSiteSearch({ sql: db.sql, lexicon: null });
+      const none = await off.search("Posso desinstalar o Python?", { k: 2 });
+      assert.equal(none.translatedFrom, undefined);
+      assert.ok((none.passages[0]?.match ?? 0) < 0.54);
     } finally {
       await db.drop();
     }
