@@ -275,14 +275,12 @@ export class SearchEngine {
   }
 
   /**
-   * BM25 ranking only (synchronous; used by the eval and lexical fallback). With a lexicon
-   * and a bilingual index, the query's translation searches the other language's passages
-   * too, and the two rankings are fused by RRF.
+   * BM25 ranking only (synchronous; used by the evals), as `search` ranks without a query
+   * vector: a translated question's two rankings are merged from the same depth, so the top
+   * `limit` does not depend on `limit`.
    */
   rankLexical(question: string, limit: number): RankedIds {
-    const query = withoutClitics(question);
-    const langs = queryLangs(query, this.#langs);
-    return this.#rankLexicalIn(query, limit, langs, this.#crossPair(query, langs));
+    return this.rankWithVector(question, null, limit);
   }
 
   /** rankLexical with the query's languages and translation pair already read. */

@@ -182,3 +182,24 @@ Deno.test("an English contraction's clitic is no query word", () => {
   // "you'd" split at the apostrophe left "d", the dictionary page's variable.
   assert.deepEqual(ids, ["faq#tools"]);
 });
+
+Deno.test("a translated question's top passages do not depend on how many are asked for", () => {
+  const en = buildIndexData([
+    {
+      ...passage(
+        "guide#a",
+        "Guide",
+        "Copying lists: copy a list with a slice; a copied list is another list, copy lists so.",
+      ),
+      lang: "en",
+    },
+    { ...passage("faq#b", "FAQ › How do I copy a list?", "Use list[:] or list(x)."), lang: "en" },
+  ]);
+  const lexicon = parseLexicon("copiar\tcopy\nlista\tlist\n");
+  const engine = new SearchEngine(en, { lexicon });
+  const top = (limit: number) =>
+    engine.rankLexical("Como eu copiar uma lista?", limit).ids.map((i) => engine.passage(i).id);
+  // Asked for one, the entry lift once had only the first BM25 candidate to reorder.
+  assert.deepEqual(top(1), ["faq#b"]);
+  assert.deepEqual(top(2), ["faq#b", "guide#a"]);
+});
