@@ -9,8 +9,11 @@
  * - already inside inline code it is left as it is.
  */
 
-/** A sentence that holds code: a REPL prompt, a call ("append(10)") or an index used. */
-const CODE_CONTEXT = />>>|[\p{L}\p{N}_\])]\(|[\p{L}\p{N}_]\[\d+\][(\[.]/u;
+/**
+ * A sentence that holds code: a REPL prompt, a call ("append(10)"), an index used, or an
+ * empty list ("mudou de [] para [10]"), which no footnote is.
+ */
+const CODE_CONTEXT = />>>|[\p{L}\p{N}_\])]\(|[\p{L}\p{N}_]\[\d+\][(\[.]|\[\]/u;
 const BRACKETED = /\[(\d+)\]/g;
 const TRAILING_PUNCTUATION = /[.,;:!?]/;
 

@@ -13,6 +13,11 @@ Deno.test("an index in quoted code stays an index, as inline code", () => {
     ">>> y.append(10) >>> y `[10]` >>> x `[10]`, as you see.",
   );
   assert.equal(quoteBrackets(">>> A[0][0] = 5"), ">>> `A[0][0]` = 5");
+  // An empty list says the sentence is about lists, not footnotes.
+  assert.equal(
+    quoteBrackets("o conteúdo mudou de [] para [10]."),
+    "o conteúdo mudou de [] para `[10]`.",
+  );
 });
 
 Deno.test("a footnote in prose is written (N), and inline code is left as it is", () => {
