@@ -57,7 +57,7 @@ function afterTranscript(sentence: string): string[] {
     if (words[i] === ">>>") prompt = true;
     if (
       prompt && i > start && PROSE_START.test(words[i]) && OUTPUT_END.test(words[i - 1]) &&
-      words[i - 1] !== ">>>" && PROSE_WORD.test(words[i + 1]) && PROSE_WORD.test(words[i + 2])
+      PROSE_WORD.test(words[i + 1]) && PROSE_WORD.test(words[i + 2])
     ) {
       out.push(words.slice(start, i).join(" "));
       start = i;
