@@ -142,8 +142,10 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     const from = langEvidence(query);
     if (lexicon && langs.length === 1 && from && from !== langs[0]) {
       const to = langs[0];
-      const text = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
-      if (text) return { text, configs: [CONFIG_OF[to]], translatedFrom: from };
+      const words = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
+      if (words) {
+        return { text: words.join(" "), words, configs: [CONFIG_OF[to]], translatedFrom: from };
+      }
     }
     const configs = queryConfigs(query);
     return { text: searchText(query, configs.map(langOfConfig)), configs };
@@ -190,6 +192,8 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
 /** The text Postgres searches, the configurations it is analysed with, and its language. */
 interface AskedText {
   text: string;
+  /** A translated question's words, each the text of its senses. */
+  words?: string[];
   configs: string[];
   /** The question's language when the text is its translation. */
   translatedFrom?: Lang;
@@ -200,7 +204,7 @@ const langOfConfig = (config: string): Lang => config === "site_pt" ? "pt" : "en
 /** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
 function lexicalRows(
   sql: Sql,
-  { text, configs }: AskedText,
+  { text, words, configs }: AskedText,
   depth: number,
   tuning: PgRankTuning,
   deadline: number,
@@ -214,6 +218,7 @@ function lexicalRows(
     pgArray(tuning.weights),
     tuning.lengthNorm,
     pgArray(configs),
+    words ? pgArray(words) : null,
   ];
   return withDeadline<Row[]>(
     sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,

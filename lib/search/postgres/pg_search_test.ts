@@ -207,6 +207,36 @@ Deno.test(
 );
 
 Deno.test(
+  { name: "pg search: a translated word's senses count as one word", ignore },
+  async () => {
+    const db = await pgSchema("senses");
+    try {
+      const filler = ["a", "b", "c", "d"].map((id) =>
+        doc(id, `/en/${id}`, [[`Page ${id}`, `Nothing about it here, page ${id}.`]], "en")
+      );
+      await indexIntoPg(db.sql, [
+        ...filler,
+        // Both senses of "mudar", and no list.
+        doc("move", "/en/move", [[
+          "Moving",
+          "Change how windows move: a window moves as you move it.",
+        ]], "en"),
+        // One sense of "mudar", and the list asked about.
+        doc("edit", "/en/edit", [["Editing", "Change a list in place."]], "en"),
+      ]);
+      const lexicon = parseLexicon("mudar\tchange\nmudar\tmove\nlista\tlist\n");
+      const search = createPgSiteSearch({ sql: db.sql, lexicon: () => lexicon });
+      const r = await search.search("Como mudar a lista?", { k: 2 });
+      // Summed per sense, the rare "move" outweighed the list the question asks about.
+      assert.equal(r.passages[0]?.id, "edit#s0");
+      assert.equal(r.passages[0].match, 1);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
   { name: "pg search: ranks, numbers public passages only, resolves seen ids", ignore },
   async () => {
     const db = await pgSchema("rank");

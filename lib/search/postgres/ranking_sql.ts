@@ -50,17 +50,24 @@ const REPAIR_VARIANTS = `array(
 
 /**
  * The statement's text. Parameters: $1 query text, $2 k, $3 budget, $4 cap, $5 weights
- * (float4[]), $6 lengthNorm, $7 the configurations the query is analysed with (text[]). Returns id, title, url, lang, body, score, match.
+ * (float4[]), $6 lengthNorm, $7 the configurations the query is analysed with (text[]), $8
+ * null, or a translated question's words, one text of its senses each (text[]): a word's
+ * senses are scored as one term, as the embedded engine scores synonyms (their occurrences
+ * pooled, the IDF of the passages holding any of them).
+ * Returns id, title, url, lang, body, score, match.
  */
 export const LEXICAL_SQL = `
 with asked as (
-  select distinct unnest(tsvector_to_array(to_tsvector(c::regconfig, $1))) as lexeme
-  from unnest($7::text[]) as c
+  -- Each lexeme with its word: its own without $8, else the word of the question it translates.
+  select distinct case when $8::text[] is null then l.lexeme else g.i::text end as grp, l.lexeme
+  from unnest(coalesce($8::text[], array[$1::text])) with ordinality as g(txt, i)
+  cross join unnest($7::text[]) as c
+  cross join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, g.txt))) as l(lexeme)
 ),
 -- A word the site lacks, read as the site spells it (lib/search/term_repair.ts): a version
 -- digit added or dropped ("sqlite" → "sqlite3"), the "e" of "e-mail" glued on or left off.
 repaired as (
-  select coalesce(
+  select a.grp, coalesce(
     (select t.lexeme from site_terms t
      where not exists (select 1 from site_terms k where k.lexeme = a.lexeme)
        and t.lexeme = any(${REPAIR_VARIANTS})
@@ -69,8 +76,8 @@ repaired as (
   from asked a
 ),
 terms as (
-  select x.lexeme, coalesce(t.ndoc, 0) as ndoc
-  from (select distinct lexeme from repaired) x
+  select x.grp, x.lexeme, coalesce(t.ndoc, 0) as ndoc
+  from (select distinct grp, lexeme from repaired) x
   left join site_terms t using (lexeme)
 ),
 total as (
@@ -78,10 +85,20 @@ total as (
     (select (value #>> '{}')::float8 from site_meta where key = 'passages'), 1), 1) as n
 ),
 w as (
-  select lexeme, ndoc, (${LIT})::tsquery as q,
+  select grp, lexeme, ndoc, (${LIT})::tsquery as q,
          ln(1 + (total.n - ndoc + 0.5) / (ndoc + 0.5)) as idf,
          sum(ndoc) over (order by ndoc, lexeme) - ndoc as before
   from terms, total
+),
+-- Each word as one term: the query of its known lexemes, and the IDF of the passages holding
+-- any of them (their counts added, at most all: exact for a word of one lexeme); null when the
+-- site has none of them.
+gw as (
+  select grp, (string_agg(${LIT}, ' | ') filter (where ndoc > 0))::tsquery as q,
+    case when max(ndoc) > 0 then
+      ln(1 + (total.n - least(total.n, sum(ndoc)) + 0.5) / (least(total.n, sum(ndoc)) + 0.5))
+    end as idf
+  from w, total group by grp, total.n
 ),
 rare as (
   select string_agg(${LIT}, ' | ')::tsquery as q from w where ndoc > 0 and before < $3
@@ -92,8 +109,8 @@ cand as (
 scored as (
   -- Ranked on the index columns only; the text of the passages is read for the top ones.
   select p.id,
-    (select coalesce(sum(w.idf * ts_rank($5::float4[], p.tsv, w.q, 0)), 0)
-       from w where w.ndoc > 0 and p.tsv @@ w.q)
+    (select coalesce(sum(gw.idf * ts_rank($5::float4[], p.tsv, gw.q, 0)), 0)
+       from gw where gw.q is not null and p.tsv @@ gw.q)
       / (1 + $6 * ln(1 + length(p.tsv))) as score
   from cand join site_passages p using (id)
 ),
@@ -103,13 +120,13 @@ top as (
 select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- The share of the query's IDF weight the passage holds and the one the site holds (a word
   -- the site lacks weighs as the rarest possible term): see Passage.match.
-  ((select coalesce(sum(w.idf), 0) from w where w.ndoc > 0 and p.tsv @@ w.q)
+  ((select coalesce(sum(gw.idf), 0) from gw
+     where gw.q is not null and p.tsv @@ gw.q)
      / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
 from top t join site_passages p using (id),
-  (select coalesce(sum(case when ndoc > 0 then idf else ln(1 + (total.n + 0.5) / 0.5) end), 0)
-            as all_idf,
-          coalesce(sum(idf) filter (where ndoc > 0), 0) as known_idf
-   from w, total) a
+  (select coalesce(sum(coalesce(idf, ln(1 + (total.n + 0.5) / 0.5))), 0) as all_idf,
+          coalesce(sum(idf), 0) as known_idf
+   from gw, total) a
 order by t.score desc, p.id
 `;
 

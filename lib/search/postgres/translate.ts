@@ -21,8 +21,9 @@ where array_length(a.lexemes, 1) = 1
   and exists (select 1 from site_terms t where t.lexeme = a.lexemes[1])`;
 
 /**
- * `query`, asked in `from`, as text in `to` for the site's full-text search; null when it has
- * no word to translate (only question words).
+ * `query`, asked in `from`, as words in `to` for the site's full-text search, one text of
+ * senses per word of the question (the ranking scores a word's senses as one); null when it
+ * has no word to translate (only question words).
  */
 export async function translatedQuestion(
   sql: Sql,
@@ -32,7 +33,7 @@ export async function translatedQuestion(
   lexicon: Lexicon,
   deadline: number,
   signal?: AbortSignal,
-): Promise<string | null> {
+): Promise<string[] | null> {
   const lead = leadingModalWord(query, from);
   const groups = translationGroups(
     query,
@@ -52,5 +53,5 @@ export async function translatedQuestion(
   );
   const known = new Set(rows.map((r) => r.sense));
   // translationGroups puts the word itself last: kept when none of its senses is the site's.
-  return groups.map((g) => g.filter((s) => known.has(s)).join(" ") || g.at(-1)!).join(" ");
+  return groups.map((g) => g.filter((s) => known.has(s)).join(" ") || g.at(-1)!);
 }
