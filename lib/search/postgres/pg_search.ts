@@ -112,13 +112,17 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     if (!checkedAt) await refresh();
     if (!query.trim() || k === 0) return { mode: dims ? "hybrid" : "lexical", passages: [] };
     const depth = Math.max(k, candidates);
-    const asked = await askedText(query, opts.signal);
-    const lexicalRun = lexicalRows(sql, asked, depth, tuning, deadline, opts.signal);
+    // The translation's statement fails as the ranking's would: both under the catch below.
+    const lexicalRun = askedText(query, opts.signal).then(async (asked) => ({
+      asked,
+      rows: await lexicalRows(sql, asked, depth, tuning, deadline, opts.signal),
+    }));
     const denseRun = denseRows(query, depth, opts.signal);
+    let asked: AskedText;
     let lexical: Row[];
     let dense: Row[] | null;
     try {
-      [lexical, dense] = await Promise.all([lexicalRun, denseRun]);
+      [{ asked, rows: lexical }, dense] = await Promise.all([lexicalRun, denseRun]);
     } catch (error) {
       lexicalRun.catch(() => {});
       denseRun.catch(() => {});
