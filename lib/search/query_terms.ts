@@ -155,9 +155,15 @@ export function leadingModalWord(query: string, lang: Lang): string | null {
  * "n't" leave the stopwords "s" and "t".) Passages keep theirs: only the query's go.
  */
 const CLITIC = /(?<=\p{L})['’](?:d|ll|m|re|ve)(?![\p{L}\p{N}])/gu;
+/** "won't" and "shan't" split into "won", a word of its own, and "sha". */
+const IRREGULAR_NOT = /(?<![\p{L}\p{N}])(wo|sha)n['’]t(?![\p{L}\p{N}])/giu;
 
 export function withoutClitics(query: string): string {
-  return query.includes("'") || query.includes("’") ? query.replace(CLITIC, "") : query;
+  if (!query.includes("'") && !query.includes("’")) return query;
+  return query.replace(CLITIC, "").replace(
+    IRREGULAR_NOT,
+    (_, w: string) => w.toLowerCase() === "wo" ? "will not" : "shall not",
+  );
 }
 
 /**

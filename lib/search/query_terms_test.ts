@@ -113,6 +113,11 @@ Deno.test("withoutClitics drops what a contraction leaves after its apostrophe, 
   // "'s" and "n't" leave stopwords; a code quote and a Portuguese "d'água" are no clitics.
   assert.equal(withoutClitics("Python's r'...' doesn't"), "Python's r'...' doesn't");
   assert.equal(withoutClitics("caixa-d'água"), "caixa-d'água");
+  // "won't" would leave "won", a word of its own.
+  assert.equal(
+    withoutClitics("Python won't start, Won’t it?"),
+    "Python will not start, will not it?",
+  );
 });
 
 Deno.test("searchText cuts the words queryTerms leaves out and keeps the rest as typed", () => {
