@@ -23,6 +23,12 @@ const SPOKEN: Record<Lang, string> = {
   en: "gonna wanna gotta",
 };
 
+/**
+ * The word that asks to compare ("tupla vs lista?"): it frames the question as "what is the
+ * difference", and counted as a word the site lacks, it made the gate refuse it.
+ */
+const COMPARISON = "vs versus";
+
 /** Verbs that frame a question ("deve ser", "pode", "can I") rather than carry its subject. */
 const FRAME_VERBS: Record<Lang, string> = {
   pt: "ser deve devem devo pode podem posso poderia existe existem",
@@ -34,8 +40,14 @@ function stemSet(words: string, lang: Lang): Set<string> {
 }
 
 const DROP: Record<Lang, [Set<string>, Set<string>]> = {
-  pt: [stemSet(`${INTERROGATIVES.pt} ${SPOKEN.pt}`, "pt"), stemSet(FRAME_VERBS.pt, "pt")],
-  en: [stemSet(`${INTERROGATIVES.en} ${SPOKEN.en}`, "en"), stemSet(FRAME_VERBS.en, "en")],
+  pt: [
+    stemSet(`${INTERROGATIVES.pt} ${SPOKEN.pt} ${COMPARISON}`, "pt"),
+    stemSet(FRAME_VERBS.pt, "pt"),
+  ],
+  en: [
+    stemSet(`${INTERROGATIVES.en} ${SPOKEN.en} ${COMPARISON}`, "en"),
+    stemSet(FRAME_VERBS.en, "en"),
+  ],
 };
 
 /**

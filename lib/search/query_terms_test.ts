@@ -129,3 +129,18 @@ Deno.test("searchText cuts the words queryTerms leaves out and keeps the rest as
   // Nothing but question words: searched as asked.
   assert.equal(searchText("quando?", ["pt"]), "quando?");
 });
+
+Deno.test("'vs' asks to compare and is no word the site lacks", async () => {
+  assert.deepEqual(queryTerms("tupla vs lista?", "pt", 1), ["tupl", "list"]);
+  const engine = new SearchEngine(buildIndexData([{
+    id: "faq#tipos",
+    docId: "faq",
+    title: "Perguntas › Por que existem tipos separados para tuplas e listas?",
+    url: "/faq#tipos",
+    lang: "pt",
+    text: "Listas e tuplas servem a propósitos diferentes.",
+  }]));
+  // Counted as a word the site lacks, "vs" kept the match under the "not covered" gate.
+  const { passages } = await engine.search("tupla vs lista?", { k: 1 });
+  assert.equal(passages[0].match, 1);
+});
