@@ -115,6 +115,7 @@ export async function indexIntoPg(
       options.onProgress?.(Math.min(i + batch, todo.length), todo.length);
     }
   });
+  await storeLangs(sql);
   return {
     added: todo.length - updated,
     updated,
@@ -123,6 +124,18 @@ export async function indexIntoPg(
     passages,
     ms: performance.now() - t0,
   };
+}
+
+/**
+ * The languages of the stored documents, kept in site_meta: the search reads them with its
+ * status, which health checks poll, so they are listed once per indexing run rather than on
+ * every read. Listed at the end of every run, a run cut off earlier leaves them right too.
+ */
+async function storeLangs(sql: Sql): Promise<void> {
+  await sql`
+    insert into site_meta (key, value)
+    values ('langs', to_jsonb(array(select distinct lang from site_documents order by lang)))
+    on conflict (key) do update set value = excluded.value`;
 }
 
 async function isEmpty(sql: Sql): Promise<boolean> {

@@ -278,8 +278,7 @@ async function readStatus(
 ): Promise<{ status: IndexStatus; dims: number | null; langs: Lang[] }> {
   try {
     const rows = await withDeadline<Array<{ key: string; value: unknown }>>(
-      sql`select key, value from site_meta
-          union all select 'langs', to_jsonb(array(select distinct lang from site_documents))` as unknown as Promise<
+      sql`select key, value from site_meta` as unknown as Promise<
         Array<{ key: string; value: unknown }>
       >,
       deadline,

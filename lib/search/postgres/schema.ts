@@ -8,7 +8,8 @@
  *                   (pgvector, HNSW) only when an embedding model is configured
  *   site_terms      per lexeme, how many passages hold it: the IDF of the ranking and the
  *                   choice of the rarest terms, kept up to date in the indexing transactions
- *   site_meta       passage and document counts, the embedding model and its dimensions
+ *   site_meta       passage and document counts, the documents' languages, the embedding model
+ *                   and its dimensions
  */
 import type { Sql, Tx } from "./client.ts";
 
