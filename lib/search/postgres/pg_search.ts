@@ -23,12 +23,18 @@ import type {
 import { connectPg, pgArray, pgFailure, type Sql, withDeadline } from "./client.ts";
 import { liftEntries } from "./entry_lift.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
-import { DEFAULT_TUNING, LEXICAL_SQL, type PgRankTuning, queryConfigs } from "./ranking_sql.ts";
+import {
+  CONFIG_OF,
+  DEFAULT_TUNING,
+  LEXICAL_SQL,
+  type PgRankTuning,
+  queryLanguages,
+} from "./ranking_sql.ts";
 import { searchText } from "../query_terms.ts";
 import { type Lang, LANGS } from "../analyzer.ts";
 import { langEvidence } from "../detect_lang.ts";
 import { type Lexicon, shippedLexicon } from "../lexicon.ts";
-import { CONFIG_OF, translatedQuestion } from "./translate.ts";
+import { translatedQuestion } from "./translate.ts";
 
 /** Options of `createPgSiteSearch`. */
 export interface PgSiteSearchOptions {
@@ -151,8 +157,8 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
         return { text: words.join(" "), words, configs: [CONFIG_OF[to]], translatedFrom: from };
       }
     }
-    const configs = queryConfigs(query);
-    return { text: searchText(query, configs.map(langOfConfig)), configs };
+    const own = queryLanguages(query);
+    return { text: searchText(query, own), configs: own.map((l) => CONFIG_OF[l]) };
   }
 
   /** The query's nearest passages by cosine, or null when the search is lexical. */
@@ -202,8 +208,6 @@ interface AskedText {
   /** The question's language when the text is its translation. */
   translatedFrom?: Lang;
 }
-
-const langOfConfig = (config: string): Lang => config === "site_pt" ? "pt" : "en";
 
 /** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
 function lexicalRows(

@@ -12,7 +12,7 @@
  *   passages are read. A common word alone still finds passages, `cap` of them.
  */
 
-import { isStopword, tokenize } from "../analyzer.ts";
+import { isStopword, type Lang, tokenize } from "../analyzer.ts";
 
 /** Tuning of the ranking; the defaults were chosen on the FaQuAD and pyfaq dev sets. */
 export interface PgRankTuning {
@@ -130,14 +130,22 @@ from top t join site_passages p using (id),
 order by t.score desc, p.id
 `;
 
+/** The text search configuration of each language (lib/search/postgres/schema.ts). */
+export const CONFIG_OF: Record<Lang, string> = { pt: "site_pt", en: "site_en" };
+
 /**
- * The configurations a query is analysed with, on the embedded engine's evidence (its
- * `queryLangs`): the language whose function words the query holds most; both without any.
+ * The languages a query is analysed in, on the embedded engine's evidence (its `queryLangs`):
+ * the one whose function words the query holds most; both without any.
  */
-export function queryConfigs(query: string): string[] {
+export function queryLanguages(query: string): Lang[] {
   const tokens = tokenize(query);
   const pt = tokens.filter((t) => isStopword(t, "pt")).length;
   const en = tokens.filter((t) => isStopword(t, "en")).length;
-  if (pt === en) return ["site_pt", "site_en"];
-  return [pt > en ? "site_pt" : "site_en"];
+  if (pt === en) return ["pt", "en"];
+  return [pt > en ? "pt" : "en"];
+}
+
+/** The configurations a query is analysed with (`queryLanguages`'). */
+export function queryConfigs(query: string): string[] {
+  return queryLanguages(query).map((l) => CONFIG_OF[l]);
 }

@@ -9,9 +9,7 @@ import type { Lang } from "../analyzer.ts";
 import { type Lexicon, translationGroups } from "../lexicon.ts";
 import { isQuestionWord, leadingModalWord } from "../query_terms.ts";
 import { pgArray, type Sql, withDeadline } from "./client.ts";
-
-/** The text search configuration of each language (lib/search/postgres/schema.ts). */
-export const CONFIG_OF: Record<Lang, string> = { pt: "site_pt", en: "site_en" };
+import { CONFIG_OF } from "./ranking_sql.ts";
 
 /** The senses, among `senses`, that analyse to one lexeme the site holds. */
 const KNOWN_SENSES_SQL = `
