@@ -10,6 +10,7 @@ import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
 import { indexIntoPg, type PgDocument } from "@/lib/search/postgres/pg_index.ts";
 import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
+import { parseLexicon } from "@/lib/search/lexicon.ts";
 import { ownCluster, PG_URL, pgSchema } from "../support/pg.ts";
 import { startTestServer } from "../support/server.ts";
 import {
@@ -64,6 +65,41 @@ Deno.test({ name: "pg faults: slow past the deadline, then served again", ignore
     release();
     await held;
     assert.equal((await search.search("plano gratuito")).passages[0].id, "doc0#a");
+  } finally {
+    await locker.end({ timeout: 1 });
+    await db.drop();
+  }
+});
+
+Deno.test({
+  name: "pg faults: a translated question stalled on its senses is unavailable, then served",
+  ignore,
+}, async () => {
+  const db = await pgSchema("slow_senses");
+  const locker = connectPg(PG_URL!, { max: 1, schema: db.schema });
+  try {
+    await indexIntoPg(db.sql, docs(3));
+    const lexicon = parseLexicon("free\tgratuito\nplan\tplano\n");
+    const search = createPgSiteSearch({ sql: db.sql, deadlineMs: 300, lexicon: () => lexicon });
+    // An English question over the Portuguese site: its senses are read from site_terms first.
+    const asked = "Is there a free plan?";
+    assert.equal((await search.search(asked)).passages[0].id, "doc0#a");
+    let release!: () => void;
+    const held = locker.begin(async (tx) => {
+      await tx`lock table site_terms in access exclusive mode`;
+      await new Promise<void>((r) => release = r);
+    });
+    while (!release) await new Promise((r) => setTimeout(r, 10));
+    const t0 = performance.now();
+    await assert.rejects(search.search(asked), SearchUnavailableError);
+    const waited = performance.now() - t0;
+    assert.ok(waited < 2_000, `answered "unavailable" after ${waited.toFixed(0)} ms`);
+    assert.equal(search.status().status, "unavailable");
+    release();
+    await held;
+    const again = await search.search(asked);
+    assert.equal(again.passages[0].id, "doc0#a");
+    assert.equal(again.translatedFrom, "en");
   } finally {
     await locker.end({ timeout: 1 });
     await db.drop();
