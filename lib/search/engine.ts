@@ -283,7 +283,7 @@ export class SearchEngine {
     return this.rankWithVector(question, null, limit);
   }
 
-  /** rankLexical with the query's languages and translation pair already read. */
+  /** The lexical ranking, `limit` deep, with the query's languages and translation pair read. */
   #rankLexicalIn(
     query: string,
     limit: number,
