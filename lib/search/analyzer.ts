@@ -23,7 +23,7 @@ export type Lang = "pt" | "en";
 export const LANGS: readonly Lang[] = ["pt", "en"];
 
 /** Identifies the analysis pipeline; stored in the asset header and checked at load. */
-export const ANALYZER_ID = "nfkc-fold-snowball-stop:v1";
+export const ANALYZER_ID = "nfkc-fold-snowball-stop:v2";
 
 const MARKS = /\p{M}+/gu;
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -38,9 +38,17 @@ export function tokenize(text: string): string[] {
   return fold(text).match(TOKEN) ?? [];
 }
 
+// The Portuguese Snowball list has the clitic pronouns ("me", "te", "se") but not the tonic ones
+// that follow a preposition ("para mim", "sobre mim", "comigo"), which English "me" covers: as
+// words they matched any passage written to the visitor ("…guardou sobre mim?"). "ti" stays a
+// word (also "TI", information technology), and "consigo" ("I manage to") too.
+const PT_TONIC_PRONOUNS = ["mim", "si", "comigo", "contigo", "conosco", "convosco"];
+
 function stopSet(lang: Lang): Set<string> {
   const iso = new Set((stopwordsIso as Record<string, string[]>)[lang].map(fold));
-  return new Set(SNOWBALL_STOPWORDS[lang].map(fold).filter((w) => iso.has(w)));
+  const words = new Set(SNOWBALL_STOPWORDS[lang].map(fold).filter((w) => iso.has(w)));
+  if (lang === "pt") { for (const w of PT_TONIC_PRONOUNS) words.add(w); }
+  return words;
 }
 
 const STOP: Record<Lang, Set<string>> = { pt: stopSet("pt"), en: stopSet("en") };

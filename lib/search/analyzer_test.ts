@@ -38,6 +38,18 @@ Deno.test("pt: stopwords go, content words and numbers stay", () => {
   assert.ok(!isStopword("conselho", "pt")); // stopwords-iso lists it; the analyzer keeps it
 });
 
+Deno.test('pt: a tonic pronoun is a stopword as English "me" is; "consigo" and "TI" stay', () => {
+  assert.deepEqual(analyze("Qual modelo é melhor para mim?", "pt"), ["model", "melhor"]);
+  assert.deepEqual(analyze("Fale comigo", "pt"), ["fal"]);
+  assert.ok(isStopword("me", "en"));
+  assert.deepEqual(analyze("Não consigo falar com a equipe de TI", "pt"), [
+    "consig",
+    "fal",
+    "equip",
+    "ti",
+  ]);
+});
+
 Deno.test("en: plurals, verb forms and stopwords", () => {
   const a = (s: string) => analyze(s, "en");
   assert.deepEqual(a("universities"), a("university"));

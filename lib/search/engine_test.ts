@@ -36,6 +36,27 @@ Deno.test("search reports each passage's match: the share of the query's weight 
   assert.ok(none.passages[0].match! > 0 && none.passages[0].match! < 0.5);
 });
 
+Deno.test('"para mim" does not lift an FAQ entry written "sobre mim" over the asked thing', () => {
+  const site = buildIndexData([
+    passage(
+      "faq#apagar",
+      "Perguntas › Como apago tudo o que o assistente guardou sobre mim?",
+      "Use a opção apagar meus dados.",
+    ),
+    passage(
+      "modelos#escolher",
+      "Catálogo de modelos › Qual modelo escolher",
+      "Para perguntas simples, o mais barato; o maior é melhor para análises longas e código.",
+    ),
+    // "modelo" is a common word of the site, "mim" a rare one.
+    passage("modelos#catalogo", "Catálogo de modelos", "Cada modelo tem um preço por token."),
+    passage("modelos#offline", "Catálogo de modelos › Offline", "O modelo local não tem custo."),
+  ]);
+  const engine = new SearchEngine(site);
+  const top = engine.rankLexical("Qual modelo é melhor para mim?", 2).ids[0];
+  assert.equal(engine.passage(top).id, "modelos#escolher");
+});
+
 Deno.test("an FAQ entry whose own question matches the visitor's rises above a longer page", () => {
   const faq = buildIndexData([
     passage(
