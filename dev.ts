@@ -1,30 +1,20 @@
 /**
  * Local entry (`deno task dev`): regenerates the route manifest, bundles the
- * islands, builds the search index when the corpus changed, then serves on
+ * islands, builds the search index when the corpus changed or this server cannot read it (built
+ * by an older analyzer), then serves on
  * PORT (default 8000). The task runs it under `--watch`, so an edit to routes,
  * islands, components, lib or corpus restarts it with fresh bundles.
  */
-import { removeLegacyIndex, writeManifest, writeSuggestions } from "./scripts/build.ts";
+import {
+  indexIsStale,
+  removeLegacyIndex,
+  writeManifest,
+  writeSuggestions,
+} from "./scripts/build.ts";
 import { buildIslands } from "@/lib/islands/build.ts";
 import { buildWidget } from "@/lib/widget/build.ts";
 
 const root = new URL("./", import.meta.url);
-
-async function newestMtime(dir: URL): Promise<number> {
-  let newest = 0;
-  for await (const entry of Deno.readDir(dir)) {
-    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
-    if (entry.isDirectory) newest = Math.max(newest, await newestMtime(url));
-    else newest = Math.max(newest, (await Deno.stat(url)).mtime?.getTime() ?? 0);
-  }
-  return newest;
-}
-
-async function indexIsStale(): Promise<boolean> {
-  const asset = await Deno.stat(new URL("build/search/index.bin", root)).catch(() => null);
-  if (!asset?.mtime) return true;
-  return (await newestMtime(new URL("corpus/", root))) > asset.mtime.getTime();
-}
 
 const t0 = performance.now();
 if (await writeManifest()) console.log("fresh.gen.ts regenerated (routes or islands changed).");
@@ -39,7 +29,7 @@ if (await indexIsStale()) {
   if (!out.success) {
     console.error("The search index could not be built; search will report itself unavailable.");
   }
-  // The corpus changed: so may the questions it suggests.
+  // The corpus may have changed: so may the questions it suggests.
   await writeSuggestions();
 }
 console.log(`Ready in ${Math.round(performance.now() - t0)} ms`);

@@ -12,6 +12,7 @@ import { buildIslands } from "@/lib/islands/build.ts";
 import { loadAgents } from "@/lib/tools/load_agents.ts";
 import { buildWidget } from "@/lib/widget/build.ts";
 import { writeAgentCache } from "@/lib/tools/agent_cache.ts";
+import { readAsset } from "@/lib/search/asset.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -55,6 +56,34 @@ export async function checkAgentSpecs(
   // What a cold server reads instead of validating the specs again (lib/tools/agent_cache.ts).
   if (options.cache) await writeAgentCache(agents, loaded, root);
   return Object.fromEntries(loaded.map(({ agent, operations }) => [agent.id, operations.length]));
+}
+
+async function newestMtime(dir: URL): Promise<number> {
+  let newest = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory) newest = Math.max(newest, await newestMtime(url));
+    else newest = Math.max(newest, (await Deno.stat(url)).mtime?.getTime() ?? 0);
+  }
+  return newest;
+}
+
+/**
+ * Whether `deno task dev` must rebuild build/search/index.bin: it is missing, older than a file
+ * of corpus/, or unreadable by this server — built by an older analyzer or format, which the
+ * server refuses to load, so a pull that changed the analysis left the search unavailable.
+ */
+export async function indexIsStale(dir: URL = root): Promise<boolean> {
+  const path = new URL("build/search/index.bin", dir);
+  const asset = await Deno.stat(path).catch(() => null);
+  if (!asset?.mtime) return true;
+  if ((await newestMtime(new URL("corpus/", dir))) > asset.mtime.getTime()) return true;
+  try {
+    readAsset(await Deno.readFile(path));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** The empty chat's suggested questions, read from the corpus once here, not at cold start. */
