@@ -23,7 +23,7 @@ export type Lang = "pt" | "en";
 export const LANGS: readonly Lang[] = ["pt", "en"];
 
 /** Identifies the analysis pipeline; stored in the asset header and checked at load. */
-export const ANALYZER_ID = "nfkc-fold-snowball-stop:v2";
+export const ANALYZER_ID = "nfkc-fold-snowball-stop:v3";
 
 const MARKS = /\p{M}+/gu;
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -93,6 +93,17 @@ export function stem(token: string, lang: Lang): string {
   return s;
 }
 
+// Operators and negative numbers hold the meaning of a code question ("-7 // 2", "a[-1]") and
+// the word tokens drop them: each is a term of its own, where it stands apart from other
+// punctuation ("http://" and "===" are no operators).
+const CODE_SYMBOL =
+  /(?<![^\s\w()[\]"'`])(?:\/\/|\*\*|==|!=|<=|>=|->|=>|:=|\+=|-=|\*=|\/=|<<|>>|&&|\|\||\?:)(?![^\s\w()[\]"'`])|(?<=^|[\s([:,=])-\d+/gu;
+
+/** The operators and negative numbers of a text, as written ("//", "-1"). */
+export function codeTerms(text: string): string[] {
+  return text.normalize("NFKC").match(CODE_SYMBOL) ?? [];
+}
+
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
   /** Drop stopwords (default true). */
@@ -114,6 +125,7 @@ export function analyze(text: string, lang: Lang, options: AnalyzeOptions = {}):
     if (dropStop && STOP[lang].has(token)) continue;
     out.push(doStem ? stem(token, lang) : token);
   }
+  for (const symbol of codeTerms(text)) out.push(symbol);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { analyze, fold, isStopword, tokenize } from "./analyzer.ts";
+import { analyze, codeTerms, fold, isStopword, tokenize } from "./analyzer.ts";
 
 Deno.test("fold: NFKC, case and accents", () => {
   assert.equal(fold("INFORMAÇÕES Ação ﬁm"), "informacoes acao fim");
@@ -48,6 +48,28 @@ Deno.test('pt: a tonic pronoun is a stopword as English "me" is; "consigo" and "
     "equip",
     "ti",
   ]);
+});
+
+Deno.test("operators and negative numbers are terms; a URL, === and a date are not", () => {
+  assert.deepEqual(analyze("How come -7 // 2 gives -4?", "en"), [
+    "come",
+    "7",
+    "2",
+    "give",
+    "4",
+    "-7",
+    "//",
+    "-4",
+  ]);
+  assert.deepEqual(codeTerms('a[-1], S[:-1], x=-2, f(**kw), a != b, "?:"'), [
+    "-1",
+    "-1",
+    "-2",
+    "**",
+    "!=",
+    "?:",
+  ]);
+  assert.deepEqual(codeTerms("https://python.org, a === b, 2020-01-02, l1-1-0.dll, - 3 itens"), []);
 });
 
 Deno.test("en: plurals, verb forms and stopwords", () => {

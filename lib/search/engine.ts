@@ -4,7 +4,7 @@
  * eval command (over an index built in memory).
  */
 import { type SiteWords, TermRepair } from "./term_repair.ts";
-import { analyze, fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
+import { analyze, codeTerms, fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
 import {
   askedVerb,
@@ -845,9 +845,9 @@ interface EntryQuestion {
   kind: QuestionKind;
 }
 
-/** The query's words less the stopwords of `lang`, in their order. */
+/** The query's words less the stopwords of `lang`, in their order, then its operators. */
 function withoutStopwords(query: string, lang: Lang): string {
-  return tokenize(query).filter((t) => !isStopword(t, lang)).join(" ");
+  return [...tokenize(query).filter((t) => !isStopword(t, lang)), ...codeTerms(query)].join(" ");
 }
 
 /** The first `limit` of a ranking. */

@@ -57,6 +57,36 @@ Deno.test('"para mim" does not lift an FAQ entry written "sobre mim" over the as
   assert.equal(engine.passage(top).id, "modelos#escolher");
 });
 
+Deno.test("a code question finds the entry by its operator and negative index", () => {
+  const en = (id: string, title: string, text: string): PassageInput => ({
+    ...passage(id, title, text),
+    lang: "en",
+  });
+  const site = buildIndexData([
+    en("faq#floor", "FAQ › Why does -22 // 10 return -3?", "Integer division returns the floor."),
+    en("faq#index", "FAQ › What's a negative index?", "-1 is the last index; S[:-1] drops it."),
+    en("faq#lambda", "FAQ › Why do my lambdas all give 4?", "Each reads x when it is called."),
+    en("faq#mean", "FAQ › What does the slash mean?", "It means what a mean slash means."),
+  ]);
+  const engine = new SearchEngine(site);
+  const top = (q: string) => engine.passage(engine.rankLexical(q, 4).ids[0]).id;
+  assert.equal(top("How come -7 // 2 gives -4 and not -3?"), "faq#floor");
+  assert.equal(top("What does a[-1] mean?"), "faq#index");
+});
+
+Deno.test("a question in the other language keeps its operators for a one-language site", () => {
+  const pt = buildIndexData([
+    passage("faq#piso", "FAQ › Por que -22 // 10 retorna -3?", "A divisão inteira retorna o piso."),
+    passage("faq#mod", "FAQ › Como calculo o resto?", "Use 10 % 3, que dá 1."),
+  ]);
+  const lexicon = parseLexicon("resto\tremainder\n");
+  const engine = new SearchEngine(pt, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  const ids = engine.rankLexical("Why is x // 2 rounded down?", 2).ids.map((i) =>
+    engine.passage(i).id
+  );
+  assert.deepEqual(ids, ["faq#piso"]);
+});
+
 Deno.test("an FAQ entry whose own question matches the visitor's rises above a longer page", () => {
   const faq = buildIndexData([
     passage(

@@ -5,7 +5,16 @@
  * matching them only adds noise. Passages are indexed with these words (they may matter
  * there); only queries drop them.
  */
-import { analyze, fold, isStopword, type Lang, LANGS, stem, tokenize } from "./analyzer.ts";
+import {
+  analyze,
+  codeTerms,
+  fold,
+  isStopword,
+  type Lang,
+  LANGS,
+  stem,
+  tokenize,
+} from "./analyzer.ts";
 import type { TermRepair } from "./term_repair.ts";
 
 /** Interrogatives that survive the stopword lists. */
@@ -88,6 +97,7 @@ function repairedTerms(query: string, lang: Lang, repair: TermRepair): string[] 
     if (fixed) out.push(...fixed);
     else out.push(stem(token, lang));
   }
+  out.push(...codeTerms(query));
   return out;
 }
 
