@@ -11,6 +11,7 @@ import type { CorpusDocument } from "../manifest.ts";
 import type { PassageInput } from "../index_data.ts";
 import { pgArray, type Sql, type Tx } from "./client.ts";
 import { createVectorIndex, migrate, SCHEMA_VERSION } from "./schema.ts";
+import { pgCodeTerms } from "./ranking_sql.ts";
 
 /** One document to index, with its passages (ids `<docId>#<anchor>`, in order). */
 export interface PgDocument {
@@ -63,6 +64,23 @@ export interface PgScope {
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Most operators of one passage kept in its `code` vector. */
+const MAX_CODE_TERMS = 256;
+
+/**
+ * A passage's operators as a tsvector literal, the title's at weight A and the text's at B, as
+ * the words' ("'//':1A '!=':2B"): Postgres's parser drops them, and `ts_rank` gives a lexeme
+ * without a position the least weight.
+ */
+export function pgCodeVector(title: string, text: string): string {
+  const quote = (t: string) => `'${t.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  const terms = [
+    ...pgCodeTerms(title).map((t) => [t, "A"]),
+    ...pgCodeTerms(text).map((t) => [t, "B"]),
+  ].slice(0, MAX_CODE_TERMS);
+  return terms.map(([t, w], i) => `${quote(t)}:${i + 1}${w}`).join(" ");
 }
 
 /** The stored hash: the content, where it shows, the schema and the embedding model. */
@@ -204,6 +222,7 @@ async function writeBatch(
       url: p.url,
       lang: p.lang,
       body: p.text,
+      code: pgCodeVector(p.title, p.text),
     }))
   );
   const docs = write.map(({ doc, hash }) => ({ id: doc.id, hash, url: doc.url, lang: doc.lang }));

@@ -27,6 +27,7 @@ import {
   CONFIG_OF,
   DEFAULT_TUNING,
   LEXICAL_SQL,
+  pgCodeTerms,
   type PgRankTuning,
   queryLanguages,
 } from "./ranking_sql.ts";
@@ -149,16 +150,19 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
    * language; on a one-language site asked in the other language, its translation.
    */
   async function askedText(query: string, signal?: AbortSignal): Promise<AskedText> {
+    // Operators, which Postgres's parser drops, searched as typed.
+    const code = pgCodeTerms(query);
     const from = langEvidence(query);
     if (lexicon && langs.length === 1 && from && from !== langs[0]) {
       const to = langs[0];
       const words = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
       if (words) {
-        return { text: words.join(" "), words, configs: [CONFIG_OF[to]], translatedFrom: from };
+        const configs = [CONFIG_OF[to]];
+        return { text: words.join(" "), words, code, configs, translatedFrom: from };
       }
     }
     const own = queryLanguages(query);
-    return { text: searchText(query, own), configs: own.map((l) => CONFIG_OF[l]) };
+    return { text: searchText(query, own), code, configs: own.map((l) => CONFIG_OF[l]) };
   }
 
   /** The query's nearest passages by cosine, or null when the search is lexical. */
@@ -204,6 +208,8 @@ interface AskedText {
   text: string;
   /** A translated question's words, each the text of its senses. */
   words?: string[];
+  /** The question's operators (ranking_sql.ts `pgCodeTerms`). */
+  code: string[];
   configs: string[];
   /** The question's language when the text is its translation. */
   translatedFrom?: Lang;
@@ -212,7 +218,7 @@ interface AskedText {
 /** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
 function lexicalRows(
   sql: Sql,
-  { text, words, configs }: AskedText,
+  { text, words, code, configs }: AskedText,
   depth: number,
   tuning: PgRankTuning,
   deadline: number,
@@ -227,6 +233,7 @@ function lexicalRows(
     tuning.lengthNorm,
     pgArray(configs),
     words ? pgArray(words) : null,
+    pgArray(code),
   ];
   return withDeadline<Row[]>(
     sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,

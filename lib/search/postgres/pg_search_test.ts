@@ -132,6 +132,76 @@ Deno.test(
   },
 );
 
+const CODE_FAQ = [
+  doc("floor", "/faq/floor", [[
+    "FAQ › Why does -22 // 10 return -3?",
+    "Integer division returns the floor.",
+  ]], "en"),
+  doc("index", "/faq/index", [[
+    "FAQ › What's a negative index?",
+    "-1 is the last index; S[:-1] drops it.",
+  ]], "en"),
+  doc("lambda", "/faq/lambda", [[
+    "FAQ › Why do my lambdas all give 4?",
+    "Each reads x when it is called.",
+  ]], "en"),
+  doc("round", "/faq/round", [[
+    "FAQ › How do I round 7.2 to 7?",
+    "Use round(7.2), which gives 7, or the int() operator.",
+  ]], "en"),
+];
+
+Deno.test(
+  { name: "pg search: a code question finds the entry by its operator", ignore },
+  async () => {
+    // Postgres's parser keeps "-1" but drops "//": "the // operator" ranked "int() operator" first.
+    const db = await pgSchema("code_terms");
+    try {
+      await indexIntoPg(db.sql, CODE_FAQ);
+      const search = createPgSiteSearch({ sql: db.sql });
+      const floor = await search.search("How come -7 // 2 gives -4 and not -3?", { k: 1 });
+      assert.equal(floor.passages[0]?.id, "floor#s0");
+      const operator = await search.search("What does the // operator do?", { k: 1 });
+      assert.equal(operator.passages[0]?.id, "floor#s0");
+      const index = await search.search("What does a[-1] mean?", { k: 1 });
+      assert.equal(index.passages[0]?.id, "index#s0");
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  {
+    name: "pg schema: a version 2 table is given the code terms, and reindexed finds them",
+    ignore,
+  },
+  async () => {
+    const db = await pgSchema("code_v2");
+    try {
+      await migrate(db.sql);
+      // Version 2's table: no code column, a tsv of the words alone.
+      await db.sql.unsafe(`
+        alter table site_passages drop column tsv;
+        alter table site_passages drop column code;
+        alter table site_passages add column tsv tsvector generated always as (
+          to_tsvector('site_en', title) || to_tsvector('site_en', body)) stored;
+        insert into site_meta (key, value) values ('schema', '2')
+          on conflict (key) do update set value = excluded.value;`);
+      await indexIntoPg(db.sql, CODE_FAQ);
+      const search = createPgSiteSearch({ sql: db.sql });
+      const floor = await search.search("What does the // operator do?", { k: 1 });
+      assert.equal(floor.passages[0]?.id, "floor#s0");
+      const [idx] = await db.sql`
+        select count(*)::int as n from pg_indexes
+        where indexname = 'site_passages_tsv' and schemaname = current_schema()`;
+      assert.equal(idx.n, 1);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
 Deno.test(
   { name: "pg search: question words and an opening modal are not searched for", ignore },
   async () => {

@@ -12,7 +12,15 @@
  *   passages are read. A common word alone still finds passages, `cap` of them.
  */
 
-import { isStopword, type Lang, tokenize } from "../analyzer.ts";
+import { codeTerms, isStopword, type Lang, tokenize } from "../analyzer.ts";
+
+/**
+ * The operators of a text ("//", "!="): the embedded engine's code terms less the negative
+ * numbers, which Postgres's parser keeps ("-1") and would then count twice.
+ */
+export function pgCodeTerms(text: string): string[] {
+  return codeTerms(text).filter((t) => !/^-\d/.test(t));
+}
 
 /** Tuning of the ranking; the defaults were chosen on the FaQuAD and pyfaq dev sets. */
 export interface PgRankTuning {
@@ -53,7 +61,8 @@ const REPAIR_VARIANTS = `array(
  * (float4[]), $6 lengthNorm, $7 the configurations the query is analysed with (text[]), $8
  * null, or a translated question's words, one text of its senses each (text[]): a word's
  * senses are scored as one term, as the embedded engine scores synonyms (their occurrences
- * pooled, the IDF of the passages holding any of them).
+ * pooled, the IDF of the passages holding any of them), $9 the question's operators
+ * (`pgCodeTerms`, text[], each a word of its own, as written).
  * Returns id, title, url, lang, body, score, match.
  */
 export const LEXICAL_SQL = `
@@ -63,6 +72,8 @@ with asked as (
   from unnest(coalesce($8::text[], array[$1::text])) with ordinality as g(txt, i)
   cross join unnest($7::text[]) as c
   cross join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, g.txt))) as l(lexeme)
+  union
+  select 'code ' || c, c from unnest($9::text[]) as c
 ),
 -- A word the site lacks, read as the site spells it (lib/search/term_repair.ts): a version
 -- digit added or dropped ("sqlite" → "sqlite3"), the "e" of "e-mail" glued on or left off.

@@ -4,7 +4,9 @@
  *
  *   site_documents  one row per corpus document, with the hash of what was indexed from it
  *   site_passages   one row per passage; `tsv` is generated from title (weight A) and text (B)
- *                   with the language's text search configuration, GIN-indexed; `embedding`
+ *                   with the language's text search configuration, and from their operators
+ *                   (`code`: lib/search/analyzer.ts `codeTerms`, which Postgres's parser
+ *                   drops), GIN-indexed; `embedding`
  *                   (pgvector, HNSW) only when an embedding model is configured
  *   site_terms      per lexeme, how many passages hold it: the IDF of the ranking and the
  *                   choice of the rarest terms, kept up to date in the indexing transactions
@@ -14,7 +16,7 @@
 import type { Sql, Tx } from "./client.ts";
 
 /** Bumped when a change needs the passages rebuilt (the indexer then reindexes all). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The two text search configurations: Postgres's own Portuguese and English stemmers and
@@ -69,8 +71,34 @@ export async function migrate(sql: Sql, options: { dims?: number | null } = {}):
       );
     }
     await tx.unsafe(TABLES);
+    await addCodeTerms(tx);
     if (options.dims) await addVectors(tx, options.dims);
   });
+}
+
+/** The generated `tsv`: the words of title and text, then their operators (`pgCodeVector`). */
+const TSV = `
+    setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
+      else 'site_pt'::regconfig end, title), 'A') ||
+    setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
+      else 'site_pt'::regconfig end, body), 'B') || code`;
+
+/**
+ * Schema version 3 on a table of an older one: the code column, and `tsv` generated anew to
+ * read them (Postgres 15 cannot change a generated column's expression: it is dropped with its
+ * index and added again). The indexer then rewrites every passage, which fills them.
+ */
+async function addCodeTerms(tx: Tx): Promise<void> {
+  const [tsv] = await tx`
+    select pg_get_expr(d.adbin, d.adrelid) as expr from pg_attrdef d
+    join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+    where d.adrelid = 'site_passages'::regclass and a.attname = 'tsv'`;
+  if (/\bcode\b/.test(tsv?.expr ?? "")) return;
+  await tx.unsafe(`
+    alter table site_passages add column if not exists code tsvector not null default '';
+    alter table site_passages drop column tsv;
+    alter table site_passages add column tsv tsvector generated always as (${TSV}) stored;
+    create index site_passages_tsv on site_passages using gin (tsv);`);
 }
 
 const TABLES = `
@@ -93,12 +121,8 @@ create table if not exists site_passages (
   url text,
   lang text not null,
   body text not null,
-  tsv tsvector generated always as (
-    setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
-      else 'site_pt'::regconfig end, title), 'A') ||
-    setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
-      else 'site_pt'::regconfig end, body), 'B')
-  ) stored
+  code tsvector not null default '',
+  tsv tsvector generated always as (${TSV}) stored
 );
 create index if not exists site_passages_doc on site_passages (doc_id);
 create index if not exists site_passages_tsv on site_passages using gin (tsv);
