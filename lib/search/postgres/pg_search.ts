@@ -120,11 +120,16 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     if (!query.trim() || k === 0) return { mode: dims ? "hybrid" : "lexical", passages: [] };
     const depth = Math.max(k, candidates);
     // The translation's statement fails as the ranking's would: both under the catch below.
-    const lexicalRun = askedText(query, opts.signal).then(async (asked) => ({
-      asked,
-      rows: await lexicalRows(sql, asked, depth, tuning, deadline, opts.signal),
-    }));
-    const denseRun = denseRows(query, depth, opts.signal);
+    const translation = lexicon && langs.length === 1 ? { lexicon, to: langs[0] } : null;
+    const lexicalRun = askedText(sql, query, translation, deadline, opts.signal).then(
+      async (asked) => ({
+        asked,
+        rows: await lexicalRows(sql, asked, depth, tuning, deadline, opts.signal),
+      }),
+    );
+    const denseRun = dims && options.embedder
+      ? denseRows(sql, options.embedder, dims, query, depth, deadline, options, opts.signal)
+      : Promise.resolve(null);
     let asked: AskedText;
     let lexical: Row[];
     let dense: Row[] | null;
@@ -145,49 +150,6 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     return asked.translatedFrom ? { ...result, translatedFrom: asked.translatedFrom } : result;
   }
 
-  /**
-   * What Postgres searches for `query`: its words less the question words, in the question's
-   * language; on a one-language site asked in the other language, its translation.
-   */
-  async function askedText(query: string, signal?: AbortSignal): Promise<AskedText> {
-    // Operators, which Postgres's parser drops, searched as typed.
-    const code = pgCodeTerms(query);
-    const from = langEvidence(query);
-    if (lexicon && langs.length === 1 && from && from !== langs[0]) {
-      const to = langs[0];
-      const words = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
-      if (words) {
-        const configs = [CONFIG_OF[to]];
-        return { text: words.join(" "), words, code, configs, translatedFrom: from };
-      }
-    }
-    const own = queryLanguages(query);
-    return { text: searchText(query, own), code, configs: own.map((l) => CONFIG_OF[l]) };
-  }
-
-  /** The query's nearest passages by cosine, or null when the search is lexical. */
-  async function denseRows(query: string, depth: number, signal?: AbortSignal) {
-    const embedder = options.embedder;
-    if (!embedder || !dims) return null;
-    let vector: Float32Array;
-    try {
-      [vector] = await embedder.embed([query], { signal, kind: "query" });
-    } catch (error) {
-      (options.onEmbedError ?? ((e) => console.warn("Query embedding failed:", e)))(error);
-      return null;
-    }
-    if (vector.length !== dims) return null;
-    return await withDeadline<Row[]>(
-      sql`
-        select id, title, url, lang, body, 0::float8 as score from site_passages
-        where embedding is not null
-        order by embedding <=> ${`[${Array.from(vector).join(",")}]`}::vector
-        limit ${depth}` as unknown as Promise<Row[]>,
-      deadline,
-      signal,
-    );
-  }
-
   return {
     search,
     // Synchronous by contract: the passages this isolate has seen in its searches (which is
@@ -201,6 +163,62 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix, options.embedder ?? null),
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
   };
+}
+
+/**
+ * What Postgres searches for `query`: its words less the question words, in the question's
+ * language; on a one-language site (`translation`) asked in the other language, its
+ * translation.
+ */
+async function askedText(
+  sql: Sql,
+  query: string,
+  translation: { lexicon: () => Lexicon; to: Lang } | null,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<AskedText> {
+  // Operators, which Postgres's parser drops, searched as typed.
+  const code = pgCodeTerms(query);
+  const from = langEvidence(query);
+  if (translation && from && from !== translation.to) {
+    const { lexicon, to } = translation;
+    const words = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
+    if (words) {
+      return { text: words.join(" "), words, code, configs: [CONFIG_OF[to]], translatedFrom: from };
+    }
+  }
+  const own = queryLanguages(query);
+  return { text: searchText(query, own), code, configs: own.map((l) => CONFIG_OF[l]) };
+}
+
+/** The query's nearest passages by cosine; null when its embedding fails or does not fit. */
+async function denseRows(
+  sql: Sql,
+  embedder: Embedder,
+  dims: number,
+  query: string,
+  depth: number,
+  deadline: number,
+  options: Pick<PgSiteSearchOptions, "onEmbedError">,
+  signal?: AbortSignal,
+): Promise<Row[] | null> {
+  let vector: Float32Array;
+  try {
+    [vector] = await embedder.embed([query], { signal, kind: "query" });
+  } catch (error) {
+    (options.onEmbedError ?? ((e) => console.warn("Query embedding failed:", e)))(error);
+    return null;
+  }
+  if (vector.length !== dims) return null;
+  return await withDeadline<Row[]>(
+    sql`
+      select id, title, url, lang, body, 0::float8 as score from site_passages
+      where embedding is not null
+      order by embedding <=> ${`[${Array.from(vector).join(",")}]`}::vector
+      limit ${depth}` as unknown as Promise<Row[]>,
+    deadline,
+    signal,
+  );
 }
 
 /** The text Postgres searches, the configurations it is analysed with, and its language. */
