@@ -11,6 +11,7 @@ import { ERROR_STATUS } from "@/lib/http/errors.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { CookieJar, newChatId, postChat, testConfig, userMessage } from "../support/chat_client.ts";
+import { awayFromMinuteTurn } from "../support/minute.ts";
 
 const ALLOWED_ORIGIN = "https://widget.example";
 const encoder = new TextEncoder();
@@ -503,6 +504,7 @@ Deno.test("bad input: rate limit answers 429 with Retry-After before any work", 
     }),
   });
   try {
+    await awayFromMinuteTurn();
     const jar = new CookieJar();
     for (let i = 0; i < 2; i++) {
       await assertValidSse(await postChat(server.url, body(), { jar }), `turn ${i}`);

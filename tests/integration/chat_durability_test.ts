@@ -25,6 +25,7 @@ import {
   waitForMessages,
 } from "../support/chat_client.ts";
 import { chatScript, openaiChatStream, openaiReplayEnv } from "../support/ui.ts";
+import { awayFromMinuteTurn } from "../support/minute.ts";
 
 const MODEL = "openai/gpt-4.1-mini";
 const SLOW = "Resposta lenta, em muitos pedaços, que demora para terminar de chegar.";
@@ -362,6 +363,7 @@ Deno.test("limits: /api/title holds the same request limit as the chat, and coun
     },
   );
   try {
+    await awayFromMinuteTurn();
     const jar = new CookieJar();
     const id = newChatId();
     assert.ok(
