@@ -99,9 +99,14 @@ export function stem(token: string, lang: Lang): string {
 const CODE_SYMBOL =
   /(?<![^\s\w()[\]"'`])(?:\/\/|\*\*|==|!=|<=|>=|->|=>|:=|\+=|-=|\*=|\/=|<<|>>|&&|\|\||\?:)(?![^\s\w()[\]"'`])|(?<=^|[\s([:,=])-\d+/gu;
 
+/** Two operator characters in a row, or a minus before a digit: most prose has neither. */
+const MAYBE_CODE = /[/*=!<>\-:+&|?][/*=<>&|:]|-\d/;
+
 /** The operators and negative numbers of a text, as written ("//", "-1"). */
 export function codeTerms(text: string): string[] {
-  return text.normalize("NFKC").match(CODE_SYMBOL) ?? [];
+  // Every sentence the offline model scores comes through here: skip the full scan of prose.
+  if (!MAYBE_CODE.test(text)) return [];
+  return text.match(CODE_SYMBOL) ?? [];
 }
 
 /** Options of `analyze`. */
