@@ -44,6 +44,8 @@ import {
 import { diagramPlan } from "./local_diagram.ts";
 import { smallTalkReply } from "./local_small_talk.ts";
 import { interfaceLang } from "./interface_lang.ts";
+import { langEvidence } from "@/lib/search/detect_lang.ts";
+import { vocabularyLang } from "@/lib/search/lexicon.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 
@@ -125,8 +127,9 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
   const { prompt } = call;
   const question = lastUserText(prompt);
   // A short follow-up ("GIL?") says nothing of its language: the visitor's earlier
-  // messages do.
-  const earlier = conversationLang(prompt);
+  // messages do. Keywords with no function word ("copy file python?") tell it by their words.
+  const worded = langEvidence(question) ? null : vocabularyLang(question);
+  const earlier = worded ?? conversationLang(prompt);
   const ui = interfaceLang(prompt);
   const lang = detectLang(question, earlier ?? ui ?? "pt");
   const last = prompt.at(-1);

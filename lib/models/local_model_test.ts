@@ -802,6 +802,36 @@ Deno.test("a next sentence that points back follows the best one past the pair's
   assert.match(answer, /“Essa tese define que qualquer cálculo possível/);
 });
 
+Deno.test("local model: keywords of one language are answered in it, whatever the interface", async () => {
+  const model = createLocalModel();
+  const en = {
+    mode: "lexical",
+    passages: [{
+      n: 1,
+      title: "Files",
+      url: "/en/files",
+      text: "The shutil module has the copyfile function, which copies a file to another path.",
+      score: 5,
+      match: 1,
+    }],
+  };
+  const answer = async (question: string) => {
+    const prompt: LanguageModelV4Prompt = [
+      { role: "system", content: interfaceLine("pt-BR") },
+      ...withResult(question, en),
+    ];
+    return textOf(await collect((await model.doStream({ prompt, tools: TOOLS })).stream));
+  };
+  // Before, "copy file python?" on the Portuguese interface got "O site trata disso só em inglês:".
+  assert.match(
+    await answer("copy file python?"),
+    /^“The shutil module has the copyfile function/,
+  );
+  assert.match(await answer("copiar arquivo python?"), /^O site /);
+  // A loanword alone tells nothing: the interface's language.
+  assert.match(await answer("copyfile?"), /^O site trata disso só em inglês:/);
+});
+
 Deno.test("local model: a question in neither language is answered in the interface's", async () => {
   const model = createLocalModel();
   const bilingual = {

@@ -90,6 +90,26 @@ export function shippedLexicon(): Lexicon {
   return shipped ??= parseLexicon(readFileSync(SHIPPED_LEXICON_URL, "utf8"));
 }
 
+/**
+ * The language a question's words tell by a lexicon's vocabulary, for a question whose function
+ * words and spelling tell none ("copy file python?", "copiar arquivo python?"): two or more
+ * words of one language that are no words of the other, and none of the other's. A loanword
+ * alone ("email?", "download?") or a name ("GIL?") tells nothing: null.
+ */
+export function vocabularyLang(text: string, lexicon: Lexicon = shippedLexicon()): Lang | null {
+  let pt = 0;
+  let en = 0;
+  for (const token of tokenize(text.slice(0, 500))) {
+    const inPt = lexicon.pt.has(token);
+    const inEn = lexicon.en.has(token);
+    if (inPt && !inEn) pt++;
+    else if (inEn && !inPt) en++;
+  }
+  if (pt >= 2 && en === 0) return "pt";
+  if (en >= 2 && pt === 0) return "en";
+  return null;
+}
+
 /** The lexicons a search uses, as SEARCH_LEXICON sets them. */
 export interface LexiconChoice {
   /** The owner's lexicon (a file path): used on every site, bilingual ones too. */

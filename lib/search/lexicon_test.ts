@@ -7,6 +7,7 @@ import {
   shippedLexicon,
   translateQuery,
   translationGroups,
+  vocabularyLang,
 } from "./lexicon.ts";
 import { buildIndexData, type PassageInput } from "./index_data.ts";
 import { SearchEngine } from "./engine.ts";
@@ -197,4 +198,14 @@ Deno.test("an inflected word the lexicon lacks takes its stem's senses, when ask
     translationGroups("listas repetidas", "pt", lexicon, () => false, byStems);
   assert.deepEqual(groups(false), [["listas"], ["repetidas"]]);
   assert.deepEqual(groups(true), [["list", "listas"], ["repeated", "repetidas"]]);
+});
+
+Deno.test("vocabularyLang: two words of one language and none of the other tell it", () => {
+  const lexicon = parseLexicon("copiar\tcopy\narquivo\tfile\nlista\tlist\nemail\temail\n");
+  assert.equal(vocabularyLang("copy file python?", lexicon), "en");
+  assert.equal(vocabularyLang("copiar arquivo python?", lexicon), "pt");
+  // One word, a word of both sides, or words of both languages: nothing told.
+  assert.equal(vocabularyLang("copy?", lexicon), null);
+  assert.equal(vocabularyLang("email lista?", lexicon), null);
+  assert.equal(vocabularyLang("copiar file lista", lexicon), null);
 });
