@@ -33,6 +33,12 @@ const SPOKEN: Record<Lang, string> = {
 };
 
 /**
+ * The "do" of "how do I…?", a stopword in English: "Como faço (para)…?", "…, como faço?". As a
+ * word it lifted every FAQ entry titled "Como faço para…" over the one about the asked thing.
+ */
+const QUESTION_DO = "faço";
+
+/**
  * The word that asks to compare ("tupla vs lista?"): it frames the question as "what is the
  * difference", and counted as a word the site lacks, it made the gate refuse it.
  */
@@ -50,7 +56,7 @@ function stemSet(words: string, lang: Lang): Set<string> {
 
 const DROP: Record<Lang, [Set<string>, Set<string>]> = {
   pt: [
-    stemSet(`${INTERROGATIVES.pt} ${SPOKEN.pt} ${COMPARISON}`, "pt"),
+    stemSet(`${INTERROGATIVES.pt} ${SPOKEN.pt} ${COMPARISON} ${QUESTION_DO}`, "pt"),
     stemSet(FRAME_VERBS.pt, "pt"),
   ],
   en: [

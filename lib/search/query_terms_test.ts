@@ -144,3 +144,30 @@ Deno.test("'vs' asks to compare and is no word the site lacks", async () => {
   const { passages } = await engine.search("tupla vs lista?", { k: 1 });
   assert.equal(passages[0].match, 1);
 });
+
+Deno.test('"como faço?" is no query word: the entry about the asked thing, not every "Como faço…"', () => {
+  const entry = (id: string, title: string, text: string) => ({
+    id,
+    docId: id,
+    title: `FAQ › ${title}`,
+    url: null,
+    lang: "pt" as const,
+    text,
+  });
+  const data = buildIndexData([
+    entry("objeto", "Como faço para copiar um objeto?", "Use copy.copy; copy.deepcopy copia tudo."),
+    entry("arquivo", "Como eu copio um arquivo?", "O módulo shutil tem a função copyfile."),
+    // "arquivo" is a common word of the site, "faço" a rare one.
+    entry("ler", "Como leio dados binários?", "Abra o arquivo no modo rb e leia o arquivo."),
+    entry("pyc", "Como crio um .pyc?", "O arquivo .pyc sai do arquivo .py ao importar."),
+    entry(
+      "exe",
+      "Como rodo um programa?",
+      "Dê dois cliques no arquivo, ou chame python e o arquivo.",
+    ),
+  ]);
+  const engine = new SearchEngine(data);
+  const top = engine.rankLexical("Preciso copiar um arquivo, como faço?", 2).ids[0];
+  assert.equal(engine.passage(top).id, "arquivo");
+  assert.deepEqual(queryTerms("Como faço para instalar?", "pt", 1), ["instal"]);
+});
