@@ -39,6 +39,14 @@ const SPOKEN: Record<Lang, string> = {
 const QUESTION_DO = "faço";
 
 /**
+ * English indefinite pronouns, which the Snowball list lacks though it has "some" and "any":
+ * "Can the bot buy something without asking me?" matched passages on "something". Their
+ * Portuguese counterparts ("algo", "alguém") stay words: left out, "Alguém pode falsificar a
+ * minha aprovação?" kept only words the site lacks and was refused.
+ */
+const INDEFINITES = "something anything someone anyone somebody anybody";
+
+/**
  * The word that asks to compare ("tupla vs lista?"): it frames the question as "what is the
  * difference", and counted as a word the site lacks, it made the gate refuse it.
  */
@@ -60,7 +68,7 @@ const DROP: Record<Lang, [Set<string>, Set<string>]> = {
     stemSet(FRAME_VERBS.pt, "pt"),
   ],
   en: [
-    stemSet(`${INTERROGATIVES.en} ${SPOKEN.en} ${COMPARISON}`, "en"),
+    stemSet(`${INTERROGATIVES.en} ${SPOKEN.en} ${COMPARISON} ${INDEFINITES}`, "en"),
     stemSet(FRAME_VERBS.en, "en"),
   ],
 };

@@ -171,3 +171,23 @@ Deno.test('"como faço?" is no query word: the entry about the asked thing, not 
   assert.equal(engine.passage(top).id, "arquivo");
   assert.deepEqual(queryTerms("Como faço para instalar?", "pt", 1), ["instal"]);
 });
+
+Deno.test('"something", "anyone"… are no query words, as "some" and "any" are stopwords', () => {
+  const en = (id: string, title: string, text: string) => ({
+    id,
+    docId: id,
+    title,
+    url: null,
+    lang: "en" as const,
+    text,
+  });
+  const data = buildIndexData([
+    en("titles", "Something to know", "The bot asks the model for a title."),
+    en("approvals", "Approvals", "The bot never buys without your approval."),
+    en("keys", "Keys", "With no key, the offline model answers."),
+  ]);
+  const engine = new SearchEngine(data);
+  const top = engine.rankLexical("Can the bot buy something without asking me?", 2);
+  assert.equal(engine.passage(top.ids[0]).id, "approvals");
+  assert.deepEqual(queryTerms("Can anyone see something?", "en", 1), ["see"]);
+});
