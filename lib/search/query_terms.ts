@@ -135,20 +135,42 @@ const BEFORE_VERB_FILLERS = new Set(
   "eu que posso devo consigo a gente se do does can could should i we you".split(" "),
 );
 
+/** "The best way to…", "a melhor forma de…": the noun, and the word that links it to its verb. */
+const WAY_LINK: Record<string, string> = { way: "to", forma: "de", maneira: "de", jeito: "de" };
+
+/** The superlative before "way" ("quickest", "best") or "melhor" before "forma". */
+const WAY_SUPERLATIVE = /^(?:best|melhor|\p{L}{3,}est)$/u;
+
 /**
- * The index terms, in every language, of the verb a question asks with: the first word
- * after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries.
+ * The index terms, in every language, of the words a question asks with rather than about:
+ * the verb after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries, and
+ * in "the quickest way to dedupe…" / "o jeito mais rápido de clonar…" the verb, the
+ * superlative and "way" itself. A site that lacks them may still answer the question (the
+ * engine's gate).
  *
  * @example askedVerb("Como eu clono um objeto?") // Set { "clon", "clono" }
  */
 export function askedVerb(query: string): Set<string> {
   const tokens = tokenize(query.slice(0, 500));
   const out = new Set<string>();
+  const add = (token: string | undefined) => {
+    if (token) { for (const lang of LANGS) out.add(stem(token, lang)); }
+  };
   for (let i = 0; i < tokens.length; i++) {
+    const link = WAY_LINK[tokens[i]];
+    if (link) {
+      add(tokens[i]);
+      if (WAY_SUPERLATIVE.test(tokens[i - 1] ?? "")) add(tokens[i - 1]);
+      let j = i + 1;
+      // "o jeito mais rápido de…": the adjective after "mais" is the superlative.
+      if (tokens[j] === "mais" && link === "de") add(tokens[(j += 2) - 1]);
+      if (tokens[j] === link) add(tokens[j + 1]);
+      continue;
+    }
     if (!BEFORE_VERB.has(tokens[i])) continue;
     let j = i + 1;
     while (j < tokens.length && BEFORE_VERB_FILLERS.has(tokens[j])) j++;
-    if (j < tokens.length) { for (const lang of LANGS) out.add(stem(tokens[j], lang)); }
+    add(tokens[j]);
   }
   return out;
 }
