@@ -135,6 +135,11 @@ const BEFORE_VERB_FILLERS = new Set(
   "eu que posso devo consigo a gente se do does can could should i we you".split(" "),
 );
 
+/** Determiners of an English subject between the auxiliary and the verb ("how can my script…"). */
+const SUBJECT_DETERMINERS = new Set(
+  "my your our their his her its the this that these those".split(" "),
+);
+
 /** "The best way to…", "a melhor forma de…": the noun, and the word that links it to its verb. */
 const WAY_LINK: Record<string, string> = { way: "to", forma: "de", maneira: "de", jeito: "de" };
 
@@ -143,7 +148,8 @@ const WAY_SUPERLATIVE = /^(?:best|melhor|\p{L}{3,}est)$/u;
 
 /**
  * The index terms, in every language, of the words a question asks with rather than about:
- * the verb after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries, and
+ * the verb after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries (and
+ * past an English subject: "how can my script fire…"), and
  * in "the quickest way to dedupe…" / "o jeito mais rápido de clonar…" the verb, the
  * superlative and "way" itself. A site that lacks them may still answer the question (the
  * engine's gate).
@@ -170,6 +176,9 @@ export function askedVerb(query: string): Set<string> {
     if (!BEFORE_VERB.has(tokens[i])) continue;
     let j = i + 1;
     while (j < tokens.length && BEFORE_VERB_FILLERS.has(tokens[j])) j++;
+    // "How can my script fire off…", "How does the GIL work?": past the auxiliary, the subject
+    // (a determiner and its noun) comes before the verb.
+    if (j > i + 1 && SUBJECT_DETERMINERS.has(tokens[j])) j += 2;
     add(tokens[j]);
   }
   return out;
