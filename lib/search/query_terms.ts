@@ -140,6 +140,32 @@ const SUBJECT_DETERMINERS = new Set(
   "my your our their his her its the this that these those".split(" "),
 );
 
+/**
+ * Frames that ask "can I <verb>?" ("Dá pra mandar…?", "Posso usar…?", "Can I package…?"): the
+ * verb after them is asked with, as after "how do I". Runs of folded tokens.
+ */
+const MODAL_FRAMES: readonly string[][] = [
+  ..."posso podemos consigo conseguimos preciso precisamos possivel".split(" ").map((w) => [w]),
+  ["da", "pra"],
+  ["da", "para"],
+  ["tem", "como"],
+  ["ha", "como"],
+  ["possible", "to"],
+  ...["can", "could", "should"].flatMap((m) => [[m, "i"], [m, "we"]]),
+];
+
+/** Pronouns and particles between a modal frame and its verb ("posso eu…", "preciso de…"). */
+const AFTER_FRAME_FILLERS = new Set("eu a gente se de to i we".split(" "));
+
+/** Where the frame that starts at `i` ends (the index after it), or -1. */
+function modalFrameEnd(tokens: readonly string[], i: number): number {
+  const frame = MODAL_FRAMES.find((f) => f.every((t, k) => tokens[i + k] === t));
+  if (!frame) return -1;
+  let j = i + frame.length;
+  while (j < tokens.length && AFTER_FRAME_FILLERS.has(tokens[j])) j++;
+  return j;
+}
+
 /** "The best way to…", "a melhor forma de…": the noun, and the word that links it to its verb. */
 const WAY_LINK: Record<string, string> = { way: "to", forma: "de", maneira: "de", jeito: "de" };
 
@@ -149,8 +175,8 @@ const WAY_SUPERLATIVE = /^(?:best|melhor|\p{L}{3,}est)$/u;
 /**
  * The index terms, in every language, of the words a question asks with rather than about:
  * the verb after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries (and
- * past an English subject: "how can my script fire…"), and
- * in "the quickest way to dedupe…" / "o jeito mais rápido de clonar…" the verb, the
+ * past an English subject: "how can my script fire…"), the verb after "can I", "dá pra", "posso",
+ * and in "the quickest way to dedupe…" / "o jeito mais rápido de clonar…" the verb, the
  * superlative and "way" itself. A site that lacks them may still answer the question (the
  * engine's gate).
  *
@@ -173,6 +199,8 @@ export function askedVerb(query: string): Set<string> {
       if (tokens[j] === link) add(tokens[j + 1]);
       continue;
     }
+    const framed = modalFrameEnd(tokens, i);
+    if (framed >= 0) add(tokens[framed]);
     if (!BEFORE_VERB.has(tokens[i])) continue;
     let j = i + 1;
     while (j < tokens.length && BEFORE_VERB_FILLERS.has(tokens[j])) j++;
