@@ -145,22 +145,28 @@ Deno.test("'vs' asks to compare and is no word the site lacks", async () => {
   assert.equal(passages[0].match, 1);
 });
 
+/** An index of passages in `lang`: [id, title, text] each. */
+function site(lang: "pt" | "en", passages: Array<[string, string, string]>) {
+  return buildIndexData(
+    passages.map(([id, title, text]) => ({ id, docId: id, title, url: null, lang, text })),
+  );
+}
+
+/** An FAQ entry for `site`: its question is the title's last part. */
+const faq = (id: string, question: string, text: string): [string, string, string] => [
+  id,
+  `FAQ › ${question}`,
+  text,
+];
+
 Deno.test('"como faço?" is no query word: the entry about the asked thing, not every "Como faço…"', () => {
-  const entry = (id: string, title: string, text: string) => ({
-    id,
-    docId: id,
-    title: `FAQ › ${title}`,
-    url: null,
-    lang: "pt" as const,
-    text,
-  });
-  const data = buildIndexData([
-    entry("objeto", "Como faço para copiar um objeto?", "Use copy.copy; copy.deepcopy copia tudo."),
-    entry("arquivo", "Como eu copio um arquivo?", "O módulo shutil tem a função copyfile."),
+  const data = site("pt", [
+    faq("objeto", "Como faço para copiar um objeto?", "Use copy.copy; copy.deepcopy copia tudo."),
+    faq("arquivo", "Como eu copio um arquivo?", "O módulo shutil tem a função copyfile."),
     // "arquivo" is a common word of the site, "faço" a rare one.
-    entry("ler", "Como leio dados binários?", "Abra o arquivo no modo rb e leia o arquivo."),
-    entry("pyc", "Como crio um .pyc?", "O arquivo .pyc sai do arquivo .py ao importar."),
-    entry(
+    faq("ler", "Como leio dados binários?", "Abra o arquivo no modo rb e leia o arquivo."),
+    faq("pyc", "Como crio um .pyc?", "O arquivo .pyc sai do arquivo .py ao importar."),
+    faq(
       "exe",
       "Como rodo um programa?",
       "Dê dois cliques no arquivo, ou chame python e o arquivo.",
@@ -173,18 +179,10 @@ Deno.test('"como faço?" is no query word: the entry about the asked thing, not 
 });
 
 Deno.test('"something", "anyone"… are no query words, as "some" and "any" are stopwords', () => {
-  const en = (id: string, title: string, text: string) => ({
-    id,
-    docId: id,
-    title,
-    url: null,
-    lang: "en" as const,
-    text,
-  });
-  const data = buildIndexData([
-    en("titles", "Something to know", "The bot asks the model for a title."),
-    en("approvals", "Approvals", "The bot never buys without your approval."),
-    en("keys", "Keys", "With no key, the offline model answers."),
+  const data = site("en", [
+    ["titles", "Something to know", "The bot asks the model for a title."],
+    ["approvals", "Approvals", "The bot never buys without your approval."],
+    ["keys", "Keys", "With no key, the offline model answers."],
   ]);
   const engine = new SearchEngine(data);
   const top = engine.rankLexical("Can the bot buy something without asking me?", 2);
@@ -200,18 +198,10 @@ Deno.test('"the quickest way to <verb>" asks with its superlative and verb, as "
   assert.ok(askedVerb("Qual a melhor forma de clonar um objeto?").has("melhor"));
   // The site lacks "quickest" and "dedupe": counted as words it lacks, they put the entry
   // that answers under the gate (lib/models/extractive.ts MIN_MATCH, 0.54).
-  const en = (id: string, title: string, text: string) => ({
-    id,
-    docId: id,
-    title: `FAQ › ${title}`,
-    url: null,
-    lang: "en" as const,
-    text,
-  });
-  const engine = new SearchEngine(buildIndexData([
-    en("dups", "How do you remove duplicates from a list?", "Sort the list, or use list(set(x))."),
-    en("sort", "How do I sort a list?", "Use sorted(), or the list's sort method."),
-    en("copy", "How do I copy an object?", "Use copy.copy or copy.deepcopy."),
+  const engine = new SearchEngine(site("en", [
+    faq("dups", "How do you remove duplicates from a list?", "Sort the list, or use list(set(x))."),
+    faq("sort", "How do I sort a list?", "Use sorted(), or the list's sort method."),
+    faq("copy", "How do I copy an object?", "Use copy.copy or copy.deepcopy."),
   ]));
   const { passages } = await engine.search("Quickest way to dedupe a list?", { k: 1 });
   assert.ok(passages[0].match! >= 0.54, `match ${passages[0].match}`);
@@ -221,19 +211,11 @@ Deno.test('"How can my script fire off an email?" asks with "fire": the subject 
   assert.ok(askedVerb("How can my script fire off an email?").has("fire"));
   assert.ok(askedVerb("How does the GIL work?").has("work"));
   assert.ok(askedVerb("How do I clone an object?").has("clone"));
-  const en = (id: string, title: string, text: string) => ({
-    id,
-    docId: id,
-    title: `FAQ › ${title}`,
-    url: null,
-    lang: "en" as const,
-    text,
-  });
-  const engine = new SearchEngine(buildIndexData([
-    en("mail", "How do I send an email from a script?", "Use the smtplib module."),
-    en("run", "How do I run a script?", "Call python with the script's name."),
-    en("copy", "How do I copy an object?", "Use copy.copy or copy.deepcopy."),
-    en("exe", "How do I make a script executable?", "Give the script a shebang line."),
+  const engine = new SearchEngine(site("en", [
+    faq("mail", "How do I send an email from a script?", "Use the smtplib module."),
+    faq("run", "How do I run a script?", "Call python with the script's name."),
+    faq("copy", "How do I copy an object?", "Use copy.copy or copy.deepcopy."),
+    faq("exe", "How do I make a script executable?", "Give the script a shebang line."),
   ]));
   // "fire" is no word of the site: counted as a word it lacks, the mail entry fell under the
   // gate (lib/models/extractive.ts MIN_MATCH, 0.54).
@@ -247,19 +229,11 @@ Deno.test('"Dá pra mandar email…?" asks with "mandar", as "Como mando…?" wo
   assert.ok(askedVerb("Posso eu usar isso?").has("usar"));
   assert.ok(askedVerb("Can I package my app?").has("packag"));
   assert.ok(!askedVerb("Dá pra mandar email direto do meu programa?").has("email"));
-  const pt = (id: string, title: string, text: string) => ({
-    id,
-    docId: id,
-    title: `FAQ › ${title}`,
-    url: null,
-    lang: "pt" as const,
-    text,
-  });
-  const engine = new SearchEngine(buildIndexData([
-    pt("email", "Como envio um email de um programa?", "Use o módulo smtplib."),
-    pt("rodar", "Como rodo um programa?", "Chame python com o nome do programa."),
-    pt("exe", "Como crio um executável do programa?", "Use o PyInstaller no programa."),
-    pt("copia", "Como copio um objeto?", "Use copy.copy ou copy.deepcopy."),
+  const engine = new SearchEngine(site("pt", [
+    faq("email", "Como envio um email de um programa?", "Use o módulo smtplib."),
+    faq("rodar", "Como rodo um programa?", "Chame python com o nome do programa."),
+    faq("exe", "Como crio um executável do programa?", "Use o PyInstaller no programa."),
+    faq("copia", "Como copio um objeto?", "Use copy.copy ou copy.deepcopy."),
   ]));
   // "mandar" is no word of the site ("envio" is): counted as a word it lacks, the entry that
   // answers fell under the gate (lib/models/extractive.ts MIN_MATCH, 0.54).
