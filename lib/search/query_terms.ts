@@ -183,10 +183,17 @@ const WAY_SUPERLATIVE = /^(?:best|melhor|\p{L}{3,}est)$/u;
  * @example askedVerb("Como eu clono um objeto?") // Set { "clon", "clono" }
  */
 export function askedVerb(query: string): Set<string> {
-  const tokens = tokenize(query.slice(0, 500));
   const out = new Set<string>();
+  for (const word of askedWords(query)) for (const lang of LANGS) out.add(stem(word, lang));
+  return out;
+}
+
+/** The folded words `askedVerb` stems: what a full-text engine analyses itself (Postgres). */
+export function askedWords(query: string): string[] {
+  const tokens = tokenize(query.slice(0, 500));
+  const out: string[] = [];
   const add = (token: string | undefined) => {
-    if (token) { for (const lang of LANGS) out.add(stem(token, lang)); }
+    if (token && !out.includes(token)) out.push(token);
   };
   for (let i = 0; i < tokens.length; i++) {
     const link = WAY_LINK[tokens[i]];

@@ -31,7 +31,7 @@ import {
   type PgRankTuning,
   queryLanguages,
 } from "./ranking_sql.ts";
-import { searchText } from "../query_terms.ts";
+import { askedWords, searchText } from "../query_terms.ts";
 import { type Lang, LANGS } from "../analyzer.ts";
 import { langEvidence } from "../detect_lang.ts";
 import { type Lexicon, shippedLexicon } from "../lexicon.ts";
@@ -184,11 +184,18 @@ async function askedText(
     const { lexicon, to } = translation;
     const words = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
     if (words) {
-      return { text: words.join(" "), words, code, configs: [CONFIG_OF[to]], translatedFrom: from };
+      // The asked words are the question's, not the translation's: the match counts them all.
+      const configs = [CONFIG_OF[to]];
+      return { text: words.join(" "), words, code, asked: "", configs, translatedFrom: from };
     }
   }
   const own = queryLanguages(query);
-  return { text: searchText(query, own), code, configs: own.map((l) => CONFIG_OF[l]) };
+  return {
+    text: searchText(query, own),
+    code,
+    asked: askedWords(query).join(" "),
+    configs: own.map((l) => CONFIG_OF[l]),
+  };
 }
 
 /** The query's nearest passages by cosine; null when its embedding fails or does not fit. */
@@ -228,6 +235,8 @@ interface AskedText {
   words?: string[];
   /** The question's operators (ranking_sql.ts `pgCodeTerms`). */
   code: string[];
+  /** The words it asks with (query_terms.ts `askedWords`), which the match does not count. */
+  asked: string;
   configs: string[];
   /** The question's language when the text is its translation. */
   translatedFrom?: Lang;
@@ -236,7 +245,7 @@ interface AskedText {
 /** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
 function lexicalRows(
   sql: Sql,
-  { text, words, code, configs }: AskedText,
+  { text, words, code, asked, configs }: AskedText,
   depth: number,
   tuning: PgRankTuning,
   deadline: number,
@@ -252,6 +261,7 @@ function lexicalRows(
     pgArray(configs),
     words ? pgArray(words) : null,
     pgArray(code),
+    asked,
   ];
   return withDeadline<Row[]>(
     sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,

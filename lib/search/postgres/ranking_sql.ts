@@ -62,7 +62,8 @@ const REPAIR_VARIANTS = `array(
  * null, or a translated question's words, one text of its senses each (text[]): a word's
  * senses are scored as one term, as the embedded engine scores synonyms (their occurrences
  * pooled, the IDF of the passages holding any of them), $9 the question's operators
- * (`pgCodeTerms`, text[], each a word of its own, as written).
+ * (`pgCodeTerms`, text[], each a word of its own, as written), $10 the words the question asks
+ * with (`askedWords`, one text): unknown to the site, they weigh nothing in the match.
  * Returns id, title, url, lang, body, score, match.
  */
 export const LEXICAL_SQL = `
@@ -127,6 +128,12 @@ scored as (
 ),
 top as (
   select id, score from scored order by score desc, id limit $2
+),
+-- The words the question asks with ($10: "clono" of "Como clono…?"): a site that lacks them
+-- may still answer it, so they weigh nothing in the match (lib/search/query_terms.ts askedWords).
+asked_lex as (
+  select l.lexeme from unnest($7::text[]) as c
+  cross join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, $10::text))) as l(lexeme)
 )
 select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- The share of the query's IDF weight the passage holds and the one the site holds (a word
@@ -135,7 +142,8 @@ select p.id, p.title, p.url, p.lang, p.body, t.score,
      where gw.q is not null and p.tsv @@ gw.q)
      / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
 from top t join site_passages p using (id),
-  (select coalesce(sum(coalesce(idf, ln(1 + (total.n + 0.5) / 0.5))), 0) as all_idf,
+  (select coalesce(sum(coalesce(idf, case when gw.grp in (select lexeme from asked_lex) then 0
+            else ln(1 + (total.n + 0.5) / 0.5) end)), 0) as all_idf,
           coalesce(sum(idf), 0) as known_idf
    from gw, total) a
 order by t.score desc, p.id
