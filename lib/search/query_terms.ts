@@ -154,8 +154,11 @@ const MODAL_FRAMES: readonly string[][] = [
   ...["can", "could", "should"].flatMap((m) => [[m, "i"], [m, "we"]]),
 ];
 
-/** Pronouns and particles between a modal frame and its verb ("posso eu…", "preciso de…"). */
-const AFTER_FRAME_FILLERS = new Set("eu a gente se de to i we".split(" "));
+/**
+ * Pronouns between a modal frame and its verb ("posso eu…", "can we…"). Not "de": after
+ * "preciso de" comes the noun the question is about ("Preciso de chave de API?").
+ */
+const AFTER_FRAME_FILLERS = new Set("eu a gente se to i we".split(" "));
 
 /** Where the frame that starts at `i` ends (the index after it), or -1. */
 function modalFrameEnd(tokens: readonly string[], i: number): number {

@@ -229,6 +229,8 @@ Deno.test('"Dá pra mandar email…?" asks with "mandar", as "Como mando…?" wo
   assert.ok(askedVerb("Posso eu usar isso?").has("usar"));
   assert.ok(askedVerb("Can I package my app?").has("packag"));
   assert.ok(!askedVerb("Dá pra mandar email direto do meu programa?").has("email"));
+  // After "preciso de" comes what the question is about, a word like any other.
+  assert.ok(!askedVerb("Preciso de chave de API?").has("chav"));
   const engine = new SearchEngine(site("pt", [
     faq("email", "Como envio um email de um programa?", "Use o módulo smtplib."),
     faq("rodar", "Como rodo um programa?", "Chame python com o nome do programa."),
