@@ -5,7 +5,7 @@
  *
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
  *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
- *     [--lexicon lexicon.tsv] [--qrels qrels.tsv] [--typos]
+ *     [--lexicon lexicon.tsv] [--qrels qrels.tsv] [--typos] [--postgres]
  *
  * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
  * gets a public URL so it can be cited. Queries carry their gold spans in
@@ -21,7 +21,9 @@
  * corpus's (`--lang`) are translated with the shipped lexicon, as the app does on a
  * one-language site; `--lexicon <tsv>` searches with that file instead (docs/search.md),
  * `--lexicon off` with none. `--typos` asks every question (off-topic ones too) with one typo
- * (lib/eval/typos.ts). Prints exactly one JSON line on stdout.
+ * (lib/eval/typos.ts). `--postgres` searches with the Postgres search instead of the embedded
+ * index: the corpus is indexed into a schema of its own in SEARCH_DATABASE_URL, dropped after.
+ * Prints exactly one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -30,6 +32,10 @@ import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { withTypo } from "@/lib/eval/typos.ts";
+import { connectPg } from "@/lib/search/postgres/client.ts";
+import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
+import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
+import { createSchema, dropSchema } from "@/lib/search/postgres/schema.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import { DEFAULT_LEXICONS, type LexiconChoice, lexiconChoice } from "@/lib/search/lexicon.ts";
 import { buildIndexData } from "@/lib/search/index_data.ts";
@@ -45,7 +51,7 @@ import {
 } from "@/lib/eval/answer_metrics.ts";
 
 const USAGE =
-  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>]";
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>] [--typos] [--postgres]";
 
 interface Query {
   _id: string;
@@ -63,6 +69,55 @@ function read(path: string | undefined, flag: string): string {
 }
 
 /** The site search over BEIR documents, each cited at `/doc/<id>`. */
+/**
+ * The Postgres search over a BEIR corpus, as `beirSiteSearch` builds the embedded one: indexed
+ * into a schema of its own in the database at `url`, dropped by `close`.
+ */
+async function pgBeirSiteSearch(
+  url: string | undefined,
+  docs: readonly BeirDoc[],
+  lang: "pt" | "en",
+  lexicons: LexiconChoice,
+): Promise<{ search: SiteSearch; close: () => Promise<void> }> {
+  if (!url) {
+    throw new Error("--postgres needs SEARCH_DATABASE_URL (scripts/pg_cluster.sh starts one).");
+  }
+  const schema = `answers_${Deno.pid}`;
+  const sql = connectPg(url, { schema, max: 2, statementTimeoutMs: 120_000 });
+  await createSchema(sql, schema);
+  await indexIntoPg(
+    sql,
+    docs.map((d) => ({
+      id: d._id,
+      contentHash: d.text,
+      url: `/doc/${encodeURIComponent(d._id)}`,
+      lang,
+      passages: [{
+        id: d._id,
+        docId: d._id,
+        title: d.title ?? "",
+        url: `/doc/${encodeURIComponent(d._id)}`,
+        lang,
+        text: d.text,
+      }],
+    })),
+    { batchDocs: 500 },
+  );
+  const owner = lexicons.lexicon;
+  const search = createPgSiteSearch({
+    sql,
+    deadlineMs: 30_000,
+    lexicon: owner ? () => owner : lexicons.oneLanguageLexicon,
+  });
+  return {
+    search,
+    close: async () => {
+      await dropSchema(sql, schema).catch(() => {});
+      await sql.end({ timeout: 1 });
+    },
+  };
+}
+
 export function beirSiteSearch(
   docs: readonly BeirDoc[],
   lang: "pt" | "en",
@@ -126,8 +181,11 @@ function citedDocs(text: string, sources: ReadonlyMap<number, string>): string[]
   return [...new Set(ids.filter((id): id is string => id !== undefined))];
 }
 
-/** Run the eval and return its summary. */
-export async function runAnswerEval(args: string[]): Promise<Record<string, unknown>> {
+/** Run the eval and return its summary; `pgUrl` is the database `--postgres` searches. */
+export async function runAnswerEval(
+  args: string[],
+  pgUrl = Deno.env.get("SEARCH_DATABASE_URL"),
+): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
     args,
     options: {
@@ -141,6 +199,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
       lexicon: { type: "string" },
       qrels: { type: "string" },
       typos: { type: "boolean", default: false },
+      postgres: { type: "boolean", default: false },
     },
   });
   const typed = (q: Query): Query => values.typos ? { ...q, text: withTypo(q.text) } : q;
@@ -159,6 +218,10 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
       .map(typed)
     : [];
+  const lexicons = lexiconChoice(values.lexicon, (path) => read(path, "--lexicon"));
+  const site = values.postgres
+    ? await pgBeirSiteSearch(pgUrl, docs, toLang(values.lang), lexicons)
+    : { search: beirSiteSearch(docs, toLang(values.lang), lexicons), close: async () => {} };
   const kv = await Deno.openKv(":memory:");
   const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };
   const { app } = await createServerApp({
@@ -166,11 +229,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     kv,
     // One JSON line is the output: no request log lines around it.
     requestLog: null,
-    search: beirSiteSearch(
-      docs,
-      toLang(values.lang),
-      lexiconChoice(values.lexicon, (path) => read(path, "--lexicon")),
-    ),
+    search: site.search,
     // No page is rendered: the eval needs no island bundles.
     islandAssets: { boot: "", islands: {}, preload: {} },
     config: { ...defaultConfig, limits: { visitor: big, ip: big } },
@@ -238,6 +297,7 @@ export async function runAnswerEval(args: string[]): Promise<Record<string, unkn
     // The last turn's token count is written after its stream ends: let it land first.
     await new Promise((resolve) => setTimeout(resolve, 50));
     kv.close();
+    await site.close();
   }
   if (values.details) writeFileSync(values.details, details.join("\n") + "\n");
   const off = offRecords.length
