@@ -10,6 +10,8 @@ import { migrate } from "./schema.ts";
 import { withPgOwnerAnswers } from "./owner_answers.ts";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
 import { parseLexicon } from "../lexicon.ts";
+import { SearchEngine } from "../engine.ts";
+import { buildIndexData } from "../index_data.ts";
 
 const ignore = !PG_URL;
 
@@ -196,6 +198,39 @@ Deno.test(
         select count(*)::int as n from pg_indexes
         where indexname = 'site_passages_tsv' and schemaname = current_schema()`;
       assert.equal(idx.n, 1);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  {
+    name: "pg search: a word the site lacks weighs in the match as in the embedded engine",
+    ignore,
+  },
+  async () => {
+    // The offline model's gate (lib/models/extractive.ts MIN_MATCH) is calibrated on the embedded
+    // engine's match; Postgres weighed an unknown word as a term of no passage, the embedded
+    // engine as one of one passage, so the same question matched lower on Postgres.
+    const docs = [
+      doc("copia", "/faq/copia", [[
+        "FAQ › Como copio um objeto?",
+        "Use copy.copy ou copy.deepcopy.",
+      ]]),
+      doc("lista", "/faq/lista", [["FAQ › Como ordeno uma lista?", "Use sorted(lista)."]]),
+      doc("email", "/faq/email", [["FAQ › Como envio um email?", "Use o módulo smtplib."]]),
+    ];
+    const db = await pgSchema("rarest");
+    try {
+      await indexIntoPg(db.sql, docs);
+      const pg = createPgSiteSearch({ sql: db.sql });
+      const embedded = new SearchEngine(buildIndexData(docs.flatMap((d) => d.passages)));
+      const q = "Como copio um objeto do Django?";
+      const [a] = (await pg.search(q, { k: 1 })).passages;
+      const [b] = (await embedded.search(q, { k: 1 })).passages;
+      assert.equal(a.id, b.id);
+      assert.ok(Math.abs(a.match! - b.match!) < 0.02, `Postgres ${a.match}, embedded ${b.match}`);
     } finally {
       await db.drop();
     }

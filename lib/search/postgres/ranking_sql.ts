@@ -137,13 +137,14 @@ asked_lex as (
 )
 select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- The share of the query's IDF weight the passage holds and the one the site holds (a word
-  -- the site lacks weighs as the rarest possible term): see Passage.match.
+  -- the site lacks weighs as the rarest term, one passage's, as in the embedded engine, whose
+  -- scale the offline model's gate is calibrated on): see Passage.match.
   ((select coalesce(sum(gw.idf), 0) from gw
      where gw.q is not null and p.tsv @@ gw.q)
      / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
 from top t join site_passages p using (id),
   (select coalesce(sum(coalesce(idf, case when gw.grp in (select lexeme from asked_lex) then 0
-            else ln(1 + (total.n + 0.5) / 0.5) end)), 0) as all_idf,
+            else ln(1 + (total.n + 0.5) / 1.5) end)), 0) as all_idf,
           coalesce(sum(idf), 0) as known_idf
    from gw, total) a
 order by t.score desc, p.id
