@@ -38,7 +38,7 @@ import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
 import { createSchema, dropSchema } from "@/lib/search/postgres/schema.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import { DEFAULT_LEXICONS, type LexiconChoice, lexiconChoice } from "@/lib/search/lexicon.ts";
-import { buildIndexData } from "@/lib/search/index_data.ts";
+import { buildIndexData, type PassageInput } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
 import {
@@ -68,7 +68,12 @@ function read(path: string | undefined, flag: string): string {
   }
 }
 
-/** The site search over BEIR documents, each cited at `/doc/<id>`. */
+/** A BEIR document as the one passage of its page, cited at `/doc/<id>`. */
+function beirPassage(d: BeirDoc, lang: "pt" | "en"): PassageInput {
+  const url = `/doc/${encodeURIComponent(d._id)}`;
+  return { id: d._id, docId: d._id, title: d.title ?? "", url, lang, text: d.text };
+}
+
 /**
  * The Postgres search over a BEIR corpus, as `beirSiteSearch` builds the embedded one: indexed
  * into a schema of its own in the database at `url`, dropped by `close`.
@@ -84,54 +89,35 @@ async function pgBeirSiteSearch(
   }
   const schema = `answers_${Deno.pid}`;
   const sql = connectPg(url, { schema, max: 2, statementTimeoutMs: 120_000 });
-  await createSchema(sql, schema);
-  await indexIntoPg(
-    sql,
-    docs.map((d) => ({
-      id: d._id,
-      contentHash: d.text,
-      url: `/doc/${encodeURIComponent(d._id)}`,
-      lang,
-      passages: [{
-        id: d._id,
-        docId: d._id,
-        title: d.title ?? "",
-        url: `/doc/${encodeURIComponent(d._id)}`,
-        lang,
-        text: d.text,
-      }],
-    })),
-    { batchDocs: 500 },
-  );
-  const owner = lexicons.lexicon;
-  const search = createPgSiteSearch({
-    sql,
-    deadlineMs: 30_000,
-    lexicon: owner ? () => owner : lexicons.oneLanguageLexicon,
-  });
-  return {
-    search,
-    close: async () => {
-      await dropSchema(sql, schema).catch(() => {});
-      await sql.end({ timeout: 1 });
-    },
+  const close = async () => {
+    await dropSchema(sql, schema).catch(() => {});
+    await sql.end({ timeout: 1 });
   };
+  try {
+    await createSchema(sql, schema);
+    const pages = docs.map((d) => beirPassage(d, lang));
+    await indexIntoPg(
+      sql,
+      pages.map((p) => ({ id: p.id, contentHash: p.text, url: p.url, lang, passages: [p] })),
+      { batchDocs: 500 },
+    );
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const owner = lexicons.lexicon;
+  const lexicon = owner ? () => owner : lexicons.oneLanguageLexicon;
+  return { search: createPgSiteSearch({ sql, deadlineMs: 30_000, lexicon }), close };
 }
 
+/** The site search over BEIR documents, each cited at `/doc/<id>`. */
 export function beirSiteSearch(
   docs: readonly BeirDoc[],
   lang: "pt" | "en",
   lexicons: LexiconChoice = DEFAULT_LEXICONS,
 ): SiteSearch {
   const engine = new SearchEngine(
-    buildIndexData(docs.map((d) => ({
-      id: d._id,
-      docId: d._id,
-      title: d.title ?? "",
-      url: `/doc/${encodeURIComponent(d._id)}`,
-      lang,
-      text: d.text,
-    }))),
+    buildIndexData(docs.map((d) => beirPassage(d, lang))),
     lexicons,
   );
   return {
