@@ -84,9 +84,9 @@ const TSV = `
       else 'site_pt'::regconfig end, body), 'B') || code`;
 
 /**
- * Schema version 3 on a table of an older one: the code column, and `tsv` generated anew to
- * read them (Postgres 15 cannot change a generated column's expression: it is dropped with its
- * index and added again). The indexer then rewrites every passage, which fills them.
+ * Schema version 3 on a table of an older one: the `code` column, and `tsv` generated anew to
+ * read it (Postgres 15 cannot change a generated column's expression: it is dropped with its
+ * index and added again). The indexer then rewrites every passage, which fills it.
  */
 async function addCodeTerms(tx: Tx): Promise<void> {
   const [tsv] = await tx`
