@@ -169,6 +169,10 @@ function modalFrameEnd(tokens: readonly string[], i: number): number {
   return j;
 }
 
+/** "Sem"/"without" and the verb after it: a Portuguese infinitive or an English gerund. */
+const WITHOUT = new Set(["sem", "without"]);
+const VERB_FORM = /^\p{L}{2,}(?:ar|er|ir|ing)$/u;
+
 /** "The best way to…", "a melhor forma de…": the noun, and the word that links it to its verb. */
 const WAY_LINK: Record<string, string> = { way: "to", forma: "de", maneira: "de", jeito: "de" };
 
@@ -178,8 +182,8 @@ const WAY_SUPERLATIVE = /^(?:best|melhor|\p{L}{3,}est)$/u;
 /**
  * The index terms, in every language, of the words a question asks with rather than about:
  * the verb after "como/onde/quando" or "how/where/when", past pronouns and auxiliaries (and
- * past an English subject: "how can my script fire…"), the verb after "can I", "dá pra", "posso",
- * and in "the quickest way to dedupe…" / "o jeito mais rápido de clonar…" the verb, the
+ * past an English subject: "how can my script fire…"), the verb after "can I", "dá pra", "posso"
+ * or "sem"/"without", and in "the quickest way to dedupe…" / "o jeito mais rápido de clonar…" the verb, the
  * superlative and "way" itself. A site that lacks them may still answer the question (the
  * engine's gate).
  *
@@ -211,6 +215,8 @@ export function askedWords(query: string): string[] {
     }
     const framed = modalFrameEnd(tokens, i);
     if (framed >= 0) add(tokens[framed]);
+    // "…sem mexer no original?", "…without breaking anything?": how, not what.
+    if (WITHOUT.has(tokens[i]) && VERB_FORM.test(tokens[i + 1] ?? "")) add(tokens[i + 1]);
     if (!BEFORE_VERB.has(tokens[i])) continue;
     let j = i + 1;
     while (j < tokens.length && BEFORE_VERB_FILLERS.has(tokens[j])) j++;
