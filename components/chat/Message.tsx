@@ -5,7 +5,7 @@ import { format, type Locale, type Messages } from "@/lib/i18n/mod.ts";
 import { descriptorOf, toolPart, type ToolPartView } from "@/lib/client/approval.ts";
 import { approvalCard } from "@/lib/client/approval_slot.ts";
 import { citeHrefFor, partKey } from "./prerender.ts";
-import { type Source, sourcesOf } from "./sources.ts";
+import { citedSourcesOf, type Source } from "./sources.ts";
 import { MarkdownText } from "./MarkdownText.tsx";
 import { ArtifactCard, type ArtifactPartView } from "./ArtifactCard.tsx";
 
@@ -66,7 +66,7 @@ export function Message(
       </article>
     );
   }
-  const sources = sourcesOf(message);
+  const sources = citedSourcesOf(message);
   const citeHref = citeHrefFor(message);
   const citeContext = `${message.id}:${sources.map((s) => s.n).join(",")}`;
   const meta = message.metadata ?? {};

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { textOf } from "@/lib/client/chat_text.ts";
-import { sourcesOf } from "./sources.ts";
+import { citedSourcesOf } from "./sources.ts";
 
 /** Brackets and parentheses that would end a markdown link's text or URL early. */
 function linkText(title: string): string {
@@ -27,7 +27,7 @@ function linkUrl(url: string): string {
  */
 export function answerForCopy(m: ChatMessage, sourcesLabel: string): string {
   const text = textOf(m, true).trim();
-  const sources = sourcesOf(m);
+  const sources = citedSourcesOf(m);
   if (!sources.length) return text;
   const lines = sources.map((s) =>
     s.href ? `[${s.n}] [${linkText(s.title)}](${linkUrl(s.href)})` : `[${s.n}] ${s.title}`

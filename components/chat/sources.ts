@@ -29,6 +29,31 @@ export function textFragmentUrl(url: string, text: string): string {
   return `${base}#${anchor}:~:text=${encoded}`;
 }
 
+/** Fenced blocks and inline code spans: a `[1]` inside them is code (`a[1]`), not a citation. */
+const CODE = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[^\S\n]*$|(?![\s\S]))|(`+)[^`]*?\2/gm;
+/** `[N]`, not the text of a markdown link (`[1](…)`). */
+const CITED = /\[(\d{1,3})\](?!\()/g;
+
+/** The numbers a message's text cites, outside code. */
+export function citedNumbers(message: ChatMessage): Set<number> {
+  const out = new Set<number>();
+  for (const part of message.parts) {
+    if (part.type !== "text") continue;
+    for (const m of part.text.replace(CODE, " ").matchAll(CITED)) out.add(Number(m[1]));
+  }
+  return out;
+}
+
+/**
+ * The sources the answer cites, for its chips and its copy: the search numbers every passage
+ * it returns, and chips for the ones the answer never used would present them as its sources.
+ * While the answer streams, a chip appears with its first citation.
+ */
+export function citedSourcesOf(message: ChatMessage): Source[] {
+  const cited = citedNumbers(message);
+  return sourcesOf(message).filter((s) => cited.has(s.n));
+}
+
 /** Collects the numbered sources of a message, in citation order. */
 export function sourcesOf(message: ChatMessage): Source[] {
   const texts = new Map<number, string>();
