@@ -12,7 +12,7 @@ import { buildIslands } from "@/lib/islands/build.ts";
 import { loadAgents } from "@/lib/tools/load_agents.ts";
 import { buildWidget } from "@/lib/widget/build.ts";
 import { writeAgentCache } from "@/lib/tools/agent_cache.ts";
-import { readAsset } from "@/lib/search/asset.ts";
+import { ASSET_PREFIX_BYTES, assetHeaderLength, checkAssetHeader } from "@/lib/search/asset.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -79,11 +79,38 @@ export async function indexIsStale(dir: URL = root): Promise<boolean> {
   if (!asset?.mtime) return true;
   if ((await newestMtime(new URL("corpus/", dir))) > asset.mtime.getTime()) return true;
   try {
-    readAsset(await Deno.readFile(path));
+    checkAssetHeader(await readAssetHead(path), asset.size);
     return false;
   } catch {
     return true;
   }
+}
+
+/** The asset's prefix and header only: a 100,000-passage site's asset is hundreds of MB. */
+async function readAssetHead(path: URL): Promise<Uint8Array> {
+  const file = await Deno.open(path);
+  try {
+    const prefix = await readUpTo(file, ASSET_PREFIX_BYTES);
+    const rest = await readUpTo(file, assetHeaderLength(prefix));
+    const head = new Uint8Array(prefix.length + rest.length);
+    head.set(prefix);
+    head.set(rest, prefix.length);
+    return head;
+  } finally {
+    file.close();
+  }
+}
+
+/** Up to `n` bytes from the file's position: fewer only at its end. */
+async function readUpTo(file: Deno.FsFile, n: number): Promise<Uint8Array> {
+  const out = new Uint8Array(n);
+  let at = 0;
+  while (at < n) {
+    const read = await file.read(out.subarray(at));
+    if (read === null) break;
+    at += read;
+  }
+  return out.subarray(0, at);
 }
 
 /** The empty chat's suggested questions, read from the corpus once here, not at cold start. */

@@ -32,3 +32,15 @@ Deno.test("dev rebuilds the index when a corpus file is newer", async () => {
   await Deno.writeTextFile(new URL("corpus/b.md", dir), "# B\n\nOutro.");
   assert.equal(await indexIsStale(dir), true);
 });
+
+Deno.test("dev rebuilds an index asset cut off or overwritten, read from its header alone", async () => {
+  const dir = await project();
+  const path = new URL("build/search/index.bin", dir);
+  const whole = await Deno.readFile(path);
+  await Deno.writeFile(path, whole.subarray(0, whole.length - 8)); // an interrupted copy
+  assert.equal(await indexIsStale(dir), true);
+  await Deno.writeFile(path, new TextEncoder().encode("<html>404</html>"));
+  assert.equal(await indexIsStale(dir), true);
+  await Deno.writeFile(path, new Uint8Array());
+  assert.equal(await indexIsStale(dir), true);
+});

@@ -75,7 +75,7 @@ export function writeAsset(data: IndexData): Uint8Array {
 export function readAsset(input: Uint8Array | ArrayBuffer): IndexData {
   let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   if (bytes.byteOffset % ALIGN !== 0) bytes = bytes.slice(); // typed views need alignment
-  const header = readHeader(bytes);
+  const header = readHeader(bytes, bytes.length);
   const section = sectionReader(bytes, header);
   const postings = readPostings(section, header);
   const strings = {
@@ -87,8 +87,30 @@ export function readAsset(input: Uint8Array | ArrayBuffer): IndexData {
   return { header: indexHeader, postings, strings, vectors };
 }
 
-/** The asset's header, once its magic, version, length and analyzer are what this server reads. */
-function readHeader(bytes: Uint8Array): StoredHeader {
+/** Bytes of the asset before its header: the magic, the format version, the header's length. */
+export const ASSET_PREFIX_BYTES = PREFIX;
+
+/** The header's length, read from the asset's first ASSET_PREFIX_BYTES bytes (0 when too few). */
+export function assetHeaderLength(prefix: Uint8Array): number {
+  if (prefix.length < PREFIX) return 0;
+  return new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength).getUint32(8, true);
+}
+
+/**
+ * Whether this server reads an asset of `fileBytes` bytes whose start is `head` (the prefix and
+ * the header, no section): its magic, format version, length and analyzer. Throws the same
+ * AssetFormatError as readAsset; a tool that only asks whether to rebuild need not read a
+ * large asset whole.
+ */
+export function checkAssetHeader(head: Uint8Array, fileBytes: number): void {
+  readHeader(head, fileBytes);
+}
+
+/**
+ * The asset's header, once its magic, version, length and analyzer are what this server reads;
+ * `fileBytes` is the whole asset's length, of which `bytes` may hold only the start.
+ */
+function readHeader(bytes: Uint8Array, fileBytes: number): StoredHeader {
   if (bytes.length < PREFIX || MAGIC.some((b, i) => bytes[i] !== b)) {
     throw new AssetFormatError(`Not a search index asset (bad magic or empty file): ${FIX}`);
   }
@@ -111,9 +133,9 @@ function readHeader(bytes: Uint8Array): StoredHeader {
   } catch {
     throw new AssetFormatError(`Index asset header is not valid JSON: ${FIX}`);
   }
-  if (header.totalBytes !== bytes.length) {
+  if (header.totalBytes !== fileBytes) {
     throw new AssetFormatError(
-      `Index asset is truncated or padded: ${bytes.length} bytes, header says ${header.totalBytes}: ${FIX}`,
+      `Index asset is truncated or padded: ${fileBytes} bytes, header says ${header.totalBytes}: ${FIX}`,
     );
   }
   if (header.analyzer !== ANALYZER_ID) {

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readAsset, writeAsset } from "./asset.ts";
+import {
+  ASSET_PREFIX_BYTES,
+  assetHeaderLength,
+  checkAssetHeader,
+  readAsset,
+  writeAsset,
+} from "./asset.ts";
 import { AssetFormatError, SearchUnavailableError } from "./errors.ts";
 import { buildIndexData, FORMAT_VERSION, type PassageInput } from "./index_data.ts";
 import { loadSiteSearch } from "./mod.ts";
@@ -62,6 +68,19 @@ Deno.test("corrupted assets are rejected with the fix", () => {
   const version = good.slice();
   new DataView(version.buffer).setUint32(4, FORMAT_VERSION + 1, true);
   assert.throws(() => readAsset(version), new RegExp(`format version ${FORMAT_VERSION + 1}`));
+});
+
+Deno.test("an asset's header alone tells whether this server reads it", () => {
+  const good = writeAsset(buildIndexData(passages, { vectors, embeddingModel: "test:m" }));
+  const head = good.subarray(0, ASSET_PREFIX_BYTES + assetHeaderLength(good));
+  assert.ok(head.length < good.length);
+  checkAssetHeader(head, good.length);
+  assert.throws(() => checkAssetHeader(head, good.length - 8), /truncated or padded/);
+  assert.throws(() => checkAssetHeader(head.subarray(0, 20), good.length), /header cut off/);
+  const version = head.slice();
+  new DataView(version.buffer).setUint32(4, FORMAT_VERSION + 1, true);
+  assert.throws(() => checkAssetHeader(version, good.length), /format version/);
+  assert.equal(assetHeaderLength(good.subarray(0, 4)), 0);
 });
 
 Deno.test("loadSiteSearch: a bad asset makes the search unavailable, not broken", async () => {
