@@ -1,7 +1,7 @@
 /** The Postgres search on a real server (SEARCH_DATABASE_URL_TEST; skipped without it). */
 import assert from "node:assert/strict";
 import { hasPgvector, PG_URL, pgliteServer, pgSchema } from "@/tests/support/pg.ts";
-import { connectPg } from "./client.ts";
+import { connectPg, type Sql } from "./client.ts";
 import type { Embedder } from "../embedder.ts";
 import type { PassageInput } from "../index_data.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
@@ -198,6 +198,82 @@ Deno.test(
         select count(*)::int as n from pg_indexes
         where indexname = 'site_passages_tsv' and schemaname = current_schema()`;
       assert.equal(idx.n, 1);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+const JOINED = [
+  doc("colon", "/faq/colon", [[
+    "FAQ › Por que dois pontos são necessários para as instruções de if/while/def/class?",
+    "Para facilitar a leitura.",
+  ]]),
+  doc("popen", "/faq/popen", [[
+    "FAQ › Por que não consigo usar os.read() com os.popen()?",
+    "Use o módulo subprocess.",
+  ]]),
+  doc("dll", "/faq/dll", [[
+    "FAQ › Falta a api-ms-win-crt-runtime-l1-1-0.dll?",
+    "Instale a atualização.",
+  ]]),
+];
+
+/** The first passage of each question on Postgres and in the embedded engine. */
+async function firstOfBoth(sql: Sql, docs: PgDocument[], questions: string[]) {
+  const pg = createPgSiteSearch({ sql });
+  const embedded = new SearchEngine(buildIndexData(docs.flatMap((d) => d.passages)));
+  const first = async (s: { search: typeof pg.search }, q: string) =>
+    (await s.search(q, { k: 1 })).passages[0]?.id;
+  return await Promise.all(
+    questions.map(async (q) => [await first(pg, q), await first(embedded, q)]),
+  );
+}
+
+Deno.test(
+  {
+    name: "pg search: the words of a path, a dotted name or a file are words, as embedded",
+    ignore,
+  },
+  async () => {
+    // Postgres's parser read "if/while/def/class", "os.popen" and "….dll" as one lexeme each.
+    const db = await pgSchema("joined");
+    try {
+      await indexIntoPg(db.sql, JOINED);
+      const found = await firstOfBoth(db.sql, JOINED, ["while def", "popen", "runtime dll"]);
+      assert.deepEqual(found, [
+        ["colon#s0", "colon#s0"],
+        ["popen#s0", "popen#s0"],
+        ["dll#s0", "dll#s0"],
+      ]);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  { name: "pg schema: a version 3 table splits joined words and recounts its terms", ignore },
+  async () => {
+    const db = await pgSchema("joined_v3");
+    try {
+      await migrate(db.sql);
+      // Version 3's tsv: the parser's tokens as they come, passages indexed with it.
+      await db.sql.unsafe(`
+        alter table site_passages drop column tsv;
+        alter table site_passages add column tsv tsvector generated always as (
+          to_tsvector('site_pt', title) || to_tsvector('site_pt', body) || code) stored;`);
+      await indexIntoPg(db.sql, JOINED, { migrate: false });
+      await migrate(db.sql);
+      const terms = async (...lexemes: string[]) =>
+        (await db.sql`select lexeme, ndoc from site_terms where lexeme = any(${lexemes})
+          order by lexeme`).map((r) => `${r.lexeme} ${r.ndoc}`);
+      assert.deepEqual(await terms("def", "popen", "if/while/def/class", "os.popen"), [
+        "def 1",
+        "popen 1",
+      ]);
+      const found = await firstOfBoth(db.sql, JOINED, ["while def"]);
+      assert.deepEqual(found, [["colon#s0", "colon#s0"]]);
     } finally {
       await db.drop();
     }

@@ -13,6 +13,7 @@
  */
 
 import { codeTerms, isStopword, type Lang, tokenize } from "../analyzer.ts";
+import { splitJoinedWords } from "./schema.ts";
 
 /**
  * The operators of a text ("//", "!="): the embedded engine's code terms less the negative
@@ -72,7 +73,10 @@ with asked as (
   select distinct case when $8::text[] is null then l.lexeme else g.i::text end as grp, l.lexeme
   from unnest(coalesce($8::text[], array[$1::text])) with ordinality as g(txt, i)
   cross join unnest($7::text[]) as c
-  cross join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, g.txt))) as l(lexeme)
+  cross join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, ${
+  splitJoinedWords("g.txt")
+})))
+    as l(lexeme)
   union
   select 'code ' || c, c from unnest($9::text[]) as c
 ),

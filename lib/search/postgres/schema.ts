@@ -3,7 +3,8 @@
  * run again (every step is "if not exists" or compares before it changes anything).
  *
  *   site_documents  one row per corpus document, with the hash of what was indexed from it
- *   site_passages   one row per passage; `tsv` is generated from title (weight A) and text (B)
+ *   site_passages   one row per passage; `tsv` is generated from title (weight A) and text (B),
+ *                   joined words split (`splitJoinedWords`),
  *                   with the language's text search configuration, and from their operators
  *                   (`code`: lib/search/analyzer.ts `codeTerms`, which Postgres's parser
  *                   drops), GIN-indexed; `embedding`
@@ -71,34 +72,50 @@ export async function migrate(sql: Sql, options: { dims?: number | null } = {}):
       );
     }
     await tx.unsafe(TABLES);
-    await addCodeTerms(tx);
+    await regenerateTsv(tx);
     if (options.dims) await addVectors(tx, options.dims);
   });
+}
+
+/**
+ * `text` (an SQL expression) with the joints of Postgres's path, host and e-mail tokens made
+ * spaces: its parser reads "if/while/def/class", "os.read" and "x.dll" as one lexeme each,
+ * where the embedded analyzer (lib/search/analyzer.ts `tokenize`) reads their words, which a
+ * paraphrased question asks with ("…no fim do if e do def"). Index and query both go through it.
+ */
+export function splitJoinedWords(text: string): string {
+  return `regexp_replace(${text}, '(?<=[[:alnum:]])[./@\\\\](?=[[:alnum:]])', ' ', 'g')`;
 }
 
 /** The generated `tsv`: the words of title and text, then their operators (`pgCodeVector`). */
 const TSV = `
     setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
-      else 'site_pt'::regconfig end, title), 'A') ||
+      else 'site_pt'::regconfig end, ${splitJoinedWords("title")}), 'A') ||
     setweight(to_tsvector(case when lang = 'en' then 'site_en'::regconfig
-      else 'site_pt'::regconfig end, body), 'B') || code`;
+      else 'site_pt'::regconfig end, ${splitJoinedWords("body")}), 'B') || code`;
 
 /**
- * Schema version 3 on a table of an older one: the `code` column, and `tsv` generated anew to
- * read it (Postgres 15 cannot change a generated column's expression: it is dropped with its
- * index and added again). The indexer then rewrites every passage, which fills it.
+ * A table of an older schema: `tsv` generated anew (Postgres 15 cannot change a generated
+ * column's expression: it is dropped with its index and added again), and the term counts
+ * recounted from it. Version 2 gets the `code` column, which the indexer's rewrite of every
+ * passage fills; version 3's `tsv` did not split joined words (`splitJoinedWords`).
  */
-async function addCodeTerms(tx: Tx): Promise<void> {
+async function regenerateTsv(tx: Tx): Promise<void> {
   const [tsv] = await tx`
     select pg_get_expr(d.adbin, d.adrelid) as expr from pg_attrdef d
     join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
     where d.adrelid = 'site_passages'::regclass and a.attname = 'tsv'`;
-  if (/\bcode\b/.test(tsv?.expr ?? "")) return;
+  const expr = tsv?.expr ?? "";
+  if (/\bcode\b/.test(expr) && expr.includes("regexp_replace")) return;
   await tx.unsafe(`
     alter table site_passages add column if not exists code tsvector not null default '';
     alter table site_passages drop column tsv;
     alter table site_passages add column tsv tsvector generated always as (${TSV}) stored;
-    create index site_passages_tsv on site_passages using gin (tsv);`);
+    create index site_passages_tsv on site_passages using gin (tsv);
+    truncate site_terms;
+    insert into site_terms (lexeme, ndoc)
+      select lexeme, count(*)::int from site_passages, unnest(tsvector_to_array(tsv)) as lexeme
+      group by lexeme;`);
 }
 
 const TABLES = `
