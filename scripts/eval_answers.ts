@@ -106,7 +106,7 @@ async function pgBeirSiteSearch(
     throw error;
   }
   const owner = lexicons.lexicon;
-  const lexicon = owner ? () => owner : lexicons.oneLanguageLexicon;
+  const lexicon = owner ? () => owner : lexicons.defaultLexicon;
   return { search: createPgSiteSearch({ sql, deadlineMs: 30_000, lexicon }), close };
 }
 

@@ -12,6 +12,8 @@ import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { quoteBrackets } from "./quote_brackets.ts";
 import { sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
+import { translatedTerms } from "./translated_terms.ts";
+import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
 
 export { type AnswerLang, contentTerms, detectLang, fold, sentences };
 
@@ -126,6 +128,10 @@ export interface ExtractiveOptions {
    * messages'); without it, the language of the pages found.
    */
   fallbackLang?: AnswerLang;
+  /** The search's translation of the question, when it also looked in the other language. */
+  translation?: SearchTranslation;
+  /** How a sentence's terms are read against the question's (a translated word's senses). */
+  canon?: (terms: Set<string>) => Set<string>;
 }
 
 /**
@@ -161,15 +167,50 @@ export function buildExtractiveAnswer(
   const lang = own ?? options.fallbackLang ?? pagesLang;
   if (queryTerms.size === 0 || quotable.length === 0) return notCoveredAnswer(lang);
   if (!searchFound(quotable)) return refusal(question, lang, quotable);
-  // "OpenAI?" on a bilingual site is answered from the pages in the answer's language when the
-  // search found some: a quote from the other one would say "only in English" untruly.
-  const pool = own ? quotable : inLang(quotable, lang);
+  const { pool, terms, canon } = reading(queryTerms, quotable, lang, own, options.translation);
   const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
   const quoted = isFaqEntry(top.title)
     ? faqAnswer(question, top)
-    : sentenceAnswer(question, queryTerms, pool, options);
+    : sentenceAnswer(question, terms, pool, { ...options, canon });
   if (!quoted) return refusal(question, lang, quotable);
   return withLanguageNote(quoted, lang, quotable);
+}
+
+/** The passages an answer quotes from, and the question's terms their sentences are read with. */
+interface Reading {
+  pool: Array<AnswerPassage & { n: number }>;
+  terms: Set<string>;
+  canon?: (terms: Set<string>) => Set<string>;
+}
+
+/**
+ * Where the answer comes from. When the search ranked first a page in the other language than
+ * the answer's, found through the question's translation (a page in one language only), the
+ * answer quotes the pages in that language, read with the translated words. "OpenAI?" on a
+ * bilingual site is answered from the pages in the answer's language when the search found
+ * some: a quote from the other one would say "only in English" untruly.
+ */
+function reading(
+  queryTerms: Set<string>,
+  quotable: Array<AnswerPassage & { n: number }>,
+  lang: AnswerLang,
+  own: AnswerLang | null,
+  translation: SearchTranslation | undefined,
+): Reading {
+  const first = quotable.reduce((a, b) => (b.score > a.score ? b : a));
+  const translated = translation && translation.to !== lang &&
+      detectLang(first.text, translation.to) === translation.to
+    ? translatedTerms(translation)
+    : null;
+  if (translated) {
+    const pool = inLang(quotable, translation!.to);
+    // Names and code are written alike in both languages ("fresh.config.ts", "OpenAI"); the
+    // question's other words are on none of these pages, and would only count against each.
+    const onPages = contentTerms(pool.map((p) => `${p.title} ${p.text}`).join(" "));
+    const names = [...queryTerms].filter((t) => onPages.has(t));
+    return { pool, terms: new Set([...translated.terms, ...names]), canon: translated.canon };
+  }
+  return { pool: own ? quotable : inLang(quotable, lang), terms: queryTerms };
 }
 
 /** The passages in `lang`, or all of them when none is. */
@@ -229,6 +270,7 @@ function sentenceAnswer(
     queryTerms,
     quotable,
     options.maxPassages ?? MAX_PASSAGES,
+    options.canon,
   );
   let best: Candidate | undefined;
   let coverage = 0;
@@ -345,7 +387,9 @@ export function scoreSentences(
   queryTerms: Set<string>,
   quotable: Array<AnswerPassage & { n: number }>,
   maxPassages: number,
+  canon: (terms: Set<string>) => Set<string> = (terms) => terms,
 ): Candidate[] {
+  const termsOf = (text: string) => canon(contentTerms(text));
   const kind = askedKind(question);
   const subject = definitionSubject(question);
   const subjectTerms = subject === null ? null : questionTerms(subject);
@@ -353,7 +397,7 @@ export function scoreSentences(
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .slice(0, maxPassages);
-  const allSentences = quotable.flatMap((p) => sentences(p.text)).map(contentTerms);
+  const allSentences = quotable.flatMap((p) => sentences(p.text)).map(termsOf);
   const idf = new Map<string, number>();
   for (const term of queryTerms) {
     const df = allSentences.filter((terms) => terms.has(term)).length;
@@ -362,14 +406,14 @@ export function scoreSentences(
   const totalWeight = [...idf.values()].reduce((a, b) => a + b, 0);
   const candidates: Candidate[] = [];
   ranked.forEach(({ p }, rank) => {
-    const titleTerms = contentTerms(p.title);
+    const titleTerms = termsOf(p.title);
     sentences(p.text).forEach((text, position) => {
       // Questions, heading paths (FAQ entries, "A › B") and sub-headings kept in the passage
       // text (short lines with no closing punctuation) are not answers.
       if (/\?$/.test(text) || text.includes(" › ")) return;
       const words = text.split(/\s+/).length;
       if (!/[.!…:;)"”]$/u.test(text) && words < 8) return;
-      const terms = contentTerms(text);
+      const terms = termsOf(text);
       const matched = new Set<string>();
       let weight = 0;
       let titleWeight = 0;

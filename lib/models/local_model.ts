@@ -48,6 +48,7 @@ import { langEvidence } from "@/lib/search/detect_lang.ts";
 import { vocabularyLang } from "@/lib/search/lexicon.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
+import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
 
 /** Name of the site search tool the offline model calls. */
 export const SEARCH_TOOL_NAME = "search_site";
@@ -179,6 +180,7 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
       // does the search that translated "tupla vs lista?" for an English-only site.
       fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
         (asked === question ? ui : lang),
+      translation: latestSearchOutput(prompt, translationOf) ?? undefined,
     });
     return { kind: "text", text: talkReply && isNotCoveredAnswer(text) ? talkReply : text };
   }
@@ -412,6 +414,19 @@ function translatedFromOf(output: unknown): AnswerLang | null {
   const lang = isObject(value) ? value.translatedFrom : undefined;
   return lang === "pt" || lang === "en" ? lang : null;
 }
+
+/** `translation` of a search tool output (see lib/protocol/ui_message.ts), or null. */
+function translationOf(output: unknown): SearchTranslation | null {
+  const value = isObject(output) && output.type === "json" ? output.value : output;
+  const t = isObject(value) ? value.translation : undefined;
+  if (!isObject(t) || !isLang(t.from) || !isLang(t.to) || !Array.isArray(t.words)) return null;
+  const words = t.words.filter((g): g is string[] =>
+    Array.isArray(g) && g.every((w) => typeof w === "string")
+  );
+  return { from: t.from, to: t.to, words };
+}
+
+const isLang = (v: unknown): v is AnswerLang => v === "pt" || v === "en";
 
 /** Reads `{ mode, passages }` from a tool output, wrapped (`{ type: "json", value }`) or not. */
 export function passagesOf(

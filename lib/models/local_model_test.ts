@@ -261,6 +261,48 @@ Deno.test("local model: a question the search translated is answered in its own 
   );
 });
 
+Deno.test("local model: a page found through the question's translation is quoted by its translated words", async () => {
+  const model = createLocalModel();
+  const answer = async (result: unknown) =>
+    textOf(
+      await collect(
+        (await model.doStream({
+          prompt: withResult("Can I go back to an older version of a drawing?", result),
+          tools: TOOLS,
+        })).stream,
+      ),
+    );
+  // A bilingual site whose page on versions is in Portuguese only, ranked first through the
+  // translation; an English page that shares "drawing" ranks second.
+  const passages = [{
+    n: 1,
+    title: "Artefatos › Versões de um artefato",
+    url: "https://example.org/artefatos#versoes",
+    text:
+      "Cada pedido de mudança cria uma nova versão do artefato. Você pode voltar a uma versão antiga para comparar. O painel mostra a data de cada uma.",
+    score: 1,
+    match: 0.8,
+  }, {
+    n: 2,
+    title: "How it works › Drawing",
+    url: "https://example.org/en/how#drawing",
+    text: "The assistant can draw a diagram when you ask for a drawing of a process.",
+    score: 0.6,
+    match: 0.6,
+  }];
+  const translation = {
+    from: "en",
+    to: "pt",
+    words: [["voltar", "retornar"], ["antigo", "velho"], ["versão"], ["desenho", "diagrama"]],
+  };
+  assert.match(
+    await answer({ mode: "lexical", passages, translation }),
+    /^The site covers this in Portuguese only: “Você pode voltar a uma versão antiga para comparar\.” \[1\]/,
+  );
+  // Read with the question's own words only, no sentence covers it: refused.
+  assert.match(await answer({ mode: "lexical", passages }), /^The site does not cover that/);
+});
+
 Deno.test("local model: 'Who are you?' the pages do not answer gets what the assistant is", async () => {
   const model = createLocalModel();
   const about = [{

@@ -82,6 +82,17 @@ export interface InternalPassageRef {
   text?: never;
 }
 
+/**
+ * How a search translated the question to search the pages in the other language: each of its
+ * content words as a group of senses in `to` (a name or code keeps its own spelling among
+ * them). The offline model reads those pages' sentences with it.
+ */
+export interface SearchTranslation {
+  from: "pt" | "en";
+  to: "pt" | "en";
+  words: string[][];
+}
+
 /** The `search_site` tool's output as the UI and KV see it (the model's view: `toModelOutput`). */
 export interface SearchToolOutput {
   mode: "hybrid" | "lexical" | "unavailable";
@@ -92,6 +103,8 @@ export interface SearchToolOutput {
    * (a Portuguese question over an English-only site): the answer's language.
    */
   translatedFrom?: "pt" | "en";
+  /** The question's translation, when the search also looked in the other language. */
+  translation?: SearchTranslation;
 }
 
 /** A `search_site` tool part of a message, in any state. */

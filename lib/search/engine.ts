@@ -55,17 +55,20 @@ export interface EngineOptions {
   /** Bilingual lexicon: queries also search the other language, fused by RRF. */
   lexicon?: Lexicon | null;
   /**
-   * The lexicon a one-language index translates questions in the other language with when
-   * `lexicon` is null, loaded on the first such question (default: the shipped one, null
-   * turns it off). Bilingual indexes never use it: its senses would pull the other
-   * language's pages above a question's own-language answers.
+   * The lexicon questions are translated with when `lexicon` is null, loaded on the first
+   * question that needs it (default: the shipped one, null turns it off): on a one-language
+   * index, a question in the other language; on a bilingual one, every question, for the
+   * pages that have no translation in its language.
    */
-  oneLanguageLexicon?: (() => Lexicon) | null;
+  defaultLexicon?: (() => Lexicon) | null;
   /** Weight of the term-proximity bonus on the top passages; 0 turns it off. */
   proximity?: number;
   /** How translated results merge: "scores" (default) or plain "rrf". */
   crossFusion?: "scores" | "rrf";
-  /** Weight of the translated ranking's normalised scores (default 1). */
+  /**
+   * Weight of the translated ranking's normalised scores on a bilingual index (default
+   * BILINGUAL_CROSS_WEIGHT); a one-language index weighs them 1, its only real ranking.
+   */
   crossWeight?: number;
   /** Weight of the page-level BM25 score added to each passage's; 0 turns it off. */
   pageWeight?: number;
@@ -104,6 +107,17 @@ export const DEFAULT_FEEDBACK: FeedbackParams | null = null;
 
 /** Term-proximity weight by default (see docs/history/benchmarks-diary.md, cross-validated). */
 export const DEFAULT_PROXIMITY = 0;
+
+/**
+ * How much a page in the other language counts on a bilingual site, reached through the
+ * question's translation, against the pages in the visitor's language: a visitor reads their
+ * own language best, and the translation's noise should not put a foreign page above one
+ * that answers as well. Each step down from 1 trades the pages in one language only for the
+ * visitor's own; on two bilingual sites (ours, and the Python FAQ with two thirds of its
+ * entries in one language only, three draws) 0.7 costs own-language questions at most 0.01
+ * nDCG@10 on average on the FAQ and 0.03 on ours (docs/history/benchmarks-diary.md).
+ */
+export const BILINGUAL_CROSS_WEIGHT = 0.7;
 
 /** Passages of the BM25 ranking that the proximity bonus reorders. */
 export const PROXIMITY_DEPTH = 30;
@@ -145,7 +159,7 @@ export class SearchEngine {
   readonly #questionWords: QuestionWordLevel;
   readonly #feedback: FeedbackParams | null;
   readonly #lexicon: Lexicon | null;
-  readonly #oneLanguageLexicon: (() => Lexicon) | null;
+  readonly #defaultLexicon: (() => Lexicon) | null;
   readonly #crossFusion: "scores" | "rrf";
   readonly #proximity: number;
   readonly #crossWeight: number;
@@ -177,12 +191,12 @@ export class SearchEngine {
     this.#questionWords = options.questionWords ?? DEFAULT_QUESTION_WORDS;
     this.#feedback = options.feedback === undefined ? DEFAULT_FEEDBACK : options.feedback;
     this.#lexicon = options.lexicon ?? null;
-    this.#oneLanguageLexicon = options.oneLanguageLexicon === undefined
+    this.#defaultLexicon = options.defaultLexicon === undefined
       ? shippedLexicon
-      : options.oneLanguageLexicon;
+      : options.defaultLexicon;
     this.#crossFusion = options.crossFusion ?? "scores";
     this.#proximity = options.proximity ?? DEFAULT_PROXIMITY;
-    this.#crossWeight = options.crossWeight ?? 1;
+    this.#crossWeight = options.crossWeight ?? BILINGUAL_CROSS_WEIGHT;
     this.#pageWeight = options.pageWeight ?? DEFAULT_PAGE_WEIGHT;
     this.#entryQuestion = options.entryQuestion ?? DEFAULT_ENTRY_QUESTION;
     const postings = data.postings;
@@ -317,7 +331,7 @@ export class SearchEngine {
    * site): its own words then match only names and code.
    */
   #crossPair(query: string, langs: readonly Lang[]): [Lang, Lang] | null {
-    if (!this.#lexicon && !(this.#langs.length === 1 && this.#oneLanguageLexicon)) return null;
+    if (!this.#lexicon && !this.#defaultLexicon) return null;
     if (this.#langs.length === 1) {
       const asked = this.#askedLang(query);
       return asked !== this.#langs[0] ? [asked, this.#langs[0]] : null;
@@ -369,14 +383,7 @@ export class SearchEngine {
     own: { ids: ArrayLike<number>; scores: ArrayLike<number> },
     limit: number,
   ): { ids: number[]; scores: number[] } | null {
-    const lead = leadingModalWord(query, from);
-    const groups = translationGroups(
-      query,
-      from,
-      this.#translationLexicon(),
-      (t) => isQuestionWord(t, from, this.#questionWords) || t === lead,
-      this.#langs.length === 1,
-    );
+    const groups = this.#translationGroups(query, from);
     if (!groups.length) return null;
     // A sense that is a phrase in the target language ("dar um pulo") would match on its
     // parts one by one; only senses that are one index term take part.
@@ -425,7 +432,8 @@ export class SearchEngine {
       }
     };
     put(own.ids, own.scores, ownWeight);
-    put(other.ids, other.scores, otherWeight / this.#crossWeight);
+    // On a one-language site the translated ranking is the only real one.
+    put(other.ids, other.scores, otherWeight / (this.#langs.length === 1 ? 1 : this.#crossWeight));
     const merged = [...best].sort((a, b) => b[1] - a[1]).slice(0, limit);
     return { ids: merged.map((m) => m[0]), scores: merged.map((m) => m[1]) };
   }
@@ -702,7 +710,7 @@ export class SearchEngine {
     const k = Math.max(0, Math.floor(options.k ?? 5));
     const ranked = await this.rank(query, k, options.signal);
     const match = this.#matcher(withoutClitics(query));
-    const cross = this.#langs.length === 1 ? this.#crossPair(query, this.#langs) : null;
+    const cross = this.#crossPair(query, queryLangs(query, this.#langs));
     let n = 0;
     const passages = ranked.ids.map((id, i): Passage => {
       const p = this.passage(id);
@@ -714,7 +722,15 @@ export class SearchEngine {
         ranks: { bm25: ranked.bm25[i], dense: ranked.dense[i] },
       };
     });
-    return { mode: ranked.mode, passages, ...(cross ? { translatedFrom: cross[0] } : {}) };
+    if (!cross) return { mode: ranked.mode, passages };
+    const words = this.#translationGroups(query, cross[0]);
+    return {
+      mode: ranked.mode,
+      passages,
+      // On a one-language site the question's language is none of the site's.
+      ...(this.#langs.length === 1 ? { translatedFrom: cross[0] } : {}),
+      ...(words.length ? { translation: { from: cross[0], to: cross[1], words } } : {}),
+    };
   }
 
   /**
@@ -742,15 +758,8 @@ export class SearchEngine {
         const terms = queryTerms(query, lang, this.#questionWords, this.#repair);
         groups = [...new Set(terms)].map((t) => [t]);
       } else {
-        const from = cross[0];
-        const lead = leadingModalWord(query, from);
-        groups = translationGroups(
-          query,
-          from,
-          this.#translationLexicon(),
-          (t) => isQuestionWord(t, from, this.#questionWords) || t === lead,
-          this.#langs.length === 1,
-        ).map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
+        groups = this.#translationGroups(query, cross[0])
+          .map((g) => [...new Set(g.flatMap((phrase) => analyze(phrase, lang)))]);
       }
       let known = 0;
       const weights = groups.map((terms) => {
@@ -765,8 +774,14 @@ export class SearchEngine {
       byLang.set(lang, entry = { groups, weights, known });
       return entry;
     };
+    const shareKnown = (e: { weights: number[]; known: number }) => {
+      const total = e.weights.reduce((sum, w) => sum + w, 0);
+      return total > 0 ? e.known / total : 0;
+    };
+    let ownShare: number | undefined;
     return (id) => {
-      const { groups, weights, known } = groupsIn(LANGS[this.data.postings.docLangs[id]] ?? "pt");
+      const lang = LANGS[this.data.postings.docLangs[id]] ?? "pt";
+      const { groups, weights, known } = groupsIn(lang);
       let found = 0;
       let total = 0;
       groups.forEach((terms, i) => {
@@ -775,7 +790,16 @@ export class SearchEngine {
       });
       // Half the passage's share, half the site's: a visitor's paraphrase misses the
       // passage's words but not the site's, an off-topic question misses both.
-      return total > 0 ? Number(((found + known) / (2 * total)).toFixed(3)) : 0;
+      if (!(total > 0)) return 0;
+      let siteShare = known / total;
+      // On a bilingual site the visitor's words are looked for in their own language too: the
+      // translation's many senses meet common words of the other side by chance ("What is your
+      // customer service phone number?" → "serviço", "número"), while a page in one language
+      // only is about what the site's pages in the other also name.
+      if (cross && this.#langs.length > 1 && lang === cross[1]) {
+        siteShare = Math.min(siteShare, ownShare ??= shareKnown(groupsIn(cross[0])));
+      }
+      return Number(((found / total + siteShare) / 2).toFixed(3));
     };
   }
 
@@ -804,9 +828,25 @@ export class SearchEngine {
     return this.#words = { words, compounds };
   }
 
+  /**
+   * The question's content words translated from `from`, each a group of its senses (a name or
+   * code keeps its own spelling among them); its question words and opening modal are left out
+   * as they are in its own language.
+   */
+  #translationGroups(query: string, from: Lang): string[][] {
+    const lead = leadingModalWord(query, from);
+    return translationGroups(
+      query,
+      from,
+      this.#translationLexicon(),
+      (t) => isQuestionWord(t, from, this.#questionWords) || t === lead,
+      this.#langs.length === 1,
+    );
+  }
+
   /** The lexicon a question is translated with (only called once #crossPair found a pair). */
   #translationLexicon(): Lexicon {
-    return this.#lexicon ?? this.#oneLanguageLexicon!();
+    return this.#lexicon ?? this.#defaultLexicon!();
   }
 
   /** The stored fields of the passage with this id, or null when there is none. */

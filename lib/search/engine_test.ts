@@ -80,7 +80,7 @@ Deno.test("a question in the other language keeps its operators for a one-langua
     passage("faq#mod", "FAQ › Como calculo o resto?", "Use 10 % 3, que dá 1."),
   ]);
   const lexicon = parseLexicon("resto\tremainder\n");
-  const engine = new SearchEngine(pt, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  const engine = new SearchEngine(pt, { lexicon: null, defaultLexicon: () => lexicon });
   const ids = engine.rankLexical("Why is x // 2 rounded down?", 2).ids.map((i) =>
     engine.passage(i).id
   );
@@ -111,7 +111,7 @@ Deno.test("a Portuguese question over an English-only index is translated by the
   ]);
   const lexicon = parseLexicon("mensalidade\ttuition\nbiblioteca\tlibrary\n");
   const ids = (lex: Lexicon | null) => {
-    const engine = new SearchEngine(en, { lexicon: lex, oneLanguageLexicon: null });
+    const engine = new SearchEngine(en, { lexicon: lex, defaultLexicon: null });
     return engine.rankLexical("Quanto custa a mensalidade?", 2).ids.map((i) =>
       engine.passage(i).id
     );
@@ -129,7 +129,7 @@ Deno.test("a question with no function word is read in the language whose words 
     { ...passage("faq#other", "FAQ › What is Python?", "A language."), lang: "en" },
   ]);
   const lexicon = parseLexicon("tupla\ttuple\nlista\tlist\n");
-  const engine = new SearchEngine(en, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  const engine = new SearchEngine(en, { lexicon: null, defaultLexicon: () => lexicon });
   // "tupla vs lista?" has no word the language detector knows: its words are Portuguese.
   const asked = await engine.search("tupla vs lista?", { k: 2 });
   assert.equal(asked.passages[0]?.id, "faq#tuple");
@@ -200,7 +200,7 @@ Deno.test("a Portuguese question's function words match nothing on an English-on
     },
   ]);
   const lexicon = parseLexicon("desinstalar\tuninstall\n");
-  const engine = new SearchEngine(en, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  const engine = new SearchEngine(en, { lexicon: null, defaultLexicon: () => lexicon });
   const ids = engine.rankLexical("Posso desinstalar o Python?", 2).ids.map((i) =>
     engine.passage(i).id
   );
@@ -216,11 +216,32 @@ Deno.test("a translated question's opening modal is no word the site lacks", asy
     { ...passage("faq#c", "FAQ › What is Python?", "A language."), lang: "en" },
   ]);
   const lexicon = parseLexicon("apagar\tdelete\n");
-  const engine = new SearchEngine(en, { lexicon: null, oneLanguageLexicon: () => lexicon });
+  const engine = new SearchEngine(en, { lexicon: null, defaultLexicon: () => lexicon });
   // "Posso" frames the question, as "Can I" does: the page holds everything it asks.
   const { passages } = await engine.search("Posso apagar o Python?", { k: 1 });
   assert.equal(passages[0]?.id, "faq#b");
   assert.equal(passages[0]?.match, 1);
+});
+
+Deno.test("on a bilingual site a translation's senses do not let an off-topic question match", async () => {
+  const site = buildIndexData([
+    passage("faturas#numero", "Faturas", "O número do serviço vem na fatura, com o telefone."),
+    {
+      ...passage("about#a", "About", "The assistant answers questions about this site."),
+      lang: "en",
+    },
+  ]);
+  const lexicon = parseLexicon("serviço\tservice\nnúmero\tnumber\ntelefone\tphone\n");
+  const engine = new SearchEngine(site, { lexicon });
+  // Its words meet the Portuguese page through their senses, but the site's English pages
+  // name none of them: the site does not speak of customer service.
+  const off = await engine.search("What is your customer service phone number?", { k: 2 });
+  assert.equal(off.passages[0]?.id, "faturas#numero");
+  assert.ok(off.passages[0].match! < 0.54, `match ${off.passages[0].match}`);
+  // A question whose words the English pages hold too is matched through the translation.
+  const covered = await engine.search("Which questions does the assistant answer?", { k: 2 });
+  assert.equal(covered.passages[0]?.id, "about#a");
+  assert.ok(covered.passages[0].match! >= 0.54);
 });
 
 Deno.test("an English contraction's clitic is no query word", () => {

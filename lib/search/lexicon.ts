@@ -115,13 +115,13 @@ export interface LexiconChoice {
   /** The owner's lexicon (a file path): used on every site, bilingual ones too. */
   lexicon: Lexicon | null;
   /** The lexicon a one-language site translates with when the owner gives none. */
-  oneLanguageLexicon: (() => Lexicon) | null;
+  defaultLexicon: (() => Lexicon) | null;
 }
 
 /** No owner's lexicon: the shipped one on one-language sites, as with SEARCH_LEXICON unset. */
 export const DEFAULT_LEXICONS: LexiconChoice = {
   lexicon: null,
-  oneLanguageLexicon: shippedLexicon,
+  defaultLexicon: shippedLexicon,
 };
 
 /**
@@ -134,7 +134,7 @@ export function lexiconChoice(
   read: (path: string) => string,
 ): LexiconChoice {
   const path = value?.trim();
-  if (path === "off") return { lexicon: null, oneLanguageLexicon: null };
+  if (path === "off") return { lexicon: null, defaultLexicon: null };
   return path ? { ...DEFAULT_LEXICONS, lexicon: parseLexicon(read(path)) } : DEFAULT_LEXICONS;
 }
 

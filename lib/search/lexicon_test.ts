@@ -37,10 +37,10 @@ Deno.test("parseLexicon reads pairs both ways, folded, and translateQuery skips 
 Deno.test("SEARCH_LEXICON: unset, the shipped lexicon on one-language sites; off, none; a path, the owner's", () => {
   const unset = lexiconChoiceFromEnv({});
   assert.equal(unset.lexicon, null);
-  assert.equal(unset.oneLanguageLexicon, shippedLexicon);
+  assert.equal(unset.defaultLexicon, shippedLexicon);
   assert.deepEqual(lexiconChoiceFromEnv({ SEARCH_LEXICON: " off " }), {
     lexicon: null,
-    oneLanguageLexicon: null,
+    defaultLexicon: null,
   });
   const owner = lexiconChoiceFromEnv({ SEARCH_LEXICON: TSV.pathname });
   assert.deepEqual(owner.lexicon?.pt.get("preco"), ["price", "fee"]);
@@ -80,33 +80,38 @@ Deno.test("a one-language site translates a question in the other language with 
   ]);
   const q = "Como faço para copiar um arquivo?";
   // The old engine, like this one without a lexicon, found nothing: no Portuguese word is on the site.
-  assert.deepEqual(new SearchEngine(data, { oneLanguageLexicon: null }).rankLexical(q, 3).ids, []);
+  assert.deepEqual(new SearchEngine(data, { defaultLexicon: null }).rankLexical(q, 3).ids, []);
   assert.equal(new SearchEngine(data).rankLexical(q, 3).ids[0], 0);
   assert.equal(new SearchEngine(data).rankLexical("Como sorteio um item aleatório?", 3).ids[0], 1);
   // A question in the site's own language is not translated.
   const own = "How do I copy a file?";
   assert.deepEqual(
     new SearchEngine(data).rankLexical(own, 3).ids,
-    new SearchEngine(data, { oneLanguageLexicon: null }).rankLexical(own, 3).ids,
+    new SearchEngine(data, { defaultLexicon: null }).rankLexical(own, 3).ids,
   );
 });
 
-Deno.test("a bilingual site never uses the shipped lexicon: an English question keeps its English answer first", () => {
-  let loaded = false;
-  const oneLanguageLexicon = () => {
-    loaded = true;
-    return shippedLexicon();
-  };
-  const data = buildIndexData([
-    passage("copiar", "pt", "Como copiar um arquivo? Use shutil.copyfile para copiar o arquivo."),
-    passage("copy", "en", "Files: use the file manager to keep one."),
-  ]);
-  const q = "How do I copy a file?";
+Deno.test("a bilingual site translates with the default lexicon for its pages in one language only", () => {
+  const pages = [
+    passage("mensalidade", "pt", "A mensalidade tem preço fixo durante o ano."),
+    passage("coffee", "en", "The price of a coffee is on the board."),
+    passage("library", "en", "The library opens early."),
+  ];
+  const q = "What is the tuition price?";
+  const defaultLexicon = () => lexicon;
+  // The Portuguese page holds the whole question: an English visitor finds it.
   assert.deepEqual(
-    new SearchEngine(data, { oneLanguageLexicon }).rankLexical(q, 2).ids,
-    new SearchEngine(data, { oneLanguageLexicon: null }).rankLexical(q, 2).ids,
+    new SearchEngine(buildIndexData(pages), { defaultLexicon: null }).rankLexical(q, 3).ids,
+    [1],
   );
-  assert.equal(loaded, false);
+  assert.deepEqual(
+    new SearchEngine(buildIndexData(pages), { defaultLexicon }).rankLexical(q, 3).ids,
+    [0, 1],
+  );
+  // An English page that answers as well stays first: the visitor reads their own language.
+  const own = [...pages, passage("tuition", "en", "The tuition price is fixed for the year.")];
+  const ids = new SearchEngine(buildIndexData(own), { defaultLexicon }).rankLexical(q, 4).ids;
+  assert.deepEqual(ids.slice(0, 2), [3, 0]);
 });
 
 Deno.test("with a lexicon a Portuguese question finds the page that exists only in English", () => {
@@ -117,8 +122,8 @@ Deno.test("with a lexicon a Portuguese question finds the page that exists only 
     passage("campus", "en", "The campus has a library and a gym."),
   ]);
   const q = "Qual é o preço da mensalidade?";
-  // Without the lexicon the Portuguese words match no English page: nothing is found.
-  assert.deepEqual(new SearchEngine(data).rankLexical(q, 4).ids, []);
+  // Without a lexicon the Portuguese words match no English page: nothing is found.
+  assert.deepEqual(new SearchEngine(data, { defaultLexicon: null }).rankLexical(q, 4).ids, []);
   const ids = new SearchEngine(data, { lexicon }).rankLexical(q, 4).ids;
   assert.equal(ids[0], 2);
   // A question in the index's language ranks as before.

@@ -48,7 +48,7 @@ export interface LoadSiteSearchOptions {
   /** The owner's bilingual lexicon (SEARCH_LEXICON), or null. */
   lexicon?: Lexicon | null;
   /** The lexicon of one-language sites (default the shipped one; null turns it off). */
-  oneLanguageLexicon?: (() => Lexicon) | null;
+  defaultLexicon?: (() => Lexicon) | null;
 }
 
 /**
@@ -81,7 +81,7 @@ export function loadSiteSearch(opts: LoadSiteSearchOptions = {}): SiteSearch {
       engine = new SearchEngine(readAsset(bytes), {
         embedder: opts.embedder ?? null,
         lexicon: opts.lexicon ?? null,
-        oneLanguageLexicon: opts.oneLanguageLexicon,
+        defaultLexicon: opts.defaultLexicon,
         onEmbedError: opts.onEmbedError ??
           ((e) =>
             console.warn(

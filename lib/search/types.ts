@@ -2,6 +2,7 @@
  * The contract between the search engine and its users (the `search_site` tool,
  * the offline model, the health route). Everything else in lib/search/ is private.
  */
+import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
 
 /** One retrieved passage. Only passages with a public URL carry a citation number `n`. */
 export interface Passage {
@@ -47,6 +48,8 @@ export interface SearchResult {
    * (a Portuguese question over an English-only site, lib/search/lexicon.ts).
    */
   translatedFrom?: "pt" | "en";
+  /** The question's translation, when the search also looked in the other language. */
+  translation?: SearchTranslation;
 }
 
 /** Options of one search. */

@@ -109,7 +109,10 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           ...(p.match === undefined ? {} : { match: p.match }),
         };
       });
-      const read = result.translatedFrom ? { translatedFrom: result.translatedFrom } : {};
+      const read = {
+        ...(result.translatedFrom ? { translatedFrom: result.translatedFrom } : {}),
+        ...(result.translation ? { translation: result.translation } : {}),
+      };
       return passages.length
         ? { mode: result.mode, passages, ...read }
         : { mode: result.mode, passages, ...read, note: "Nothing on the site matches this query." };

@@ -40,7 +40,10 @@ Deno.test("cross-language questions are English and judge pages that exist only 
       assert.ok(!englishTopics.has(doc) && !doc.startsWith("en-"), `${q._id} judges "${id}"`);
     }
   }
-  // Without a lexicon an English question cannot reach a Portuguese-only page.
-  const results = runSiteQueries(set).filter((r) => r.set === "cross");
-  assert.ok(results.every((r) => r.ndcg10 === 0));
+  // Without a lexicon an English question cannot reach a Portuguese-only page; through the
+  // shipped one, which a bilingual site uses for its pages in one language only, most do.
+  const off = runSiteQueries(set, { lexicon: null, defaultLexicon: null });
+  assert.ok(off.filter((r) => r.set === "cross").every((r) => r.ndcg10 === 0));
+  const found = runSiteQueries(set).filter((r) => r.set === "cross" && r.firstRelevant !== null);
+  assert.ok(found.length >= cross.length * 0.75, `${found.length} of ${cross.length} found`);
 });

@@ -33,7 +33,7 @@ export function lazyPgSearch(
         return real = createPgSiteSearch({
           url,
           embedder,
-          lexicon: owner ? () => owner : choice.oneLanguageLexicon,
+          lexicon: owner ? () => owner : choice.defaultLexicon,
         });
       },
       (error) => {

@@ -1,0 +1,120 @@
+/**
+ * Retrieval on a partly translated bilingual site: the Python FAQ (tests/fixtures/pyfaq/) with
+ * each entry, by a hash of its id, in both languages, in Portuguese only or in English only
+ * (a third each; three draws shift which third is which). Every dev and held-out question of
+ * both languages is asked; its relevant page is its entry in the question's language when that
+ * exists ("own"), else the entry's only page, in the other language ("cross"). Pages in both
+ * languages are declared translations of each other, as a site's manifest does.
+ *
+ *   deno task eval:bilingual [--cross-weight 0.7,1] [--lexicon off|lexicon.tsv]
+ *
+ * Prints one JSON line: nDCG@10 per draw, language and kind, and their means, per weight of the
+ * translated ranking (lib/search/engine.ts BILINGUAL_CROSS_WEIGHT when not given).
+ */
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type BeirDoc, ndcgAt, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
+import { BILINGUAL_CROSS_WEIGHT, SearchEngine } from "@/lib/search/engine.ts";
+import { buildIndexData, type PassageInput } from "@/lib/search/index_data.ts";
+import { lexiconChoice } from "@/lib/search/lexicon.ts";
+import type { Lang } from "@/lib/search/analyzer.ts";
+
+const PYFAQ = fileURLToPath(new URL("../tests/fixtures/pyfaq/", import.meta.url));
+const LANGS = ["pt", "en"] as const;
+const DRAWS = 3;
+const SETS = [["queries", "qrels"], ["heldout_queries", "heldout_qrels"]] as const;
+
+/** Which third an entry is in: 0 both languages, 1 Portuguese only, 2 English only. */
+function third(id: string, draw: number): number {
+  let h = 2166136261;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619) >>> 0;
+  return (h + draw) % 3;
+}
+
+/** The site of one draw: its passages (ids `<lang>:<entry>`) and declared translations. */
+function siteOf(draw: number): { passages: PassageInput[]; translations: Record<string, string> } {
+  const passages: PassageInput[] = [];
+  const translations: Record<string, string> = {};
+  for (const lang of LANGS) {
+    const file = `${PYFAQ}corpus_${lang}.jsonl`;
+    const docs = parseJsonl<BeirDoc>(readFileSync(file, "utf8"), file);
+    for (const d of docs) {
+      const t = third(d._id, draw);
+      if (t === (lang === "pt" ? 2 : 1)) continue;
+      const id = `${lang}:${d._id}`;
+      passages.push({ id, docId: id, title: d.title ?? "", url: null, lang, text: d.text });
+      if (lang === "en" && t === 0) translations[id] = `pt:${d._id}`;
+    }
+  }
+  return { passages, translations };
+}
+
+/** nDCG@10 of one draw's questions of `lang`, split into own-language and cross-language. */
+function measure(
+  engine: SearchEngine,
+  ids: readonly string[],
+  lang: Lang,
+): { own: number[]; cross: number[] } {
+  const have = new Set(ids);
+  const other = lang === "pt" ? "en" : "pt";
+  const out = { own: [] as number[], cross: [] as number[] };
+  for (const [queries, qrels] of SETS) {
+    const file = `${PYFAQ}${queries}_${lang}.jsonl`;
+    const qs = parseJsonl<BeirDoc>(readFileSync(file, "utf8"), file);
+    const judged = parseQrels(readFileSync(`${PYFAQ}${qrels}_${lang}.tsv`, "utf8"));
+    for (const q of qs) {
+      const rel = judged.get(q._id);
+      if (!rel) continue;
+      const gold = new Map<string, number>();
+      let cross = false;
+      for (const [entry, grade] of rel) {
+        const own = `${lang}:${entry}`;
+        cross ||= !have.has(own);
+        gold.set(have.has(own) ? own : `${other}:${entry}`, grade);
+      }
+      const ranked = engine.rankLexical(q.text, 10).ids.map((i) => ids[i]);
+      out[cross ? "cross" : "own"].push(ndcgAt(ranked, gold, 10));
+    }
+  }
+  return out;
+}
+
+const mean = (xs: number[]) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+const round = (x: number) => Number(x.toFixed(4));
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { "cross-weight": { type: "string" }, lexicon: { type: "string" } },
+  });
+  const weights = (values["cross-weight"] ?? String(BILINGUAL_CROSS_WEIGHT)).split(",").map(
+    Number,
+  );
+  if (weights.some((w) => !(w > 0))) throw new Error("--cross-weight takes positive numbers");
+  const lexicons = lexiconChoice(values.lexicon, (path) => readFileSync(path, "utf8"));
+  const sites = Array.from({ length: DRAWS }, (_, draw) => siteOf(draw));
+  const report: Record<string, unknown> = {};
+  for (const crossWeight of weights) {
+    const byKey: Record<string, number[]> = {};
+    const draws = sites.map(({ passages, translations }) => {
+      const engine = new SearchEngine(buildIndexData(passages, { translations }), {
+        ...lexicons,
+        crossWeight,
+      });
+      const ids = passages.map((p) => p.id);
+      const row: Record<string, number> = {};
+      for (const lang of LANGS) {
+        const { own, cross } = measure(engine, ids, lang);
+        for (const [kind, xs] of [["own", own], ["cross", cross]] as const) {
+          row[`${lang}_${kind}`] = round(mean(xs));
+          (byKey[`${lang}_${kind}`] ??= []).push(mean(xs));
+        }
+      }
+      return row;
+    });
+    const means = Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, round(mean(xs))]));
+    report[String(crossWeight)] = { mean: means, draws };
+  }
+  console.log(JSON.stringify({ lexicon: values.lexicon ?? "default", crossWeight: report }));
+}
