@@ -4,6 +4,10 @@ import { analyze, codeTerms, fold, isStopword, tokenize } from "./analyzer.ts";
 Deno.test("fold: NFKC, case and accents", () => {
   assert.equal(fold("INFORMAÇÕES Ação ﬁm"), "informacoes acao fim");
   assert.equal(fold("e\u0301"), "e"); // decomposed accent
+  // ASCII takes a shorter path to the same result.
+  for (const ascii of ["Copy FILE.txt", "x = a[-1] // 2", "", "\t\u007f"]) {
+    assert.equal(fold(ascii), ascii.normalize("NFKC").toLowerCase());
+  }
 });
 
 Deno.test("tokenize keeps numbers and splits underscores and punctuation", () => {

@@ -13,11 +13,19 @@ import { fold, isStopword, type Lang, stem, tokenize } from "./analyzer.ts";
 export interface Lexicon {
   pt: Map<string, string[]>;
   en: Map<string, string[]>;
-  /**
-   * Per direction, the senses of every word by its stem: a visitor's inflected word
-   * ("repetidos", "itens") that the dictionary lists only in its base form.
-   */
-  stems?: { pt: Map<string, string[]>; en: Map<string, string[]> };
+}
+
+/**
+ * Per lexicon and direction, the senses of every word by its stem: a visitor's inflected word
+ * ("repetidos", "itens") that the dictionary lists only in its base form. Built on the first
+ * lookup that needs it (one-language sites): stemming every word costs more than the parse.
+ */
+const stemIndexes = new WeakMap<Lexicon, Partial<Record<Lang, Map<string, string[]>>>>();
+
+function stemIndex(lexicon: Lexicon, lang: Lang): Map<string, string[]> {
+  let byLang = stemIndexes.get(lexicon);
+  if (!byLang) stemIndexes.set(lexicon, byLang = {});
+  return byLang[lang] ??= byStem(lexicon[lang], lang);
 }
 
 /**
@@ -47,7 +55,6 @@ export function parseLexicon(tsv: string): Lexicon {
     add(lexicon.pt, pt, en.trim());
     add(lexicon.en, en, pt.trim());
   }
-  lexicon.stems = { pt: byStem(lexicon.pt, "pt"), en: byStem(lexicon.en, "en") };
   return lexicon;
 }
 
@@ -74,7 +81,7 @@ function sensesOf(
   byStems: boolean,
 ): string[] | undefined {
   return lexicon[from].get(token) ??
-    (byStems ? lexicon.stems?.[from].get(stem(token, from)) : undefined);
+    (byStems ? stemIndex(lexicon, from).get(stem(token, from)) : undefined);
 }
 
 /** The lexicon the search ships, learned from LibreOffice's pt-BR translation (data/). */
