@@ -28,12 +28,12 @@ export const ANALYZER_ID = "nfkc-fold-snowball-stop:v3";
 const MARKS = /\p{M}+/gu;
 const TOKEN = /[\p{L}\p{N}]+/gu;
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 
 /** NFKC, lower case and accent folding ("Informações" → "informacoes"). */
 export function fold(text: string): string {
   // ASCII is its own NFKC and NFD form, and has no marks: half the cost of most words.
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKC").toLowerCase().normalize("NFD").replace(MARKS, "");
 }
 
