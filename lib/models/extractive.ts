@@ -130,8 +130,6 @@ export interface ExtractiveOptions {
   fallbackLang?: AnswerLang;
   /** The search's translation of the question, when it also looked in the other language. */
   translation?: SearchTranslation;
-  /** How a sentence's terms are read against the question's (a translated word's senses). */
-  canon?: (terms: Set<string>) => Set<string>;
 }
 
 /**
@@ -167,28 +165,27 @@ export function buildExtractiveAnswer(
   const lang = own ?? options.fallbackLang ?? pagesLang;
   if (queryTerms.size === 0 || quotable.length === 0) return notCoveredAnswer(lang);
   if (!searchFound(quotable)) return refusal(question, lang, quotable);
-  const { pool, terms, canon } = reading(queryTerms, quotable, lang, own, options.translation);
+  const { pool, readingOf } = reading(queryTerms, quotable, lang, own, options.translation);
   const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
   const quoted = isFaqEntry(top.title)
     ? faqAnswer(question, top)
-    : sentenceAnswer(question, terms, pool, { ...options, canon });
+    : sentenceAnswer(question, pool, options, readingOf);
   if (!quoted) return refusal(question, lang, quotable);
   return withLanguageNote(quoted, lang, quotable);
 }
 
-/** The passages an answer quotes from, and the question's terms their sentences are read with. */
+/** The passages an answer quotes from, and how each is read against the question. */
 interface Reading {
   pool: Array<AnswerPassage & { n: number }>;
-  terms: Set<string>;
-  canon?: (terms: Set<string>) => Set<string>;
+  readingOf: (p: AnswerPassage) => TermReading;
 }
 
 /**
- * Where the answer comes from. When the search ranked first a page in the other language than
- * the answer's, found through the question's translation (a page in one language only), the
- * answer quotes the pages in that language, read with the translated words. "OpenAI?" on a
- * bilingual site is answered from the pages in the answer's language when the search found
- * some: a quote from the other one would say "only in English" untruly.
+ * Where the answer comes from, and how its pages are read. "OpenAI?" on a bilingual site is
+ * answered from the pages in the answer's language when the search found some: a quote from
+ * the other one would say "only in English" untruly. A page in the other language than the
+ * answer's, found through the question's translation (a page in one language only), is read
+ * with the translated words: the visitor's own share no word with its sentences.
  */
 function reading(
   queryTerms: Set<string>,
@@ -197,20 +194,22 @@ function reading(
   own: AnswerLang | null,
   translation: SearchTranslation | undefined,
 ): Reading {
-  const first = quotable.reduce((a, b) => (b.score > a.score ? b : a));
-  const translated = translation && translation.to !== lang &&
-      detectLang(first.text, translation.to) === translation.to
-    ? translatedTerms(translation)
-    : null;
-  if (translated) {
-    const pool = inLang(quotable, translation!.to);
-    // Names and code are written alike in both languages ("fresh.config.ts", "OpenAI"); the
-    // question's other words are on none of these pages, and would only count against each.
-    const onPages = contentTerms(pool.map((p) => `${p.title} ${p.text}`).join(" "));
-    const names = [...queryTerms].filter((t) => onPages.has(t));
-    return { pool, terms: new Set([...translated.terms, ...names]), canon: translated.canon };
-  }
-  return { pool: own ? quotable : inLang(quotable, lang), terms: queryTerms };
+  const pool = own ? quotable : inLang(quotable, lang);
+  const plain = ownReading(queryTerms);
+  const translated = translation && translation.to !== lang ? translatedTerms(translation) : null;
+  if (!translated) return { pool, readingOf: () => plain };
+  const other = pool.filter((p) => detectLang(p.text, translation!.to) === translation!.to);
+  if (!other.length) return { pool, readingOf: () => plain };
+  // Names and code are written alike in both languages ("fresh.config.ts", "OpenAI"); the
+  // question's other words are on none of these pages, and would only count against each.
+  const onPages = contentTerms(other.map((p) => `${p.title} ${p.text}`).join(" "));
+  const names = [...queryTerms].filter((t) => onPages.has(t));
+  const read: TermReading = {
+    terms: new Set([...translated.terms, ...names]),
+    canon: translated.canon,
+  };
+  const inOther = new Set<AnswerPassage>(other);
+  return { pool, readingOf: (p) => inOther.has(p) ? read : plain };
 }
 
 /** The passages in `lang`, or all of them when none is. */
@@ -261,16 +260,15 @@ function faqAnswer(question: string, entry: AnswerPassage & { n: number }): stri
  */
 function sentenceAnswer(
   question: string,
-  queryTerms: Set<string>,
   quotable: Array<AnswerPassage & { n: number }>,
   options: ExtractiveOptions,
+  readingOf: (p: AnswerPassage) => TermReading,
 ): string | null {
   const candidates = scoreSentences(
     question,
-    queryTerms,
     quotable,
     options.maxPassages ?? MAX_PASSAGES,
-    options.canon,
+    readingOf,
   );
   let best: Candidate | undefined;
   let coverage = 0;
@@ -378,18 +376,48 @@ function answerKind(kind: RegExp | null, text: string): number {
 }
 
 /**
+ * How a passage's sentences are read against the question: the question's terms, and a text's
+ * terms as they count against them (a translated word's senses, lib/models/translated_terms.ts).
+ */
+export interface TermReading {
+  terms: Set<string>;
+  canon: (terms: Set<string>) => Set<string>;
+}
+
+/** The question read in its own words. */
+export function ownReading(terms: Set<string>): TermReading {
+  return { terms, canon: (t) => t };
+}
+
+/** A reading's IDF per question term over the retrieved sentences, and their sum. */
+interface TermWeights {
+  idf: Map<string, number>;
+  total: number;
+}
+
+function termWeights(reading: TermReading, pooled: readonly Set<string>[]): TermWeights {
+  const sentences = pooled.map(reading.canon);
+  const idf = new Map<string, number>();
+  for (const term of reading.terms) {
+    const df = sentences.filter((terms) => terms.has(term)).length;
+    idf.set(term, Math.log(1 + (sentences.length + 1) / (df + 0.5)));
+  }
+  return { idf, total: [...idf.values()].reduce((a, b) => a + b, 0) };
+}
+
+/**
  * Every quotable sentence of the top passages, scored by the IDF weight of the question
  * terms it holds. Terms frequent across the retrieved text ("site", "owner") say little;
- * a question term found nowhere weighs most, so a question about it is "not covered".
+ * a question term found nowhere weighs most, so a question about it is "not covered". Each
+ * passage is read as `readingOf` says (a page in the other language, with the question's
+ * translation); coverage is a share of its reading's weight, so readings compare.
  */
 export function scoreSentences(
   question: string,
-  queryTerms: Set<string>,
   quotable: Array<AnswerPassage & { n: number }>,
   maxPassages: number,
-  canon: (terms: Set<string>) => Set<string> = (terms) => terms,
+  readingOf: (p: AnswerPassage) => TermReading,
 ): Candidate[] {
-  const termsOf = (text: string) => canon(contentTerms(text));
   const kind = askedKind(question);
   const subject = definitionSubject(question);
   const subjectTerms = subject === null ? null : questionTerms(subject);
@@ -397,36 +425,34 @@ export function scoreSentences(
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .slice(0, maxPassages);
-  const allSentences = quotable.flatMap((p) => sentences(p.text)).map(termsOf);
-  const idf = new Map<string, number>();
-  for (const term of queryTerms) {
-    const df = allSentences.filter((terms) => terms.has(term)).length;
-    idf.set(term, Math.log(1 + (allSentences.length + 1) / (df + 0.5)));
-  }
-  const totalWeight = [...idf.values()].reduce((a, b) => a + b, 0);
+  const pooled = quotable.flatMap((p) => sentences(p.text)).map(contentTerms);
+  const weights = new Map<TermReading, TermWeights>();
   const candidates: Candidate[] = [];
   ranked.forEach(({ p }, rank) => {
-    const titleTerms = termsOf(p.title);
+    const reading = readingOf(p);
+    let w = weights.get(reading);
+    if (!w) weights.set(reading, w = termWeights(reading, pooled));
+    const titleTerms = reading.canon(contentTerms(p.title));
     sentences(p.text).forEach((text, position) => {
       // Questions, heading paths (FAQ entries, "A › B") and sub-headings kept in the passage
       // text (short lines with no closing punctuation) are not answers.
       if (/\?$/.test(text) || text.includes(" › ")) return;
       const words = text.split(/\s+/).length;
       if (!/[.!…:;)"”]$/u.test(text) && words < 8) return;
-      const terms = termsOf(text);
+      const terms = reading.canon(contentTerms(text));
       const matched = new Set<string>();
       let weight = 0;
       let titleWeight = 0;
-      for (const term of queryTerms) {
+      for (const term of reading.terms) {
         if (terms.has(term)) {
           matched.add(term);
-          weight += idf.get(term)!;
+          weight += w.idf.get(term)!;
         } else if (titleTerms.has(term)) {
-          titleWeight += idf.get(term)!;
+          titleWeight += w.idf.get(term)!;
         }
       }
       // A term of the passage's heading counts half: the section is about it.
-      const coverage = (weight + 0.5 * titleWeight) / totalWeight;
+      const coverage = (weight + 0.5 * titleWeight) / w.total;
       candidates.push({
         text,
         n: p.n,
@@ -439,7 +465,7 @@ export function scoreSentences(
         // Question terms dominate; the kind of answer, a definition of what "what is X?" asks
         // about, the passage's title and rank break ties.
         score: coverage + 0.1 * answerKind(kind, text) +
-          DEFINITION_WEIGHT * defines(subjectTerms, text) + 0.3 * (titleWeight / totalWeight) +
+          DEFINITION_WEIGHT * defines(subjectTerms, text) + 0.3 * (titleWeight / w.total) +
           RANK_WEIGHT / (rank + 1) - 0.002 * position,
       });
     });

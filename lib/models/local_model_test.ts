@@ -301,6 +301,13 @@ Deno.test("local model: a page found through the question's translation is quote
   );
   // Read with the question's own words only, no sentence covers it: refused.
   assert.match(await answer({ mode: "lexical", passages }), /^The site does not cover that/);
+  // Each page is read in its own language, whichever the search put first: an English page
+  // that shares only "drawing" does not hide the Portuguese sentence that answers.
+  const englishFirst = [{ ...passages[1], n: 1, score: 1.2 }, { ...passages[0], n: 2, score: 1 }];
+  assert.match(
+    await answer({ mode: "lexical", passages: englishFirst, translation }),
+    /^The site covers this in Portuguese only: “Você pode voltar a uma versão antiga para comparar\.” \[2\]/,
+  );
 });
 
 Deno.test("local model: 'Who are you?' the pages do not answer gets what the assistant is", async () => {
