@@ -6,10 +6,12 @@
  * exists ("own"), else the entry's only page, in the other language ("cross"). Pages in both
  * languages are declared translations of each other, as a site's manifest does.
  *
- *   deno task eval:bilingual [--cross-weight 0.7,1] [--lexicon off|lexicon.tsv]
+ *   deno task eval:bilingual [--cross-weight 0.7,1] [--lexicon off|lexicon.tsv] [--postgres]
  *
  * Prints one JSON line: nDCG@10 per draw, language and kind, and their means, per weight of the
- * translated ranking (lib/search/engine.ts BILINGUAL_CROSS_WEIGHT when not given).
+ * translated ranking (lib/search/engine.ts BILINGUAL_CROSS_WEIGHT when not given). With
+ * `--postgres`, of the Postgres search instead (SEARCH_DATABASE_URL; each draw indexed into a
+ * schema of its own, dropped after).
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -17,8 +19,12 @@ import { fileURLToPath } from "node:url";
 import { type BeirDoc, ndcgAt, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { BILINGUAL_CROSS_WEIGHT, SearchEngine } from "@/lib/search/engine.ts";
 import { buildIndexData, type PassageInput } from "@/lib/search/index_data.ts";
-import { lexiconChoice } from "@/lib/search/lexicon.ts";
+import { type Lexicon, lexiconChoice } from "@/lib/search/lexicon.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
+import { connectPg } from "@/lib/search/postgres/client.ts";
+import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
+import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
+import { createSchema, dropSchema } from "@/lib/search/postgres/schema.ts";
 
 const PYFAQ = fileURLToPath(new URL("../tests/fixtures/pyfaq/", import.meta.url));
 const LANGS = ["pt", "en"] as const;
@@ -50,12 +56,15 @@ function siteOf(draw: number): { passages: PassageInput[]; translations: Record<
   return { passages, translations };
 }
 
+/** A search of one draw's site: the ids of a question's first 10 passages. */
+type Rank = (question: string) => Promise<string[]>;
+
 /** nDCG@10 of one draw's questions of `lang`, split into own-language and cross-language. */
-function measure(
-  engine: SearchEngine,
+async function measure(
+  rank: Rank,
   ids: readonly string[],
   lang: Lang,
-): { own: number[]; cross: number[] } {
+): Promise<{ own: number[]; cross: number[] }> {
   const have = new Set(ids);
   const other = lang === "pt" ? "en" : "pt";
   const out = { own: [] as number[], cross: [] as number[] };
@@ -73,11 +82,58 @@ function measure(
         cross ||= !have.has(own);
         gold.set(have.has(own) ? own : `${other}:${entry}`, grade);
       }
-      const ranked = engine.rankLexical(q.text, 10).ids.map((i) => ids[i]);
-      out[cross ? "cross" : "own"].push(ndcgAt(ranked, gold, 10));
+      out[cross ? "cross" : "own"].push(ndcgAt(await rank(q.text), gold, 10));
     }
   }
   return out;
+}
+
+/**
+ * Runs `use` with the Postgres search over one draw's site, indexed into a schema of its own
+ * in `url` and dropped after.
+ */
+async function withPgSite<T>(
+  url: string,
+  site: ReturnType<typeof siteOf>,
+  options: { lexicon: (() => Lexicon) | null; crossWeight: number },
+  use: (rank: Rank) => Promise<T>,
+): Promise<T> {
+  const schema = `bilingual_${Deno.pid}`;
+  const sql = connectPg(url, { schema, max: 3, statementTimeoutMs: 120_000 });
+  try {
+    await createSchema(sql, schema);
+    const docs = site.passages.map((p) => ({
+      id: p.id,
+      contentHash: p.text,
+      url: null,
+      lang: p.lang as Lang,
+      passages: [p],
+      ...(site.translations[p.id] ? { translationOf: site.translations[p.id] } : {}),
+    }));
+    await indexIntoPg(sql, docs, { batchDocs: 500 });
+    const pg = createPgSiteSearch({ sql, deadlineMs: 30_000, ...options });
+    return await use(async (q) => (await pg.search(q, { k: 10 })).passages.map((p) => p.id));
+  } finally {
+    await dropSchema(sql, schema).catch(() => {});
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** nDCG@10 means of one draw, per language and kind, added to `byKey` too. */
+async function drawRow(
+  rank: Rank,
+  ids: readonly string[],
+  byKey: Record<string, number[]>,
+): Promise<Record<string, number>> {
+  const row: Record<string, number> = {};
+  for (const lang of LANGS) {
+    const { own, cross } = await measure(rank, ids, lang);
+    for (const [kind, xs] of [["own", own], ["cross", cross]] as const) {
+      row[`${lang}_${kind}`] = round(mean(xs));
+      (byKey[`${lang}_${kind}`] ??= []).push(mean(xs));
+    }
+  }
+  return row;
 }
 
 const mean = (xs: number[]) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
@@ -86,8 +142,16 @@ const round = (x: number) => Number(x.toFixed(4));
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
-    options: { "cross-weight": { type: "string" }, lexicon: { type: "string" } },
+    options: {
+      "cross-weight": { type: "string" },
+      lexicon: { type: "string" },
+      postgres: { type: "boolean" },
+    },
   });
+  const pgUrl = values.postgres ? Deno.env.get("SEARCH_DATABASE_URL") : undefined;
+  if (values.postgres && !pgUrl) {
+    throw new Error("--postgres needs SEARCH_DATABASE_URL (scripts/pg_cluster.sh starts one).");
+  }
   const weights = (values["cross-weight"] ?? String(BILINGUAL_CROSS_WEIGHT)).split(",").map(
     Number,
   );
@@ -97,24 +161,31 @@ if (import.meta.main) {
   const report: Record<string, unknown> = {};
   for (const crossWeight of weights) {
     const byKey: Record<string, number[]> = {};
-    const draws = sites.map(({ passages, translations }) => {
-      const engine = new SearchEngine(buildIndexData(passages, { translations }), {
-        ...lexicons,
-        crossWeight,
-      });
-      const ids = passages.map((p) => p.id);
-      const row: Record<string, number> = {};
-      for (const lang of LANGS) {
-        const { own, cross } = measure(engine, ids, lang);
-        for (const [kind, xs] of [["own", own], ["cross", cross]] as const) {
-          row[`${lang}_${kind}`] = round(mean(xs));
-          (byKey[`${lang}_${kind}`] ??= []).push(mean(xs));
-        }
+    const draws: Array<Record<string, number>> = [];
+    for (const site of sites) {
+      const ids = site.passages.map((p) => p.id);
+      if (pgUrl) {
+        const owner = lexicons.lexicon;
+        const lexicon = owner ? () => owner : lexicons.defaultLexicon;
+        const options = { lexicon, crossWeight };
+        draws.push(await withPgSite(pgUrl, site, options, (rank) => drawRow(rank, ids, byKey)));
+        continue;
       }
-      return row;
-    });
+      const engine = new SearchEngine(
+        buildIndexData(site.passages, { translations: site.translations }),
+        {
+          ...lexicons,
+          crossWeight,
+        },
+      );
+      const rank: Rank = (q) => Promise.resolve(engine.rankLexical(q, 10).ids.map((i) => ids[i]));
+      draws.push(await drawRow(rank, ids, byKey));
+    }
     const means = Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, round(mean(xs))]));
     report[String(crossWeight)] = { mean: means, draws };
   }
-  console.log(JSON.stringify({ lexicon: values.lexicon ?? "default", crossWeight: report }));
+  const search = pgUrl ? "postgres" : "embedded";
+  console.log(
+    JSON.stringify({ search, lexicon: values.lexicon ?? "default", crossWeight: report }),
+  );
 }

@@ -146,6 +146,64 @@ export function queryLangs(query: string, langs: readonly Lang[]): Lang[] {
   return langs.filter((_, i) => counts[i] === best);
 }
 
+/**
+ * On a bilingual site, the languages to translate a question between, [from, to]: from the one
+ * language the question is asked in (`langs`, queryLangs') to the site's other one; null when
+ * the question's language is not told. Shared with the Postgres search
+ * (lib/search/postgres/lexical_ranking.ts).
+ */
+export function bilingualPair(
+  langs: readonly Lang[],
+  siteLangs: readonly Lang[],
+): [Lang, Lang] | null {
+  const others = siteLangs.filter((l) => !langs.includes(l));
+  return others.length === 1 && langs.length === 1 ? [langs[0], others[0]] : null;
+}
+
+/**
+ * The question's content words translated from `from`, each a group of its senses (a name or
+ * code keeps its own spelling among them); its question words and opening modal are left out
+ * as they are in its own language. `byStems` on a one-language site (lexicon.ts
+ * translationGroups). Shared with the Postgres search (lib/search/postgres/translate.ts).
+ */
+export function questionTranslation(
+  query: string,
+  from: Lang,
+  lexicon: Lexicon,
+  questionWords: QuestionWordLevel,
+  byStems: boolean,
+): string[][] {
+  const lead = leadingModalWord(query, from);
+  return translationGroups(
+    query,
+    from,
+    lexicon,
+    (t) => isQuestionWord(t, from, questionWords) || t === lead,
+    byStems,
+  );
+}
+
+/**
+ * Rankings of two languages merged by how much of its own question each passage matches: each
+ * side's scores divided by its `weight` (its query's IDF weight; a translated side's also by
+ * its cross weight), a passage found on both sides taking its better share. The first `limit`,
+ * best first. Shared with the Postgres search (lib/search/postgres/lexical_ranking.ts).
+ */
+export function fuseShares<T>(
+  sides: ReadonlyArray<{ ids: ArrayLike<T>; scores: ArrayLike<number>; weight: number }>,
+  limit: number,
+): { ids: T[]; scores: number[] } {
+  const best = new Map<T, number>();
+  for (const { ids, scores, weight } of sides) {
+    for (let i = 0; i < ids.length; i++) {
+      const v = scores[i] / weight;
+      if (v > (best.get(ids[i]) ?? -1)) best.set(ids[i], v);
+    }
+  }
+  const merged = [...best].sort((a, b) => b[1] - a[1]).slice(0, limit);
+  return { ids: merged.map((m) => m[0]), scores: merged.map((m) => m[1]) };
+}
+
 /** The search engine over one index. */
 export class SearchEngine {
   readonly data: IndexData;
@@ -336,8 +394,7 @@ export class SearchEngine {
       const asked = this.#askedLang(query);
       return asked !== this.#langs[0] ? [asked, this.#langs[0]] : null;
     }
-    const others = this.#langs.filter((l) => !langs.includes(l));
-    return others.length === 1 && langs.length === 1 ? [langs[0], others[0]] : null;
+    return bilingualPair(langs, this.#langs);
   }
 
   /**
@@ -424,18 +481,11 @@ export class SearchEngine {
     const ownWeight = this.#queryWeight(
       queryTerms(query, from, this.#questionWords, this.#repair).map((t) => [t]),
     );
-    const best = new Map<number, number>();
-    const put = (ids: ArrayLike<number>, scores: ArrayLike<number>, w: number) => {
-      for (let i = 0; i < ids.length; i++) {
-        const v = scores[i] / w;
-        if (v > (best.get(ids[i]) ?? -1)) best.set(ids[i], v);
-      }
-    };
-    put(own.ids, own.scores, ownWeight);
-    // On a one-language site the translated ranking is the only real one.
-    put(other.ids, other.scores, otherWeight / (this.#langs.length === 1 ? 1 : this.#crossWeight));
-    const merged = [...best].sort((a, b) => b[1] - a[1]).slice(0, limit);
-    return { ids: merged.map((m) => m[0]), scores: merged.map((m) => m[1]) };
+    return fuseShares([
+      { ...own, weight: ownWeight },
+      // On a one-language site the translated ranking is the only real one.
+      { ...other, weight: otherWeight / (this.#langs.length === 1 ? 1 : this.#crossWeight) },
+    ], limit);
   }
 
   /**
@@ -834,12 +884,11 @@ export class SearchEngine {
    * as they are in its own language.
    */
   #translationGroups(query: string, from: Lang): string[][] {
-    const lead = leadingModalWord(query, from);
-    return translationGroups(
+    return questionTranslation(
       query,
       from,
       this.#translationLexicon(),
-      (t) => isQuestionWord(t, from, this.#questionWords) || t === lead,
+      this.#questionWords,
       this.#langs.length === 1,
     );
   }

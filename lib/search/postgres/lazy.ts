@@ -26,8 +26,7 @@ export function lazyPgSearch(
   const load = () =>
     loading ??= Promise.all([import("./pg_search.ts"), import("../lexicon.ts")]).then(
       ([{ createPgSiteSearch }, { lexiconChoiceFromEnv }]) => {
-        // Postgres sites translate only when they are in one language, with the owner's
-        // lexicon when there is one.
+        // With the owner's lexicon when there is one, else the shipped one (as embedded).
         const choice = lexiconChoiceFromEnv({ SEARCH_LEXICON: lexicon });
         const owner = choice.lexicon;
         return real = createPgSiteSearch({

@@ -21,6 +21,8 @@ export interface PgDocument {
   url: string | null;
   lang: "pt" | "en";
   passages: PassageInput[];
+  /** The id of the document this one translates (the manifest's `translationOf`). */
+  translationOf?: string;
 }
 
 /** What an indexing run did. */
@@ -83,11 +85,22 @@ export function pgCodeVector(title: string, text: string): string {
   return terms.map(([t, w], i) => `${quote(t)}:${i + 1}${w}`).join(" ");
 }
 
-/** The stored hash: the content, where it shows, the schema and the embedding model. */
+/**
+ * The stored hash: the content, where it shows, the schema, the embedding model, and the
+ * declared translation when there is one (so a database indexed before `translation_of`
+ * existed rewrites just the documents that have one).
+ */
 function documentHash(doc: PgDocument, model: string | null): Promise<string> {
   return sha256Hex(
-    [SCHEMA_VERSION, doc.contentHash, doc.url ?? "", doc.lang, model ?? "", doc.passages.length]
-      .join("\t"),
+    [
+      SCHEMA_VERSION,
+      doc.contentHash,
+      doc.url ?? "",
+      doc.lang,
+      model ?? "",
+      doc.passages.length,
+      ...(doc.translationOf ? [doc.translationOf] : []),
+    ].join("\t"),
   );
 }
 
@@ -134,6 +147,8 @@ export async function indexIntoPg(
     }
   });
   await storeLangs(sql);
+  // Only a migrated table has the column; the owner's answers (no migration) declare none.
+  if (options.migrate !== false) await storeTranslations(sql);
   return {
     added: todo.length - updated,
     updated,
@@ -153,6 +168,19 @@ async function storeLangs(sql: Sql): Promise<void> {
   await sql`
     insert into site_meta (key, value)
     values ('langs', to_jsonb(array(select distinct lang from site_documents order by lang)))
+    on conflict (key) do update set value = excluded.value`;
+}
+
+/**
+ * How many documents declare a translation that is stored too, kept in site_meta beside the
+ * languages: the search leaves their pages out of a bilingual site's translated side only when
+ * there are some, and never asks a database indexed before the column existed for it.
+ */
+async function storeTranslations(sql: Sql): Promise<void> {
+  await sql`
+    insert into site_meta (key, value)
+    values ('translations', to_jsonb((select count(*) from site_documents d
+      join site_documents t on t.id = d.translation_of)))
     on conflict (key) do update set value = excluded.value`;
 }
 
@@ -225,7 +253,16 @@ async function writeBatch(
       code: pgCodeVector(p.title, p.text),
     }))
   );
-  const docs = write.map(({ doc, hash }) => ({ id: doc.id, hash, url: doc.url, lang: doc.lang }));
+  // The column is written only by batches that declare a translation: the owner's answers
+  // (none) are synced by a server that does not migrate, maybe before the indexer added it.
+  const translated = write.some(({ doc }) => doc.translationOf);
+  const docs = write.map(({ doc, hash }) => ({
+    id: doc.id,
+    hash,
+    url: doc.url,
+    lang: doc.lang,
+    ...(translated ? { translation_of: doc.translationOf ?? null } : {}),
+  }));
   const idList = pgArray(ids);
   await sql.begin(async (tx) => {
     // Two indexers at once would count the same terms twice: one writer at a time.
@@ -285,5 +322,6 @@ export function pgDocuments(
     url: d.url,
     lang: toLang(d.lang),
     passages: byDoc.get(d.id) ?? [],
+    ...(d.translationOf ? { translationOf: d.translationOf } : {}),
   }));
 }

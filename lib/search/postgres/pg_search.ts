@@ -20,22 +20,20 @@ import type {
   SiteSearch,
   StoredPassage,
 } from "../types.ts";
-import { connectPg, pgArray, pgFailure, type Sql, withDeadline } from "./client.ts";
-import { liftEntries } from "./entry_lift.ts";
+import { connectPg, pgFailure, type Sql, withDeadline } from "./client.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
-import {
-  CONFIG_OF,
-  DEFAULT_TUNING,
-  LEXICAL_SQL,
-  pgCodeTerms,
-  type PgRankTuning,
-  queryLanguages,
-} from "./ranking_sql.ts";
-import { askedWords, searchText } from "../query_terms.ts";
+import { DEFAULT_TUNING, type PgRankTuning } from "./ranking_sql.ts";
 import { type Lang, LANGS } from "../analyzer.ts";
-import { langEvidence } from "../detect_lang.ts";
 import { type Lexicon, shippedLexicon } from "../lexicon.ts";
-import { translatedQuestion } from "./translate.ts";
+import { BILINGUAL_CROSS_WEIGHT } from "../engine.ts";
+import {
+  bilingualRanking,
+  type LexicalRanking,
+  type LexicalRun,
+  oneLanguageRanking,
+  type Row,
+  type SiteShape,
+} from "./lexical_ranking.ts";
 
 /** Options of `createPgSiteSearch`. */
 export interface PgSiteSearchOptions {
@@ -52,10 +50,13 @@ export interface PgSiteSearchOptions {
   entryQuestion?: readonly [number, number];
   onEmbedError?: (error: unknown) => void;
   /**
-   * The lexicon a question in the other language than a one-language site's is translated
-   * with (default: the shipped one; null turns translation off).
+   * The lexicon questions are translated with (default: the shipped one; null turns
+   * translation off): on a one-language site, a question in the other language; on a
+   * bilingual one, every question, for the pages with no translation in its language.
    */
   lexicon?: (() => Lexicon) | null;
+  /** Weight of a bilingual site's translated side (default BILINGUAL_CROSS_WEIGHT). */
+  crossWeight?: number;
 }
 
 /** A search over Postgres, with `close()` for the pool it opened. */
@@ -79,16 +80,6 @@ async function syncDocuments(
   await indexIntoPg(sql, docs, { scope: { prefix, inside: true }, migrate: false, embedder });
 }
 
-interface Row {
-  id: string;
-  title: string;
-  url: string | null;
-  lang: string;
-  body: string;
-  score: number;
-  match?: number | null;
-}
-
 /** How long a status read stays fresh, ms: /api/health polls must not each query the database. */
 const STATUS_TTL_MS = 5_000;
 
@@ -100,14 +91,19 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
   const seen = new Lru<string, StoredPassage>(2_000);
   let status: IndexStatus = { status: "unavailable", error: "The search database is connecting." };
   let checkedAt = 0, checking: Promise<void> | null = null, dims: number | null = null;
-  let langs: Lang[] = [];
-  const lexicon = options.lexicon === undefined ? shippedLexicon : options.lexicon;
+  const site: SiteShape = {
+    langs: [],
+    twins: false,
+    lexicon: options.lexicon === undefined ? shippedLexicon : options.lexicon,
+    crossWeight: options.crossWeight ?? BILINGUAL_CROSS_WEIGHT,
+  };
 
   const refresh = () =>
     checking ??= readStatus(sql, deadline, options.embedder ?? null).then((s) => {
       status = s.status;
       dims = s.dims;
-      langs = s.langs;
+      site.langs = s.langs;
+      site.twins = s.twins;
     }).finally(() => {
       checkedAt = Date.now();
       checking = null;
@@ -120,21 +116,23 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     if (!query.trim() || k === 0) return { mode: dims ? "hybrid" : "lexical", passages: [] };
     const depth = Math.max(k, candidates);
     // The translation's statement fails as the ranking's would: both under the catch below.
-    const translation = lexicon && langs.length === 1 ? { lexicon, to: langs[0] } : null;
-    const lexicalRun = askedText(sql, query, translation, deadline, opts.signal).then(
-      async (asked) => ({
-        asked,
-        rows: await lexicalRows(sql, asked, depth, tuning, deadline, opts.signal),
-      }),
-    );
+    const run: LexicalRun = {
+      depth,
+      tuning,
+      deadline,
+      entryQuestion: options.entryQuestion,
+      signal: opts.signal,
+    };
+    const lexicalRun = site.langs.length > 1
+      ? bilingualRanking(sql, query, site, run)
+      : oneLanguageRanking(sql, query, site, run);
     const denseRun = dims && options.embedder
       ? denseRows(sql, options.embedder, dims, query, depth, deadline, options, opts.signal)
       : Promise.resolve(null);
-    let asked: AskedText;
-    let lexical: Row[];
+    let lexical: LexicalRanking;
     let dense: Row[] | null;
     try {
-      [{ asked, rows: lexical }, dense] = await Promise.all([lexicalRun, denseRun]);
+      [lexical, dense] = await Promise.all([lexicalRun, denseRun]);
     } catch (error) {
       lexicalRun.catch(() => {});
       denseRun.catch(() => {});
@@ -145,9 +143,8 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       throw error;
     }
     if (status.status !== "ok" && Date.now() - checkedAt > 250) void refresh().catch(() => {});
-    const lifted = liftEntries(lexical, query, options.entryQuestion, asked.text);
-    const result = assemble(lifted, dense, k, seen);
-    return asked.translatedFrom ? { ...result, translatedFrom: asked.translatedFrom } : result;
+    const { rows, ...translated } = lexical;
+    return { ...assemble(rows, dense, k, seen), ...translated };
   }
 
   return {
@@ -162,39 +159,6 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     ready: () => refresh().catch(() => {}),
     syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix, options.embedder ?? null),
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
-  };
-}
-
-/**
- * What Postgres searches for `query`: its words less the question words, in the question's
- * language; on a one-language site (`translation`) asked in the other language, its
- * translation.
- */
-async function askedText(
-  sql: Sql,
-  query: string,
-  translation: { lexicon: () => Lexicon; to: Lang } | null,
-  deadline: number,
-  signal?: AbortSignal,
-): Promise<AskedText> {
-  // Operators, which Postgres's parser drops, searched as typed.
-  const code = pgCodeTerms(query);
-  const from = langEvidence(query);
-  if (translation && from && from !== translation.to) {
-    const { lexicon, to } = translation;
-    const words = await translatedQuestion(sql, query, from, to, lexicon(), deadline, signal);
-    if (words) {
-      // The asked words are the question's, not the translation's: the match counts them all.
-      const configs = [CONFIG_OF[to]];
-      return { text: words.join(" "), words, code, asked: "", configs, translatedFrom: from };
-    }
-  }
-  const own = queryLanguages(query);
-  return {
-    text: searchText(query, own),
-    code,
-    asked: askedWords(query).join(" "),
-    configs: own.map((l) => CONFIG_OF[l]),
   };
 }
 
@@ -223,48 +187,6 @@ async function denseRows(
       where embedding is not null
       order by embedding <=> ${`[${Array.from(vector).join(",")}]`}::vector
       limit ${depth}` as unknown as Promise<Row[]>,
-    deadline,
-    signal,
-  );
-}
-
-/** The text Postgres searches, the configurations it is analysed with, and its language. */
-interface AskedText {
-  text: string;
-  /** A translated question's words, each the text of its senses. */
-  words?: string[];
-  /** The question's operators (ranking_sql.ts `pgCodeTerms`). */
-  code: string[];
-  /** The words it asks with (query_terms.ts `askedWords`), which the match does not count. */
-  asked: string;
-  configs: string[];
-  /** The question's language when the text is its translation. */
-  translatedFrom?: Lang;
-}
-
-/** The lexical ranking (ranking_sql.ts), `depth` passages deep. */
-function lexicalRows(
-  sql: Sql,
-  { text, words, code, asked, configs }: AskedText,
-  depth: number,
-  tuning: PgRankTuning,
-  deadline: number,
-  signal?: AbortSignal,
-): Promise<Row[]> {
-  const params = [
-    text,
-    depth,
-    tuning.budget,
-    tuning.cap,
-    pgArray(tuning.weights),
-    tuning.lengthNorm,
-    pgArray(configs),
-    words ? pgArray(words) : null,
-    pgArray(code),
-    asked,
-  ];
-  return withDeadline<Row[]>(
-    sql.unsafe(LEXICAL_SQL, params) as unknown as Promise<Row[]>,
     deadline,
     signal,
   );
@@ -314,7 +236,7 @@ async function readStatus(
   sql: Sql,
   deadline: number,
   embedder: Embedder | null,
-): Promise<{ status: IndexStatus; dims: number | null; langs: Lang[] }> {
+): Promise<{ status: IndexStatus; dims: number | null; langs: Lang[]; twins: boolean }> {
   try {
     const rows = await withDeadline<Array<{ key: string; value: unknown }>>(
       sql`select key, value from site_meta` as unknown as Promise<
@@ -334,6 +256,8 @@ async function readStatus(
     return {
       dims,
       langs: LANGS.filter((l) => stored.includes(l)),
+      // Absent until the indexer has run with the `translation_of` column.
+      twins: Number(meta.get("translations") ?? 0) > 0,
       status: {
         status: "ok",
         passages: Number(meta.get("passages") ?? 0),
@@ -348,6 +272,7 @@ async function readStatus(
     return {
       dims: null,
       langs: [],
+      twins: false,
       status: {
         status: "unavailable",
         error: missing

@@ -64,10 +64,14 @@ const REPAIR_VARIANTS = `array(
  * senses are scored as one term, as the embedded engine scores synonyms (their occurrences
  * pooled, the IDF of the passages holding any of them), $9 the question's operators
  * (`pgCodeTerms`, text[], each a word of its own, as written), $10 the words the question asks
- * with (`askedWords`, one text): unknown to the site, they weigh nothing in the match.
- * Returns id, title, url, lang, body, score, match.
+ * with (`askedWords`, one text): unknown to the site, they weigh nothing in the match, $11
+ * null, or the languages of the passages ranked (text[]: a bilingual site ranks a question's
+ * own side in its language, its translation in the other, as the embedded engine's BM25 does).
+ * Returns id, title, url, lang, body, score, match, and the query's `weight` (its words' IDF, a
+ * word the site lacks as the rarest term: what a side's scores are divided by when two
+ * languages' rankings are merged) and `site_share` (the site's half of the match).
  */
-export const LEXICAL_SQL = `
+const LEXICAL_TEMPLATE = `
 with asked as (
   -- Each lexeme with its word: its own without $8, else the word of the question it translates.
   select distinct case when $8::text[] is null then l.lexeme else g.i::text end as grp, l.lexeme
@@ -120,7 +124,9 @@ rare as (
   select string_agg(${LIT}, ' | ')::tsquery as q from w where ndoc > 0 and before < $3
 ),
 cand as (
-  select p.id from site_passages p, rare where p.tsv @@ rare.q limit $4
+  select p.id from site_passages p, rare
+  where p.tsv @@ rare.q and ($11::text[] is null or p.lang = any($11::text[]))/* twins */
+  limit $4
 ),
 scored as (
   -- Ranked on the index columns only; the text of the passages is read for the top ones.
@@ -145,14 +151,37 @@ select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- scale the offline model's gate is calibrated on): see Passage.match.
   ((select coalesce(sum(gw.idf), 0) from gw
      where gw.q is not null and p.tsv @@ gw.q)
-     / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match
-from top t join site_passages p using (id),
-  (select coalesce(sum(coalesce(idf, case when gw.grp in (select lexeme from asked_lex) then 0
+     / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match,
+  a.weight, a.known_idf / nullif(a.all_idf, 0) as site_share
+-- One row with a null id when no passage matched: its weight and site share are still read.
+from (select coalesce(sum(coalesce(idf, case when gw.grp in (select lexeme from asked_lex) then 0
             else ln(1 + (total.n + 0.5) / 1.5) end)), 0) as all_idf,
-          coalesce(sum(idf), 0) as known_idf
+          coalesce(sum(idf), 0) as known_idf,
+          coalesce(sum(coalesce(idf, ln(1 + (total.n + 0.5) / 1.5))), 0) as weight
    from gw, total) a
+left join (top t join site_passages p using (id)) on true
 order by t.score desc, p.id
 `;
+
+/** The statement (LEXICAL_TEMPLATE's parameters and columns). */
+export const LEXICAL_SQL = lexicalSql("");
+
+/**
+ * LEXICAL_SQL without the passages of documents that have a declared translation
+ * (site_documents.translation_of), nor of the documents they translate: the translated side
+ * of a bilingual site's search, whose pages with a version in the question's language are
+ * ranked on its own side (engine.ts `#withoutTwins`). A statement of its own, so a database
+ * indexed before the column existed is never asked for it.
+ */
+export const LEXICAL_SQL_WITHOUT_TWINS = lexicalSql(`
+    and not exists (select 1 from site_documents d join site_documents t on t.id = d.translation_of
+      where d.id = p.doc_id)
+    and not exists (select 1 from site_documents d where d.translation_of = p.doc_id)`);
+
+/** The statement, with `twins` (SQL conditions on the candidate `p`) in its candidates' filter. */
+function lexicalSql(twins: string): string {
+  return LEXICAL_TEMPLATE.replace("/* twins */", twins);
+}
 
 /** The text search configuration of each language (lib/search/postgres/schema.ts). */
 export const CONFIG_OF: Record<Lang, string> = { pt: "site_pt", en: "site_en" };

@@ -3,6 +3,8 @@
  * run again (every step is "if not exists" or compares before it changes anything).
  *
  *   site_documents  one row per corpus document, with the hash of what was indexed from it
+ *                   and the document it is a declared translation of (`translation_of`,
+ *                   the manifest's `translationOf`)
  *   site_passages   one row per passage; `tsv` is generated from title (weight A) and text (B),
  *                   joined words split (`splitJoinedWords`),
  *                   with the language's text search configuration, and from their operators
@@ -11,8 +13,8 @@
  *                   (pgvector, HNSW) only when an embedding model is configured
  *   site_terms      per lexeme, how many passages hold it: the IDF of the ranking and the
  *                   choice of the rarest terms, kept up to date in the indexing transactions
- *   site_meta       passage and document counts, the documents' languages, the embedding model
- *                   and its dimensions
+ *   site_meta       passage and document counts, the documents' languages, how many declare a
+ *                   translation, the embedding model and its dimensions
  */
 import type { Sql, Tx } from "./client.ts";
 
@@ -128,8 +130,14 @@ create table if not exists site_documents (
   hash text not null,
   url text,
   lang text not null,
-  indexed_at timestamptz not null default now()
+  indexed_at timestamptz not null default now(),
+  translation_of text
 );
+-- Added after version 3 without a version of its own: the indexer rewrites the documents that
+-- declare a translation (their hash holds it), the others have none to store.
+alter table site_documents add column if not exists translation_of text;
+create index if not exists site_documents_translation on site_documents (translation_of)
+  where translation_of is not null;
 create table if not exists site_passages (
   id text primary key,
   doc_id text not null references site_documents (id) on delete cascade,

@@ -1,13 +1,14 @@
 /**
- * Cross-language search on a one-language Postgres site, as the embedded engine does it
- * (lib/search/engine.ts): a question in the other language is translated word by word through
- * the bilingual lexicon (lib/search/lexicon.ts). Of each word's senses only those that are one
- * lexeme of the site take part, read in one statement; a word with none stays as typed (a
- * name, code, or a word the site lacks, which the "not covered" gate then counts as such).
+ * Cross-language search on Postgres, as the embedded engine does it (lib/search/engine.ts): a
+ * question is translated word by word through the bilingual lexicon (lib/search/lexicon.ts),
+ * on a one-language site when it is asked in the other language, on a bilingual one always, for
+ * the pages in the other language only. Of each word's senses only those that are one lexeme of
+ * the site take part, read in one statement; a word with none stays as typed (a name, code, or
+ * a word the site lacks, which the "not covered" gate then counts as such).
  */
 import type { Lang } from "../analyzer.ts";
-import { type Lexicon, translationGroups } from "../lexicon.ts";
-import { isQuestionWord, leadingModalWord } from "../query_terms.ts";
+import { DEFAULT_QUESTION_WORDS, questionTranslation } from "../engine.ts";
+import type { Lexicon } from "../lexicon.ts";
 import { pgArray, type Sql, withDeadline } from "./client.ts";
 import { CONFIG_OF } from "./ranking_sql.ts";
 
@@ -18,28 +19,27 @@ select s.sense from unnest($1::text[]) as s(sense),
 where array_length(a.lexemes, 1) = 1
   and exists (select 1 from site_terms t where t.lexeme = a.lexemes[1])`;
 
+/** A question's translation: the lexicon's, and the text Postgres searches of each word. */
+export interface TranslatedQuestion {
+  /** Each content word's senses, as the embedded engine's result carries them. */
+  groups: string[][];
+  /** Per word, the text of its senses the site holds (the ranking scores them as one). */
+  words: string[];
+}
+
 /**
- * `query`, asked in `from`, as words in `to` for the site's full-text search, one text of
- * senses per word of the question (the ranking scores a word's senses as one); null when it
- * has no word to translate (only question words).
+ * `query`, asked in `from`, as words in `to` for the site's full-text search; null when it
+ * has no word to translate (only question words). `byStems` on a one-language site: a word the
+ * lexicon lacks takes the senses of its stem's words (lexicon.ts translationGroups).
  */
 export async function translatedQuestion(
   sql: Sql,
   query: string,
-  from: Lang,
-  to: Lang,
-  lexicon: Lexicon,
-  deadline: number,
-  signal?: AbortSignal,
-): Promise<string[] | null> {
-  const lead = leadingModalWord(query, from);
-  const groups = translationGroups(
-    query,
-    from,
-    lexicon,
-    (t) => isQuestionWord(t, from, 1) || t === lead,
-    true,
-  );
+  [from, to]: readonly [Lang, Lang],
+  { lexicon, byStems }: { lexicon: Lexicon; byStems: boolean },
+  { deadline, signal }: { deadline: number; signal?: AbortSignal },
+): Promise<TranslatedQuestion | null> {
+  const groups = questionTranslation(query, from, lexicon, DEFAULT_QUESTION_WORDS, byStems);
   if (!groups.length) return null;
   const senses = [...new Set(groups.flat())];
   const rows = await withDeadline<Array<{ sense: string }>>(
@@ -51,5 +51,5 @@ export async function translatedQuestion(
   );
   const known = new Set(rows.map((r) => r.sense));
   // translationGroups puts the word itself last: kept when none of its senses is the site's.
-  return groups.map((g) => g.filter((s) => known.has(s)).join(" ") || g.at(-1)!);
+  return { groups, words: groups.map((g) => g.filter((s) => known.has(s)).join(" ") || g.at(-1)!) };
 }
