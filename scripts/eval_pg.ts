@@ -6,9 +6,12 @@
  *
  * Indexes the corpus into a schema of its own (dropped after), ranks every judged query with
  * both engines and prints one JSON line: nDCG@10, MRR@10, recall@10 and query p50/p95 of each.
+ * `--site` does it on our own bilingual corpus and its question sets (scripts/eval_site.ts):
+ * nDCG@10 per set (pt, en, cross) of each engine.
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { toLang } from "@/lib/search/analyzer.ts";
 import {
   type BeirDoc,
@@ -22,10 +25,12 @@ import {
 import { buildIndexData } from "@/lib/search/index_data.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
-import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
+import { indexIntoPg, pgDocuments } from "@/lib/search/postgres/pg_index.ts";
 import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
 import { createSchema, dropSchema } from "@/lib/search/postgres/schema.ts";
 import type { PgRankTuning } from "@/lib/search/postgres/ranking_sql.ts";
+import { loadCorpus } from "@/lib/search/manifest.ts";
+import { loadSiteSet, runSiteQueries, SITE_SETS, summarize } from "./eval_site.ts";
 
 interface Scores {
   ndcg: number;
@@ -128,6 +133,42 @@ export async function evalPg(args: string[], url: string): Promise<Record<string
   }
 }
 
+/** Both engines on our own corpus (indexed as `deno task index --to postgres` does). */
+export async function evalPgSite(url: string): Promise<Record<string, unknown>> {
+  const set = await loadSiteSet();
+  const embedded = summarize(runSiteQueries(set));
+  const schema = `eval_site_${Deno.pid}`;
+  const sql = connectPg(url, { schema, max: 3, statementTimeoutMs: 120_000 });
+  try {
+    await createSchema(sql, schema);
+    const corpus = await loadCorpus(fileURLToPath(new URL("../corpus/", import.meta.url)));
+    await indexIntoPg(sql, pgDocuments(corpus));
+    const pg = createPgSiteSearch({ sql, deadlineMs: 30_000 });
+    const bySet: Record<string, number[]> = {};
+    const times: number[] = [];
+    // Untimed warm-up: the first search reads the status, the first translation the lexicon.
+    for (const q of set.queries.slice(0, 3)) await pg.search(q.text, { k: 10 });
+    for (const q of set.queries) {
+      const s = performance.now();
+      const ids = (await pg.search(q.text, { k: 10 })).passages.map((p) => p.id);
+      times.push(performance.now() - s);
+      (bySet[q.metadata.set] ??= []).push(ndcgAt(ids, set.qrels.get(q._id) ?? new Map(), 10));
+    }
+    const mean = (xs: number[]) => Number((xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(4));
+    return {
+      embedded: Object.fromEntries(SITE_SETS.map((s) => [s, embedded[s]["ndcg@10"]])),
+      postgres: {
+        ...Object.fromEntries(SITE_SETS.map((s) => [s, mean(bySet[s] ?? [])])),
+        p50_ms: Number(percentile(times, 50).toFixed(3)),
+        p95_ms: Number(percentile(times, 95).toFixed(3)),
+      },
+    };
+  } finally {
+    await dropSchema(sql, schema).catch(() => {});
+    await sql.end({ timeout: 1 });
+  }
+}
+
 if (import.meta.main) {
   const url = Deno.env.get("SEARCH_DATABASE_URL");
   if (!url) {
@@ -136,5 +177,6 @@ if (import.meta.main) {
     );
     Deno.exit(1);
   }
-  console.log(JSON.stringify(await evalPg(Deno.args, url)));
+  const site = Deno.args.includes("--site");
+  console.log(JSON.stringify(site ? await evalPgSite(url) : await evalPg(Deno.args, url)));
 }
