@@ -165,41 +165,47 @@ export function buildExtractiveAnswer(
   const lang = own ?? options.fallbackLang ?? pagesLang;
   if (queryTerms.size === 0 || quotable.length === 0) return notCoveredAnswer(lang);
   if (!searchFound(quotable)) return refusal(question, lang, quotable);
-  const { pool, readingOf } = reading(queryTerms, quotable, lang, own, options.translation);
-  const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
-  const quoted = isFaqEntry(top.title)
-    ? faqAnswer(question, top)
-    : sentenceAnswer(question, pool, options, readingOf);
-  if (!quoted) return refusal(question, lang, quotable);
-  return withLanguageNote(quoted, lang, quotable);
+  for (
+    const { pool, readingOf } of readings(queryTerms, quotable, lang, own, options.translation)
+  ) {
+    const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
+    const quoted = isFaqEntry(top.title)
+      ? faqAnswer(question, top)
+      : sentenceAnswer(question, pool, options, readingOf);
+    if (quoted) return withLanguageNote(quoted, lang, quotable);
+  }
+  return refusal(question, lang, quotable);
 }
 
-/** The passages an answer quotes from, and how each is read against the question. */
+/** Passages an answer may quote from, all read one way against the question. */
 interface Reading {
   pool: Array<AnswerPassage & { n: number }>;
   readingOf: (p: AnswerPassage) => TermReading;
 }
 
 /**
- * Where the answer comes from, and how its pages are read. "OpenAI?" on a bilingual site is
- * answered from the pages in the answer's language when the search found some: a quote from
- * the other one would say "only in English" untruly. A page in the other language than the
- * answer's, found through the question's translation (a page in one language only), is read
- * with the translated words: the visitor's own share no word with its sentences.
+ * Where the answer comes from, in the order to try: one language at a time, so an answer never
+ * mixes them. "OpenAI?" on a bilingual site is answered from the pages in the answer's language
+ * when the search found some: a quote from the other one would say "only in English" untruly.
+ * When the search ranked first a page in the other language, found through the question's
+ * translation (a page in one language only), the pages in that language come first, read with
+ * the translated words (the visitor's own share none of their words), and the visitor's
+ * language's pages second, for when those hold no sentence that answers; else the other way.
  */
-function reading(
+function readings(
   queryTerms: Set<string>,
   quotable: Array<AnswerPassage & { n: number }>,
   lang: AnswerLang,
   own: AnswerLang | null,
   translation: SearchTranslation | undefined,
-): Reading {
+): Reading[] {
   const pool = own ? quotable : inLang(quotable, lang);
   const plain = ownReading(queryTerms);
+  const asked: Reading = { pool, readingOf: () => plain };
   const translated = translation && translation.to !== lang ? translatedTerms(translation) : null;
-  if (!translated) return { pool, readingOf: () => plain };
+  if (!translated) return [asked];
   const other = pool.filter((p) => detectLang(p.text, translation!.to) === translation!.to);
-  if (!other.length) return { pool, readingOf: () => plain };
+  if (!other.length) return [asked];
   // Names and code are written alike in both languages ("fresh.config.ts", "OpenAI"); the
   // question's other words are on none of these pages, and would only count against each.
   const onPages = contentTerms(other.map((p) => `${p.title} ${p.text}`).join(" "));
@@ -208,8 +214,10 @@ function reading(
     terms: new Set([...translated.terms, ...names]),
     canon: translated.canon,
   };
-  const inOther = new Set<AnswerPassage>(other);
-  return { pool, readingOf: (p) => inOther.has(p) ? read : plain };
+  const across: Reading = { pool: other, readingOf: () => read };
+  const mine: Reading = { pool: pool.filter((p) => !other.includes(p)), readingOf: () => plain };
+  const first = pool.reduce((a, b) => (b.score > a.score ? b : a));
+  return (other.includes(first) ? [across, mine] : [mine, across]).filter((r) => r.pool.length);
 }
 
 /** The passages in `lang`, or all of them when none is. */

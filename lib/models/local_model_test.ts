@@ -308,6 +308,21 @@ Deno.test("local model: a page found through the question's translation is quote
     await answer({ mode: "lexical", passages: englishFirst, translation }),
     /^The site covers this in Portuguese only: “Você pode voltar a uma versão antiga para comparar\.” \[2\]/,
   );
+  // An English page that answers is quoted, alone, though the Portuguese one holds more of the
+  // translated words: the visitor's language first, and never both in one answer.
+  const versions = {
+    ...passages[1],
+    title: "How it works › Versions",
+    text: "Each older version of a drawing stays in the version picker.",
+  };
+  assert.equal(
+    await answer({
+      mode: "lexical",
+      passages: [{ ...versions, n: 1, score: 1.2 }, { ...passages[0], n: 2, score: 1 }],
+      translation,
+    }),
+    "“Each older version of a drawing stays in the version picker.” [1]",
+  );
 });
 
 Deno.test("local model: 'Who are you?' the pages do not answer gets what the assistant is", async () => {
