@@ -23,7 +23,7 @@ import {
   type PgRankTuning,
   queryLanguages,
 } from "./ranking_sql.ts";
-import { translatedQuestion } from "./translate.ts";
+import { lexiconLang, type TranslatedQuestion, translatedQuestion } from "./translate.ts";
 
 /** A ranked passage as the statements return it. */
 export interface Row {
@@ -70,6 +70,8 @@ interface AskedText {
   text: string;
   /** A translated question's words, each the text of its senses. */
   words?: string[];
+  /** A translated question's words for the match (translate.ts `TranslatedQuestion.senses`). */
+  senses?: string[];
   /** The question's operators (ranking_sql.ts `pgCodeTerms`). */
   code: string[];
   /** The words it asks with (query_terms.ts `askedWords`), which the match does not count. */
@@ -94,14 +96,19 @@ export async function oneLanguageRanking(
   site: SiteShape,
   run: LexicalRun,
 ): Promise<LexicalRanking> {
-  const from = langEvidence(query);
   const to = site.langs.length === 1 ? site.langs[0] : null;
-  if (site.lexicon && to && from && from !== to) {
-    const lexicon = site.lexicon();
-    const t = await translatedQuestion(sql, query, [from, to], { lexicon, byStems: true }, run);
+  // Read only for a question that needs it: a site's own-language questions never parse it.
+  const lexicon = site.lexicon && to ? site.lexicon : null;
+  // Without function words, the question's words tell its language, as in the embedded engine.
+  const from = langEvidence(query) ??
+    (lexicon && to ? await lexiconLang(sql, query, to, lexicon(), run) : null);
+  if (lexicon && to && from && from !== to) {
+    const t = await translatedQuestion(sql, query, [from, to], {
+      lexicon: lexicon(),
+      byStems: true,
+    }, run);
     if (t) {
-      // The asked words are the question's, not the translation's: the match counts them all.
-      const asked = translatedText(query, t.words, to);
+      const asked = translatedText(query, t, to);
       const side = await lexicalRows(sql, asked, run);
       return {
         rows: liftEntries(side.rows, query, run.entryQuestion, asked.text),
@@ -153,7 +160,7 @@ async function translatedSide(
   // pages above a question's own-language answers (lexicon.ts translationGroups).
   const t = await translatedQuestion(sql, query, pair, { lexicon, byStems: false }, run);
   if (!t) return null;
-  const asked = translatedText(query, t.words, pair[1]);
+  const asked = translatedText(query, t, pair[1]);
   const side = await lexicalRows(sql, asked, run, { langs: [pair[1]], withoutTwins: site.twins });
   return { ...side, groups: t.groups };
 }
@@ -202,13 +209,22 @@ function ownText(query: string): AskedText {
   };
 }
 
-/** A translated question's words, each the text of its senses, analysed in `to`. */
-function translatedText(query: string, words: string[], to: Lang): AskedText {
+/**
+ * A translated question's words, each the text of its senses, analysed in `to`. Its match reads
+ * each word's senses as the embedded engine's does (`senses`), and the words it asks with are
+ * the question's own ("clono"): told by a word of no sense the site holds, as there.
+ */
+function translatedText(
+  query: string,
+  { words, senses }: Pick<TranslatedQuestion, "words" | "senses">,
+  to: Lang,
+): AskedText {
   return {
     text: words.join(" "),
     words,
+    senses,
     code: pgCodeTerms(query),
-    asked: "",
+    asked: askedWords(query).join(" "),
     configs: [CONFIG_OF[to]],
   };
 }
@@ -219,7 +235,7 @@ function translatedText(query: string, words: string[], to: Lang): AskedText {
  */
 async function lexicalRows(
   sql: Sql,
-  { text, words, code, asked, configs }: AskedText,
+  { text, words, senses, code, asked, configs }: AskedText,
   run: LexicalRun,
   only: { langs: Lang[] | null; withoutTwins?: boolean } = { langs: null },
 ): Promise<Side> {
@@ -236,6 +252,7 @@ async function lexicalRows(
     pgArray(code),
     asked,
     only.langs ? pgArray(only.langs) : null,
+    senses ? pgArray(senses) : null,
   ];
   const statement = only.withoutTwins ? LEXICAL_SQL_WITHOUT_TWINS : LEXICAL_SQL;
   const rows = await withDeadline<Row[]>(

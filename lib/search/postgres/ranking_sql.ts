@@ -66,11 +66,38 @@ const REPAIR_VARIANTS = `array(
  * (`pgCodeTerms`, text[], each a word of its own, as written), $10 the words the question asks
  * with (`askedWords`, one text): unknown to the site, they weigh nothing in the match, $11
  * null, or the languages of the passages ranked (text[]: a bilingual site ranks a question's
- * own side in its language, its translation in the other, as the embedded engine's BM25 does).
+ * own side in its language, its translation in the other, as the embedded engine's BM25 does),
+ * $12 null, or a translated question's words for the match, each the text of all its senses
+ * and the word itself (text[]; translate.ts `TranslatedQuestion.senses`).
  * Returns id, title, url, lang, body, score, match, and the query's `weight` (its words' IDF, a
  * word the site lacks as the rarest term: what a side's scores are divided by when two
  * languages' rankings are merged) and `site_share` (the site's half of the match).
  */
+const TRANSLATED_MATCH = `
+-- The match's words (mw): without $12 the ranking's; with it, a translated question's words as
+-- the embedded engine's match reads them (engine.ts #matcher): each word the lexemes of all its
+-- senses, phrases' parts too, weighing its rarest lexeme's IDF, not the pooled IDF the ranking
+-- scores it with; a word with no lexeme of the site is asked with when one of its lexemes is.
+mlex as (
+  select g.i, l.lexeme, t.ndoc
+  from unnest($12::text[]) with ordinality as g(txt, i)
+  cross join unnest($7::text[]) as c
+  left join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, ${
+  splitJoinedWords("g.txt")
+}))) as l(lexeme) on true
+  left join site_terms t on t.lexeme = l.lexeme and t.ndoc > 0
+),
+mw as (
+  select gw.grp::text as grp, gw.q, gw.idf, gw.grp in (select lexeme from asked_lex) as asked
+  from gw where $12::text[] is null
+  union all
+  select m.i::text, (string_agg(${LIT}, ' | ')
+      filter (where m.ndoc is not null))::tsquery,
+    max(ln(1 + (total.n - m.ndoc + 0.5) / (m.ndoc + 0.5))),
+    coalesce(bool_or(m.lexeme in (select lexeme from asked_lex)), false)
+  from mlex m, total group by m.i, total.n
+)`;
+
 const LEXICAL_TEMPLATE = `
 with asked as (
   -- Each lexeme with its word: its own without $8, else the word of the question it translates.
@@ -144,21 +171,22 @@ top as (
 asked_lex as (
   select l.lexeme from unnest($7::text[]) as c
   cross join lateral unnest(tsvector_to_array(to_tsvector(c::regconfig, $10::text))) as l(lexeme)
-)
+),
+${TRANSLATED_MATCH}
 select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- The share of the query's IDF weight the passage holds and the one the site holds (a word
   -- the site lacks weighs as the rarest term, one passage's, as in the embedded engine, whose
   -- scale the offline model's gate is calibrated on): see Passage.match.
-  ((select coalesce(sum(gw.idf), 0) from gw
-     where gw.q is not null and p.tsv @@ gw.q)
+  ((select coalesce(sum(m.idf), 0) from mw m where m.q is not null and p.tsv @@ m.q)
      / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match,
   a.weight, a.known_idf / nullif(a.all_idf, 0) as site_share
 -- One row with a null id when no passage matched: its weight and site share are still read.
-from (select coalesce(sum(coalesce(idf, case when gw.grp in (select lexeme from asked_lex) then 0
+from (select coalesce(sum(coalesce(idf, case when asked then 0
             else ln(1 + (total.n + 0.5) / 1.5) end)), 0) as all_idf,
           coalesce(sum(idf), 0) as known_idf,
-          coalesce(sum(coalesce(idf, ln(1 + (total.n + 0.5) / 1.5))), 0) as weight
-   from gw, total) a
+          (select coalesce(sum(coalesce(gw.idf, ln(1 + (total.n + 0.5) / 1.5))), 0) from gw)
+            as weight
+   from total left join mw on true group by total.n) a
 left join (top t join site_passages p using (id)) on true
 order by t.score desc, p.id
 `;

@@ -6,7 +6,7 @@
  * the site take part, read in one statement; a word with none stays as typed (a name, code, or
  * a word the site lacks, which the "not covered" gate then counts as such).
  */
-import type { Lang } from "../analyzer.ts";
+import { isStopword, type Lang, tokenize } from "../analyzer.ts";
 import { DEFAULT_QUESTION_WORDS, questionTranslation } from "../engine.ts";
 import type { Lexicon } from "../lexicon.ts";
 import { pgArray, type Sql, withDeadline } from "./client.ts";
@@ -25,6 +25,12 @@ export interface TranslatedQuestion {
   groups: string[][];
   /** Per word, the text of its senses the site holds (the ranking scores them as one). */
   words: string[];
+  /**
+   * Per word, the text of all its senses and the word itself, as the embedded engine's match
+   * reads them: a phrase's parts count there, and the word a site lacks is told by its own
+   * spelling (the verb asked with weighs nothing).
+   */
+  senses: string[];
 }
 
 /**
@@ -51,5 +57,43 @@ export async function translatedQuestion(
   );
   const known = new Set(rows.map((r) => r.sense));
   // translationGroups puts the word itself last: kept when none of its senses is the site's.
-  return { groups, words: groups.map((g) => g.filter((s) => known.has(s)).join(" ") || g.at(-1)!) };
+  return {
+    groups,
+    words: groups.map((g) => g.filter((s) => known.has(s)).join(" ") || g.at(-1)!),
+    senses: groups.map((g) => g.join(" ")),
+  };
+}
+
+/** The words, among `$1`, none of whose lexemes in `$2` the site holds. */
+const UNKNOWN_WORDS_SQL = `
+select w.word from unnest($1::text[]) as w(word)
+where not exists (
+  select 1 from unnest(tsvector_to_array(to_tsvector($2::regconfig, w.word))) as l(lexeme)
+  join site_terms t using (lexeme))`;
+
+/**
+ * The language of a question with no function word of either language ("tupla vs lista?") over a
+ * site in `site` only, as the embedded engine tells it (engine.ts #lexiconLang): the other
+ * language when some of its words are words of the other language in the lexicon that the site
+ * lacks, the site's otherwise. One statement, only when such words are there.
+ */
+export async function lexiconLang(
+  sql: Sql,
+  query: string,
+  site: Lang,
+  lexicon: Lexicon,
+  { deadline, signal }: { deadline: number; signal?: AbortSignal },
+): Promise<Lang> {
+  const other: Lang = site === "pt" ? "en" : "pt";
+  const words = [...new Set(tokenize(query.slice(0, 500)))]
+    .filter((t) => !isStopword(t, site) && lexicon[other].has(t));
+  if (!words.length) return site;
+  const rows = await withDeadline<Array<{ word: string }>>(
+    sql.unsafe(UNKNOWN_WORDS_SQL, [pgArray(words), CONFIG_OF[site]]) as unknown as Promise<
+      Array<{ word: string }>
+    >,
+    deadline,
+    signal,
+  );
+  return rows.length ? other : site;
 }
