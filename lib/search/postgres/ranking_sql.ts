@@ -12,7 +12,8 @@
  *   passages are read. A common word alone still finds passages, `cap` of them.
  */
 
-import { codeTerms, isStopword, type Lang, tokenize } from "../analyzer.ts";
+import { codeTerms, type Lang, LANGS } from "../analyzer.ts";
+import { queryLangs } from "../engine.ts";
 import { splitJoinedWords } from "./schema.ts";
 
 /**
@@ -219,11 +220,7 @@ export const CONFIG_OF: Record<Lang, string> = { pt: "site_pt", en: "site_en" };
  * the one whose function words the query holds most; both without any.
  */
 export function queryLanguages(query: string): Lang[] {
-  const tokens = tokenize(query);
-  const pt = tokens.filter((t) => isStopword(t, "pt")).length;
-  const en = tokens.filter((t) => isStopword(t, "en")).length;
-  if (pt === en) return ["pt", "en"];
-  return [pt > en ? "pt" : "en"];
+  return queryLangs(query, LANGS);
 }
 
 /** The configurations a query is analysed with (`queryLanguages`'). */
