@@ -231,6 +231,8 @@ export class SearchEngine {
   readonly #repair: TermRepair;
   #words: SiteWords | null | undefined;
   #asked: { query: string; lang: Lang } | null = null;
+  /** The last question's translation: one search reads it for the ranking, match and result. */
+  #translated: { query: string; from: Lang; groups: string[][] } | null = null;
 
   constructor(data: IndexData, options: EngineOptions = {}) {
     this.data = data;
@@ -878,19 +880,19 @@ export class SearchEngine {
     return this.#words = { words, compounds };
   }
 
-  /**
-   * The question's content words translated from `from`, each a group of its senses (a name or
-   * code keeps its own spelling among them); its question words and opening modal are left out
-   * as they are in its own language.
-   */
+  /** `questionTranslation` with this engine's lexicon and settings, kept for the last question. */
   #translationGroups(query: string, from: Lang): string[][] {
-    return questionTranslation(
+    const last = this.#translated;
+    if (last?.query === query && last.from === from) return last.groups;
+    const groups = questionTranslation(
       query,
       from,
       this.#translationLexicon(),
       this.#questionWords,
       this.#langs.length === 1,
     );
+    this.#translated = { query, from, groups };
+    return groups;
   }
 
   /** The lexicon a question is translated with (only called once #crossPair found a pair). */
