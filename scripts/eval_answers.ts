@@ -37,7 +37,12 @@ import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
 import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
 import { createSchema, dropSchema } from "@/lib/search/postgres/schema.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
-import { DEFAULT_LEXICONS, type LexiconChoice, lexiconChoice } from "@/lib/search/lexicon.ts";
+import {
+  chosenLexicon,
+  DEFAULT_LEXICONS,
+  type LexiconChoice,
+  lexiconChoice,
+} from "@/lib/search/lexicon.ts";
 import { buildIndexData, type PassageInput } from "@/lib/search/index_data.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
@@ -105,8 +110,7 @@ async function pgBeirSiteSearch(
     await close();
     throw error;
   }
-  const owner = lexicons.lexicon;
-  const lexicon = owner ? () => owner : lexicons.defaultLexicon;
+  const lexicon = chosenLexicon(lexicons);
   return { search: createPgSiteSearch({ sql, deadlineMs: 30_000, lexicon }), close };
 }
 

@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { type BeirDoc, ndcgAt, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { BILINGUAL_CROSS_WEIGHT, SearchEngine } from "@/lib/search/engine.ts";
 import { buildIndexData, type PassageInput } from "@/lib/search/index_data.ts";
-import { type Lexicon, lexiconChoice } from "@/lib/search/lexicon.ts";
+import { chosenLexicon, type Lexicon, lexiconChoice } from "@/lib/search/lexicon.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
 import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
@@ -56,6 +56,21 @@ function siteOf(draw: number): { passages: PassageInput[]; translations: Record<
   return { passages, translations };
 }
 
+/** Every dev and held-out question of `lang` with its judged entries. */
+function judgedQuestions(lang: Lang): Array<{ text: string; rel: Map<string, number> }> {
+  return SETS.flatMap(([queries, qrels]) => {
+    const file = `${PYFAQ}${queries}_${lang}.jsonl`;
+    const judged = parseQrels(readFileSync(`${PYFAQ}${qrels}_${lang}.tsv`, "utf8"));
+    return parseJsonl<BeirDoc>(readFileSync(file, "utf8"), file).flatMap((q) => {
+      const rel = judged.get(q._id);
+      return rel ? [{ text: q.text, rel }] : [];
+    });
+  });
+}
+
+/** The questions of both languages, read once. */
+const QUESTIONS = { pt: judgedQuestions("pt"), en: judgedQuestions("en") };
+
 /** A search of one draw's site: the ids of a question's first 10 passages. */
 type Rank = (question: string) => Promise<string[]>;
 
@@ -68,22 +83,15 @@ async function measure(
   const have = new Set(ids);
   const other = lang === "pt" ? "en" : "pt";
   const out = { own: [] as number[], cross: [] as number[] };
-  for (const [queries, qrels] of SETS) {
-    const file = `${PYFAQ}${queries}_${lang}.jsonl`;
-    const qs = parseJsonl<BeirDoc>(readFileSync(file, "utf8"), file);
-    const judged = parseQrels(readFileSync(`${PYFAQ}${qrels}_${lang}.tsv`, "utf8"));
-    for (const q of qs) {
-      const rel = judged.get(q._id);
-      if (!rel) continue;
-      const gold = new Map<string, number>();
-      let cross = false;
-      for (const [entry, grade] of rel) {
-        const own = `${lang}:${entry}`;
-        cross ||= !have.has(own);
-        gold.set(have.has(own) ? own : `${other}:${entry}`, grade);
-      }
-      out[cross ? "cross" : "own"].push(ndcgAt(await rank(q.text), gold, 10));
+  for (const { text, rel } of QUESTIONS[lang]) {
+    const gold = new Map<string, number>();
+    let cross = false;
+    for (const [entry, grade] of rel) {
+      const own = `${lang}:${entry}`;
+      cross ||= !have.has(own);
+      gold.set(have.has(own) ? own : `${other}:${entry}`, grade);
     }
+    out[cross ? "cross" : "own"].push(ndcgAt(await rank(text), gold, 10));
   }
   return out;
 }
@@ -165,9 +173,7 @@ if (import.meta.main) {
     for (const site of sites) {
       const ids = site.passages.map((p) => p.id);
       if (pgUrl) {
-        const owner = lexicons.lexicon;
-        const lexicon = owner ? () => owner : lexicons.defaultLexicon;
-        const options = { lexicon, crossWeight };
+        const options = { lexicon: chosenLexicon(lexicons), crossWeight };
         draws.push(await withPgSite(pgUrl, site, options, (rank) => drawRow(rank, ids, byKey)));
         continue;
       }

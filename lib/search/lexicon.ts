@@ -125,6 +125,15 @@ export interface LexiconChoice {
   defaultLexicon: (() => Lexicon) | null;
 }
 
+/**
+ * The one lexicon a choice translates with: the owner's when there is one, else the default
+ * (what the embedded engine reads of the two; the Postgres search takes it alone).
+ */
+export function chosenLexicon(choice: LexiconChoice): (() => Lexicon) | null {
+  const owner = choice.lexicon;
+  return owner ? () => owner : choice.defaultLexicon;
+}
+
 /** No owner's lexicon: the shipped one on one-language sites, as with SEARCH_LEXICON unset. */
 export const DEFAULT_LEXICONS: LexiconChoice = {
   lexicon: null,

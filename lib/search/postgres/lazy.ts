@@ -25,15 +25,10 @@ export function lazyPgSearch(
   let loading: Promise<PgSiteSearch> | null = null;
   const load = () =>
     loading ??= Promise.all([import("./pg_search.ts"), import("../lexicon.ts")]).then(
-      ([{ createPgSiteSearch }, { lexiconChoiceFromEnv }]) => {
+      ([{ createPgSiteSearch }, { chosenLexicon, lexiconChoiceFromEnv }]) => {
         // With the owner's lexicon when there is one, else the shipped one (as embedded).
         const choice = lexiconChoiceFromEnv({ SEARCH_LEXICON: lexicon });
-        const owner = choice.lexicon;
-        return real = createPgSiteSearch({
-          url,
-          embedder,
-          lexicon: owner ? () => owner : choice.defaultLexicon,
-        });
+        return real = createPgSiteSearch({ url, embedder, lexicon: chosenLexicon(choice) });
       },
       (error) => {
         loading = null;
