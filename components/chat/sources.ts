@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { httpLink } from "@/lib/text/source_link.ts";
+import { newCodeScan, scanCode } from "@/lib/text/code_spans.ts";
 
 /** One numbered source of an answer. */
 export interface Source {
@@ -29,17 +30,19 @@ export function textFragmentUrl(url: string, text: string): string {
   return `${base}#${anchor}:~:text=${encoded}`;
 }
 
-/** Fenced blocks and inline code spans: a `[1]` inside them is code (`a[1]`), not a citation. */
-const CODE = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[^\S\n]*$|(?![\s\S]))|(`+)[^`]*?\2/gm;
 /** `[N]`, not the text of a markdown link (`[1](…)`). */
 const CITED = /\[(\d{1,3})\](?!\()/g;
 
-/** The numbers a message's text cites, outside code. */
+/**
+ * The numbers a message's text cites: its `[N]` outside code, read by the scan the server's
+ * citation filter reads (`a[2]` in a code span is code).
+ */
 export function citedNumbers(message: ChatMessage): Set<number> {
   const out = new Set<number>();
   for (const part of message.parts) {
     if (part.type !== "text") continue;
-    for (const m of part.text.replace(CODE, " ").matchAll(CITED)) out.add(Number(m[1]));
+    const code = scanCode(part.text, newCodeScan());
+    for (const m of part.text.matchAll(CITED)) if (!code[m.index]) out.add(Number(m[1]));
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * saved message), and valid/invalid counts go into the message metadata.
  */
 import type { UIMessageChunk } from "ai";
-import { type CodeScan, newCodeScan, scanCode, trailingFenceRun } from "./code_spans.ts";
+import { type CodeScan, newCodeScan, scanCode, trailingFenceRun } from "@/lib/text/code_spans.ts";
 
 /** Counts of checked citations. */
 export interface CitationCounts {
