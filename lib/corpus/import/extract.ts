@@ -1,13 +1,14 @@
 /**
  * An HTML page → its main content: page metadata (title, language, canonical
- * URL, robots meta, license link) read from the head, chrome removed (nav,
- * header, footer, asides, cookie and consent banners, dialogs), then
- * @mozilla/readability picks the main content. linkedom is the DOM. A page
+ * URL, robots meta, license link) read from the head, folded FAQ answers shown
+ * (disclosures.ts), chrome removed (nav, header, footer, asides, cookie and
+ * consent banners, dialogs), then @mozilla/readability picks the main content. linkedom is the DOM. A page
  * over the work budget (page_budget.ts) is refused before it is parsed, since
  * both the parse and Readability are synchronous and can run for minutes.
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { applyFaqData, faqData, faqHtml, openDisclosures } from "./disclosures.ts";
 import { DEFAULT_PAGE_BUDGET, overBudget, type PageBudget } from "./page_budget.ts";
 
 /** What `extractPage` finds in a page. */
@@ -74,24 +75,40 @@ export function extractPage(
     ?.getAttribute("href") ?? meta('meta[name="dcterms.license"]');
   const title = pageTitle(document);
   resolveLinks(document, pageUrl);
+  // Folded FAQ answers are content, not chrome: shown before the hidden elements go.
+  openDisclosures(document);
+  const unshown = applyFaqData(document, faqData(document));
   removeChrome(document);
-  const article = new Readability(document as unknown as Document, { charThreshold: 0 }).parse();
-  const text = (article?.textContent ?? "").replace(/\s+/g, " ").trim();
-  if (!article?.content || !text) {
+  const article = readable(document);
+  const added = unshown.length ? faqHtml(unshown) : "";
+  const text = `${article?.textContent ?? ""} ${
+    added ? unshown.map((e) => e.question).join(" ") : ""
+  }`
+    .replace(/\s+/g, " ").trim();
+  if ((!article?.content && !added) || !text) {
     throw new ExtractError("no main content found in the page");
   }
   return {
-    title: title || article.title?.trim() || "",
+    title: title || article?.title?.trim() || "",
     lang,
     canonical: canonicalHref ? absolute(canonicalHref, pageUrl) : null,
     noindex: /\b(noindex|none)\b/i.test(robots),
     license: license ? (absolute(license, pageUrl) ?? license) : "",
-    html: article.content,
+    html: `${article?.content ?? ""}${added ? `\n${added}` : ""}`,
     textLength: text.length,
   };
 }
 
 type Doc = ReturnType<typeof parseHTML>["document"];
+
+/** Readability's article, or null when it finds none (it throws on a body with no text). */
+function readable(document: Doc): ReturnType<Readability["parse"]> {
+  try {
+    return new Readability(document as unknown as Document, { charThreshold: 0 }).parse();
+  } catch {
+    return null;
+  }
+}
 
 /** The first h1 of the main area, else og:title, else <title> without its " | Site" suffix. */
 function pageTitle(document: Doc): string {

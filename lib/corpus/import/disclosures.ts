@@ -1,0 +1,332 @@
+/**
+ * FAQ pages written as accordions, read as the FAQ entries they are.
+ *
+ * Most FAQ pages fold their answers away: the W3C's accordion pattern (a `<button
+ * aria-expanded aria-controls>` in a heading, the panel `hidden`), Bootstrap's collapse
+ * (`data-bs-toggle="collapse"`), jQuery-style panels (`style="display:none"`,
+ * `aria-hidden="true"`), `hidden="until-found"`. An import that drops hidden content and
+ * buttons as page chrome keeps neither the questions nor the answers. Here, before the
+ * chrome goes: each disclosure's panel is shown, and its trigger becomes text — plain text
+ * inside a heading, else a bold line of its own, which the chunker reads as an FAQ question
+ * (lib/search/chunker.ts). The page's schema.org FAQPage data (JSON-LD) names the questions
+ * and answers too: a question found on the page is marked and its answer shown; the ones the
+ * page does not show at all (rendered by script) are returned to be added to the content.
+ */
+import { parseHTML } from "linkedom";
+
+type Doc = ReturnType<typeof parseHTML>["document"];
+type El = ReturnType<Doc["createElement"]>;
+
+/** One question and answer of a page's FAQPage data. */
+export interface FaqDatum {
+  question: string;
+  /** The answer as the data gives it: HTML or plain text. */
+  answer: string;
+}
+
+const TRIGGER = "[aria-controls][aria-expanded], [data-bs-toggle=collapse], [data-toggle=collapse]";
+// Menus, listboxes and dialogs are disclosed too, but they are chrome, not content.
+const NOT_CONTENT = /^(menu|menubar|listbox|dialog|alertdialog|tooltip|tree|grid)$/i;
+const HIDING_STYLE =
+  /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?=;|$)/gi;
+const HIDES = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const HEADING = "h1, h2, h3, h4, h5, h6";
+/** Elements no answer from the page's data may carry (the same chrome the page loses). */
+const UNSAFE = "script, style, iframe, object, embed, form, template, noscript";
+
+/** Collapse whitespace, for comparing what a page shows with what its data says. */
+const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** Shows `el`: drops the attribute and inline styles that hide it. */
+function show(el: El): void {
+  el.removeAttribute("hidden");
+  if (el.getAttribute("aria-hidden") === "true") el.removeAttribute("aria-hidden");
+  const style = el.getAttribute("style");
+  if (style && HIDES.test(style)) el.setAttribute("style", style.replace(HIDING_STYLE, ""));
+}
+
+/** The panels a trigger discloses: `aria-controls` ids, else its Bootstrap target. */
+function panelsOf(document: Doc, trigger: El): El[] {
+  const ids = (trigger.getAttribute("aria-controls") ?? "").split(/\s+/).filter(Boolean);
+  if (!ids.length) {
+    const target = trigger.getAttribute("data-bs-target") ?? trigger.getAttribute("data-target") ??
+      trigger.getAttribute("href") ?? "";
+    if (/^#[\w-]+$/.test(target)) ids.push(target.slice(1));
+  }
+  return ids.map((id) => document.getElementById(id) as El | null).filter((el): el is El =>
+    el !== null
+  );
+}
+
+/**
+ * The block a disclosure's label stands in: its highest ancestor holding no other text. That
+ * whole block is replaced, so that its class names ("card-header", "accordion-header") do
+ * not make Readability drop the question as page chrome, and nothing else is lost.
+ */
+function labelBlock(label: El, text: string, body: El): El {
+  let block = label;
+  for (
+    let up = block.parentElement as El | null;
+    up && up !== body && norm(up.textContent ?? "") === text;
+    up = up.parentElement as El | null
+  ) block = up;
+  return block;
+}
+
+/**
+ * A disclosure's label as text the chunker reads: a plain heading of the level it was
+ * written in, else a bold line of its own (read as a question when it ends with "?").
+ */
+function asText(document: Doc, block: El, label: string, heading: El | null): El {
+  if (heading) {
+    const h = document.createElement(heading.tagName.toLowerCase()) as El;
+    h.textContent = label;
+    block.replaceWith(h);
+    return h;
+  }
+  const p = document.createElement("p") as El;
+  const strong = document.createElement("strong");
+  strong.textContent = label;
+  p.appendChild(strong);
+  block.replaceWith(p);
+  return p;
+}
+
+const WRAPPER = /^(div|section)$/i;
+
+/** Replaces `el` by its children. */
+function unwrap(el: El): void {
+  el.replaceWith(...([...el.childNodes] as never[]));
+}
+
+/**
+ * An entry's label and answer as siblings of the FAQ's other entries, like headings and
+ * paragraphs: Readability scores a paragraph into its parent and grandparent only, so with
+ * each entry wrapped in an item and a panel it kept one answer of a short page as the article.
+ */
+function flatten(label: El, panel: El, body: El): void {
+  const item = label.parentElement as El | null;
+  const pair = item !== null && item !== body && WRAPPER.test(item.tagName) &&
+    panel.parentElement === item &&
+    [...item.children].every((c) => c === label || c === panel);
+  let inner = panel;
+  // A panel's own wrappers ("collapse" › "accordion-body") hold nothing but the answer.
+  while (
+    inner.children.length === 1 && WRAPPER.test(inner.children[0].tagName) &&
+    norm(inner.textContent ?? "") === norm(inner.children[0].textContent ?? "")
+  ) {
+    inner = inner.children[0] as El;
+  }
+  if (WRAPPER.test(panel.tagName) && !panel.getAttribute("role")) {
+    if (inner !== panel) panel.replaceWith(inner);
+    if (WRAPPER.test(inner.tagName)) unwrap(inner);
+  }
+  if (pair) unwrap(item);
+}
+
+/**
+ * Shows every disclosed panel of the page's content and turns each trigger into text.
+ * Returns how many panels were shown.
+ */
+export function openDisclosures(document: Doc): number {
+  let shown = 0;
+  for (const el of [...document.querySelectorAll('[hidden="until-found"]')] as El[]) {
+    show(el);
+    shown++;
+  }
+  for (const trigger of [...document.querySelectorAll(TRIGGER)] as El[]) {
+    if (trigger.getAttribute("aria-haspopup") || trigger.closest("nav, [role=navigation]")) {
+      continue;
+    }
+    const panels = panelsOf(document, trigger).filter((p) =>
+      !NOT_CONTENT.test(p.getAttribute("role") ?? "") && p.tagName !== "NAV" &&
+      p.tagName !== "DIALOG"
+    );
+    if (!panels.length) continue;
+    for (const panel of panels) show(panel);
+    shown += panels.length;
+    const label = norm(trigger.textContent ?? "");
+    if (!label || panels.some((p) => trigger.contains(p as never))) continue;
+    const heading = trigger.closest(HEADING) as El | null;
+    const body = document.body as El;
+    const line = asText(document, labelBlock(trigger, label, body), label, heading);
+    if (panels.length === 1) flatten(line, panels[0], body);
+  }
+  return shown;
+}
+
+/** The Question items of one JSON-LD value (a graph, a list or an FAQPage). */
+function questionsIn(value: unknown, out: FaqDatum[], depth = 0): void {
+  if (depth > 8 || !value || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (const v of value) questionsIn(v, out, depth + 1);
+    return;
+  }
+  const node = value as Record<string, unknown>;
+  const type = ([] as unknown[]).concat(node["@type"] ?? []);
+  if (type.includes("Question") && typeof node.name === "string") {
+    const answers = ([] as unknown[]).concat(node.acceptedAnswer ?? node.suggestedAnswer ?? []);
+    const text = answers.map((a) =>
+      a && typeof a === "object" ? (a as Record<string, unknown>).text : undefined
+    ).find((t): t is string => typeof t === "string" && t.trim() !== "");
+    if (text && node.name.trim()) out.push({ question: norm(node.name), answer: text });
+    return;
+  }
+  for (const key of ["@graph", "mainEntity", "hasPart"]) questionsIn(node[key], out, depth + 1);
+}
+
+/** The page's FAQPage questions and answers (JSON-LD), in page order; [] when it has none. */
+export function faqData(document: Doc): FaqDatum[] {
+  const out: FaqDatum[] = [];
+  for (const script of [...document.querySelectorAll('script[type="application/ld+json"]')]) {
+    try {
+      questionsIn(JSON.parse(script.textContent ?? ""), out);
+    } catch {
+      // A page's broken structured data is no reason to refuse its content.
+    }
+  }
+  return out;
+}
+
+/** An answer given as HTML or text, as a body without the elements no page shows. */
+function answerBody(answer: string): El | null {
+  const { document } = parseHTML(`<!doctype html><html><body>${answer}</body></html>`);
+  for (const el of [...document.querySelectorAll(UNSAFE)]) el.remove();
+  return document.body as El | null;
+}
+
+/** Plain text of an answer given as HTML or text. */
+function answerText(answer: string): string {
+  return norm(answerBody(answer)?.textContent ?? "");
+}
+
+/** Most FAQPage entries read from one page: the text search below is per entry. */
+const MAX_FAQ_DATA = 300;
+/** Characters of an answer's start looked for on the page. */
+const ANSWER_PROBE = 60;
+
+/** Elements whose text the page does not show. */
+const NO_TEXT = /^(script|style|template|noscript)$/i;
+
+type TextNode = { data: string; parentElement: El | null };
+
+/**
+ * The page's shown text as one whitespace-collapsed string, with the text node each offset
+ * falls in. The parser splits a text at its character references ("a &gt; b" is three
+ * nodes), so a question or an answer is looked for in the whole text, not node by node.
+ */
+interface PageText {
+  text: string;
+  nodes: TextNode[];
+  /** Where each node starts in `text`. */
+  starts: number[];
+}
+
+function pageText(root: El): PageText {
+  const nodes: TextNode[] = [];
+  const starts: number[] = [];
+  let text = "";
+  const stack: Array<{ nodeType: number; nodeName: string; childNodes: ArrayLike<unknown> }> = [
+    root,
+  ];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (NO_TEXT.test(node.nodeName)) continue;
+    if (node.nodeType === 3) {
+      let data = (node as unknown as TextNode).data.replace(/\s+/g, " ");
+      if (text.endsWith(" ") || text === "") data = data.replace(/^ /, "");
+      if (!data) continue;
+      nodes.push(node as unknown as TextNode);
+      starts.push(text.length);
+      text += data;
+      continue;
+    }
+    const kids = node.childNodes;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as typeof node);
+  }
+  return { text, nodes, starts };
+}
+
+/** The node of `page` that offset `at` falls in. */
+function nodeAtOffset(page: PageText, at: number): TextNode {
+  let lo = 0;
+  let hi = page.starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (page.starts[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return page.nodes[lo];
+}
+
+/**
+ * The element showing `question` as its whole text, the last one on the page (a table of
+ * contents comes first) outside a link; and where its text starts. Null when none.
+ */
+function questionElement(page: PageText, question: string): { el: El; at: number } | null {
+  for (
+    let at = page.text.lastIndexOf(question);
+    at >= 0;
+    at = page.text.lastIndexOf(question, at - 1)
+  ) {
+    const el = nodeAtOffset(page, at).parentElement;
+    if (el && !el.closest("a") && norm(el.textContent ?? "") === question) return { el, at };
+    if (at === 0) break;
+  }
+  return null;
+}
+
+/**
+ * Marks the FAQPage data's questions where the page shows them and shows their answers;
+ * returns the entries the page's HTML does not hold at all, to be added to its content.
+ */
+export function applyFaqData(document: Doc, data: readonly FaqDatum[]): FaqDatum[] {
+  const body = document.body as El | null;
+  if (!body || !data.length) return [];
+  const page = pageText(body);
+  const missing: FaqDatum[] = [];
+  for (const datum of data.slice(0, MAX_FAQ_DATA)) {
+    const found = questionElement(page, datum.question);
+    if (!found) {
+      missing.push(datum);
+      continue;
+    }
+    // The answer follows its question (another entry may start with the same words).
+    const probe = answerText(datum.answer).slice(0, ANSWER_PROBE);
+    const at = probe ? page.text.indexOf(probe, found.at + datum.question.length) : -1;
+    const answer = at < 0 ? null : nodeAtOffset(page, at);
+    for (
+      let el = answer?.parentElement ?? null;
+      el && el !== body;
+      el = el.parentElement as El | null
+    ) {
+      show(el);
+    }
+    // A <summary> or a <dt> the chunker reads already.
+    if (found.el.closest("summary, dt")) continue;
+    const block = labelBlock(found.el, datum.question, body);
+    const heading = found.el.closest(HEADING) as El | null;
+    const line = asText(document, block, datum.question, heading);
+    const panel = answer ? answerBlock(answer, line, body) : null;
+    if (panel) flatten(line, panel, body);
+  }
+  return missing;
+}
+
+/** The answer's highest ancestor that is a sibling of its question's line, or null. */
+function answerBlock(answer: TextNode, line: El, body: El): El | null {
+  for (let el = answer.parentElement; el && el !== body; el = el.parentElement as El | null) {
+    if (el.parentElement === line.parentElement) return el;
+  }
+  return null;
+}
+
+/** HTML for entries the page does not show: a heading and the answer, each. */
+export function faqHtml(entries: readonly FaqDatum[]): string {
+  const { document } = parseHTML("<!doctype html><html><body></body></html>");
+  return entries.map((e) => {
+    const heading = document.createElement("h2");
+    heading.textContent = e.question;
+    return `${heading.outerHTML}\n${answerBody(e.answer)?.innerHTML ?? ""}`;
+  }).join("\n");
+}
