@@ -27,11 +27,18 @@ const escape = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** How each markup writes one entry (`i` numbers it on its page). */
-const MARKUPS: Record<string, (e: Entry, i: number) => string> = {
+const MARKUPS: Record<string, (e: Entry, i: number, lang: "pt" | "en") => string> = {
   // Headings, as the Python FAQ itself (Sphinx) writes them.
   headings: (e, i) => `<h2 id="q${i}">${escape(e.title)}</h2><p>${escape(e.text)}</p>`,
   details: (e) =>
     `<details><summary>${escape(e.title)}</summary><p>${escape(e.text)}</p></details>`,
+  // A bold question leading its answer's paragraph.
+  "bold lead": (e) => `<p><strong>${escape(e.title)}</strong> ${escape(e.text)}</p>`,
+  // "P: …? / R: …" in Portuguese, "Q: …? / A: …" in English.
+  "q/a lines": (e, _i, lang) =>
+    `<p>${lang === "pt" ? "P" : "Q"}: ${escape(e.title)}</p><p>${lang === "pt" ? "R" : "A"}: ${
+      escape(e.text)
+    }</p>`,
   // The W3C's accordion pattern: the first panel open, the others `hidden`.
   apg: (e, i) =>
     `<h3><button type="button" aria-expanded="${i === 0}" aria-controls="p${i}" id="b${i}">${
@@ -108,7 +115,7 @@ export function page(part: string, entries: Entry[], markup: string, lang: "pt" 
       }).replace(/</g, "\\u003c")
     }</script>`
     : "";
-  const body = entries.map((e, i) => MARKUPS[markup](e, i)).join("\n");
+  const body = entries.map((e, i) => MARKUPS[markup](e, i, lang)).join("\n");
   return `<!doctype html><html lang="${
     lang === "pt" ? "pt-BR" : "en"
   }"><head><meta charset="utf-8">` +

@@ -61,12 +61,26 @@ interface Section {
  */
 const QUESTION_LINE_LEVEL = 7;
 
-/** The heading a line opens: an ATX heading, or a bold line that is a question; else null. */
-function headingOf(line: string): { level: number; text: string } | null {
+// FAQ pages written as "Q: …? / A: …" (or "P: …? / R: …", "Pergunta:", "Resposta:").
+const QA_QUESTION = /^(?:Q|P|Pergunta|Question)\s*:\s*(?=\S)/i;
+const QA_ANSWER = /^\s{0,3}(?:\*\*|__)?(?:A|R|Resposta|Answer)\s*:\s*(?:\*\*|__)?\s*/i;
+
+/**
+ * The heading a line opens: an ATX heading, or a question in bold or after "Q:"/"P:", alone
+ * on its line or leading its answer ("**Posso…?** Sim, …": `rest` is the answer); else null.
+ */
+function headingOf(line: string): { level: number; text: string; rest?: string } | null {
   const atx = line.match(/^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/);
   if (atx) return { level: atx[1].length, text: inlineText(atx[2]) };
-  const bold = line.match(/^\s{0,3}(\*\*|__)(?!\s)(.{2,300}?\?)\1\s*$/);
-  return bold ? { level: QUESTION_LINE_LEVEL, text: inlineText(bold[2]) } : null;
+  const bold = line.match(/^\s{0,3}(\*\*|__)(?!\s)(.{2,300}?\?)\1(?:\s+(\S.*))?\s*$/);
+  if (bold) {
+    const text = inlineText(bold[2]).replace(QA_QUESTION, "");
+    return { level: QUESTION_LINE_LEVEL, text, ...(bold[3] ? { rest: bold[3] } : {}) };
+  }
+  const qa = line.match(/^\s{0,3}((?:Q|P|Pergunta|Question)\s*:\s*.{2,300}?\?)\s*$/i);
+  return qa
+    ? { level: QUESTION_LINE_LEVEL, text: inlineText(qa[1]).replace(QA_QUESTION, "") }
+    : null;
 }
 
 /** Whether a heading is a question: an FAQ entry, kept whole as one passage. */
@@ -92,7 +106,12 @@ export function splitSections(markdown: string): Section[] {
     if (f) fence = fence === null ? f[1][0] : (f[1][0] === fence ? null : fence);
     const h = fence === null && !f ? headingOf(line) : null;
     if (!h) {
-      body.push(line);
+      // The answer's own label after a question line ("A: …", "Resposta: …") is no content.
+      body.push(
+        current.level === QUESTION_LINE_LEVEL && !body.some((l) => l.trim())
+          ? line.replace(QA_ANSWER, "")
+          : line,
+      );
       continue;
     }
     flush();
@@ -100,6 +119,7 @@ export function splitSections(markdown: string): Section[] {
     while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
     stack.push({ level, text });
     current = { level, path: stack.map((s) => s.text), anchor: slug(text), paras: [] };
+    if (h.rest) body.push(h.rest.replace(QA_ANSWER, ""));
   }
   flush();
   return sections;

@@ -72,3 +72,36 @@ Por 30 dias.
     ["Meus dados ficam guardados?", "Por 30 dias."],
   ]);
 });
+
+Deno.test("FAQ entries written inline: a bold question leading its answer, Q:/A: and P:/R: lines", () => {
+  const entries = (md: string) => chunkMarkdown(md).map((c) => [c.path.at(-1), c.text]);
+  assert.deepEqual(
+    entries(
+      "# Ajuda\n\n**Preciso criar uma conta?** Não. Basta abrir o chat.\n\n" +
+        "**Quanto custa?** R: Nada, é gratuito.\n",
+    ),
+    [["Preciso criar uma conta?", "Não. Basta abrir o chat."], [
+      "Quanto custa?",
+      "Nada, é gratuito.",
+    ]],
+  );
+  assert.deepEqual(
+    entries(
+      "# Help\n\nQ: Do I need an account?\nA: No. Just open the chat.\n\n" +
+        "**Q: Is it free?**\n\n**A:** Yes, it costs nothing.\n",
+    ),
+    [["Do I need an account?", "No. Just open the chat."], [
+      "Is it free?",
+      "Yes, it costs nothing.",
+    ]],
+  );
+  assert.deepEqual(
+    entries("# Dúvidas\n\nPergunta: Vocês entregam no sábado?\n\nResposta: Sim, até as 14h.\n"),
+    [["Vocês entregam no sábado?", "Sim, até as 14h."]],
+  );
+  // A bold phrase that is no question, and a question inside a sentence, open nothing.
+  assert.deepEqual(
+    entries("# Notas\n\n**Importante:** leia antes. Quer saber mais? Escreva.\n").map((e) => e[0]),
+    ["Notas"],
+  );
+});
