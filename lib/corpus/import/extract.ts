@@ -42,6 +42,9 @@ export class PageBudgetError extends ExtractError {
 const CHROME = "nav, footer, aside, dialog, form, script, style, noscript, template, iframe, " +
   "[role=navigation], [role=contentinfo], [role=banner], [role=dialog], [role=alertdialog], " +
   "[aria-modal=true], [hidden]";
+/** Words every disclosure markup or FAQPage data writes (disclosures.ts). */
+const DISCLOSURE_HINT = /aria-controls|data-(?:bs-)?toggle|until-found/i;
+const FAQ_DATA_HINT = /application\/ld\+json/i;
 const BANNER =
   /(^|[\s_-])(cookie|cookies|consent|gdpr|lgpd|banner|newsletter|skip-link)([\s_-]|$)/i;
 
@@ -76,8 +79,9 @@ export function extractPage(
   const title = pageTitle(document);
   resolveLinks(document, pageUrl);
   // Folded FAQ answers are content, not chrome: shown before the hidden elements go.
-  openDisclosures(document);
-  const unshown = applyFaqData(document, faqData(document));
+  // Most pages have neither: a scan of the text is cheaper than two walks of the DOM.
+  if (DISCLOSURE_HINT.test(html)) openDisclosures(document);
+  const unshown = FAQ_DATA_HINT.test(html) ? applyFaqData(document, faqData(document)) : [];
   removeChrome(document);
   const article = readable(document);
   const added = unshown.length ? faqHtml(unshown) : "";
