@@ -68,6 +68,8 @@ const MARKUPS: Record<string, (e: Entry, i: number, lang: "pt" | "en") => string
     }</p></div></div>`,
   // Entries rendered by script in the browser: the HTML holds only the FAQPage data.
   "json-ld only": () => "",
+  // One page: each FAQ part a tab (all panels but the first hidden), its entries headings.
+  tabs: (e, i) => MARKUPS.headings(e, i, "en").replace(/<(\/?)h2\b/g, "<$1h3"),
 };
 
 /** The Python FAQ's page titles (docs.python.org/3/faq/, and its pt-BR translation). */
@@ -126,6 +128,26 @@ export function page(part: string, entries: Entry[], markup: string, lang: "pt" 
     `<footer>Python Software Foundation</footer></body></html>`;
 }
 
+/** Every FAQ part on one page, a tab each: the tab list first, then the panels. */
+function tabbedPage(parts: Map<string, Entry[]>, lang: "pt" | "en"): string {
+  const names = [...parts.keys()];
+  const tabs = names.map((part, i) =>
+    `<button role="tab" id="t-${part}" aria-selected="${i === 0}" aria-controls="${part}">${
+      escape(TITLES[lang][part] ?? part)
+    }</button>`
+  ).join("");
+  const panels = names.map((part, i) =>
+    `<div id="${part}" role="tabpanel" aria-labelledby="t-${part}"${i === 0 ? "" : " hidden"}>${
+      parts.get(part)!.map((e, j) => MARKUPS.tabs(e, j, lang)).join("\n")
+    }</div>`
+  ).join("\n");
+  return `<!doctype html><html lang="${
+    lang === "pt" ? "pt-BR" : "en"
+  }"><head><meta charset="utf-8">` +
+    `<title>Python FAQ</title></head><body><main><h1>Python FAQ</h1><p>${INTRO[lang]}</p>` +
+    `<div role="tablist">${tabs}</div>${panels}</main></body></html>`;
+}
+
 /**
  * The imported site's passages as a BEIR corpus: a passage headed by an entry's question
  * gets the entry's id (so the gold judgements apply), every other passage its own.
@@ -141,7 +163,11 @@ async function importedCorpus(
   mkdirSync(corpus, { recursive: true });
   writeFileSync(join(corpus, "manifest.json"), "[]\n");
   const parts = Map.groupBy(entries, (e) => e._id.replace(/-\d+$/, ""));
-  for (const [part, list] of parts) {
+  if (markup === "tabs") {
+    mkdirSync(site, { recursive: true });
+    writeFileSync(join(site, "index.html"), tabbedPage(parts, lang));
+  }
+  for (const [part, list] of markup === "tabs" ? [] : parts) {
     mkdirSync(join(site, part), { recursive: true });
     writeFileSync(join(site, part, "index.html"), page(part, list, markup, lang));
   }

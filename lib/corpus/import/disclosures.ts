@@ -124,20 +124,52 @@ function flatten(label: El, panel: El, body: El): void {
   if (pair) unwrap(item);
 }
 
+const TAB = "[role=tab], [data-bs-toggle=tab], [data-bs-toggle=pill], [data-toggle=tab], " +
+  "[data-toggle=pill]";
+
+/**
+ * Tabbed FAQs ("Pagamento | Entrega | Trocas"): every tab panel is shown under its tab's name
+ * as a heading, and the tab list, whose names now head the panels, goes.
+ */
+function openTabs(document: Doc): number {
+  let shown = 0;
+  const lists = new Map<El, boolean>();
+  for (const tab of [...document.querySelectorAll(TAB)] as El[]) {
+    const panel = panelsOf(document, tab)[0];
+    const list = tab.closest("[role=tablist]") as El | null;
+    const usable = panel && !NOT_CONTENT.test(panel.getAttribute("role") ?? "") &&
+      !tab.contains(panel as never) && !panel.contains(tab as never);
+    if (list) lists.set(list, (lists.get(list) ?? true) && Boolean(usable));
+    if (!usable) continue;
+    show(panel);
+    shown++;
+    const label = norm(tab.textContent ?? "");
+    // Under the page's title; a panel with headings of that level already keeps its own.
+    if (label && !panel.querySelector("h1, h2")) {
+      const heading = document.createElement("h2");
+      heading.textContent = label;
+      panel.insertBefore(heading, panel.firstChild);
+    }
+  }
+  for (const [list, all] of lists) if (all) list.remove();
+  return shown;
+}
+
 /**
  * Shows every disclosed panel of the page's content and turns each trigger into text.
  * Returns how many panels were shown.
  */
 export function openDisclosures(document: Doc): number {
-  let shown = 0;
+  let shown = openTabs(document);
   for (const el of [...document.querySelectorAll('[hidden="until-found"]')] as El[]) {
     show(el);
     shown++;
   }
   for (const trigger of [...document.querySelectorAll(TRIGGER)] as El[]) {
-    if (trigger.getAttribute("aria-haspopup") || trigger.closest("nav, [role=navigation]")) {
-      continue;
-    }
+    if (
+      trigger.getAttribute("aria-haspopup") || trigger.closest("nav, [role=navigation]") ||
+      trigger.matches(TAB)
+    ) continue;
     const panels = panelsOf(document, trigger).filter((p) =>
       !NOT_CONTENT.test(p.getAttribute("role") ?? "") && p.tagName !== "NAV" &&
       p.tagName !== "DIALOG"

@@ -146,3 +146,31 @@ Deno.test("menus and dialogs a button discloses stay out; broken structured data
   assert.doesNotMatch(page.html, /Sair da conta|Janela de ajuda/);
   assert.deepEqual(entries(html), [QA[0]]);
 });
+
+Deno.test("tabbed FAQs: every tab's panel is imported under the tab's name", () => {
+  const tabs = [["entrega", "Entrega", QA.slice(0, 2)], [
+    "pagamento",
+    "Pagamento",
+    QA.slice(2),
+  ]] as const;
+  const html = doc(
+    `<div role="tablist">${
+      tabs.map(([id, name], i) =>
+        `<button role="tab" aria-selected="${i === 0}" aria-controls="${id}">${name}</button>`
+      ).join("")
+    }</div>` +
+      tabs.map(([id, , qa], i) =>
+        `<div id="${id}" role="tabpanel"${i === 0 ? "" : " hidden"}>${
+          qa.map(([q, a]) => `<h3>${q}</h3><p>${a}</p>`).join("")
+        }</div>`
+      ).join(""),
+  );
+  const page = extractPage(html, "https://loja.example/faq");
+  const chunks = chunkMarkdown(toMarkdown(page.html, page.title)).filter((c) => c.path.length > 1);
+  assert.deepEqual(chunks.map((c) => c.path.slice(1)), [
+    ["Entrega", QA[0][0]],
+    ["Entrega", QA[1][0]],
+    ["Pagamento", QA[2][0]],
+  ]);
+  assert.deepEqual(chunks.map((c) => c.text.split("\n")[0]), QA.map(([, a]) => a));
+});
