@@ -13,6 +13,7 @@
  * page does not show at all (rendered by script) are returned to be added to the content.
  */
 import { parseHTML } from "linkedom";
+import { questionKind } from "@/lib/search/question_kind.ts";
 
 type Doc = ReturnType<typeof parseHTML>["document"];
 type El = ReturnType<Doc["createElement"]>;
@@ -74,19 +75,24 @@ function labelBlock(label: El, text: string, body: El): El {
 }
 
 /**
- * A disclosure's label as text the chunker reads: a plain heading of the level it was
- * written in, else a bold line of its own (read as a question when it ends with "?").
+ * A disclosure's label as the line the chunker reads: a question ("Como troco um produto",
+ * its question mark left off as labels often are, gets it back) as a bold question line or a
+ * plain heading of the level it was written in; a topic ("Prazos") as a heading of its own,
+ * so that its answer stays apart from the next one.
  */
 function asText(document: Doc, block: El, label: string, heading: El | null): El {
-  if (heading) {
-    const h = document.createElement(heading.tagName.toLowerCase()) as El;
-    h.textContent = label;
+  const question = /\?\s*$/.test(label) || questionKind(label) === "other"
+    ? label
+    : `${label.replace(/[\s.:;!]+$/, "")}?`;
+  if (heading || !question.endsWith("?")) {
+    const h = document.createElement(heading?.tagName.toLowerCase() ?? "h3") as El;
+    h.textContent = question;
     block.replaceWith(h);
     return h;
   }
   const p = document.createElement("p") as El;
   const strong = document.createElement("strong");
-  strong.textContent = label;
+  strong.textContent = question;
   p.appendChild(strong);
   block.replaceWith(p);
   return p;

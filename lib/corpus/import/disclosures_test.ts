@@ -174,3 +174,27 @@ Deno.test("tabbed FAQs: every tab's panel is imported under the tab's name", () 
   ]);
   assert.deepEqual(chunks.map((c) => c.text.split("\n")[0]), QA.map(([, a]) => a));
 });
+
+Deno.test("accordion labels without a question mark: questions get it back, topics head their answer", () => {
+  const items = [
+    ["Como faço para trocar um produto", "Pela página Meus pedidos, em até trinta dias."],
+    ["Prazos de entrega", "Cinco dias úteis para as capitais."],
+    ["Formas de pagamento", "Cartão, boleto e Pix."],
+  ];
+  const html = doc(
+    items.map(([q, a], i) =>
+      `<div class="faq-item"><div class="faq-q" role="button" aria-expanded="false" aria-controls="a${i}">${q}</div>` +
+      `<div id="a${i}" style="display:none"><p>${a}</p></div></div>`
+    ).join(""),
+  );
+  const page = extractPage(html, "https://loja.example/faq");
+  const chunks = chunkMarkdown(toMarkdown(page.html, page.title));
+  const entry = chunks.find((c) => c.path.at(-1) === "Como faço para trocar um produto?");
+  assert.equal(entry?.text, items[0][1]);
+  // Each topic's answer stays in a section of its own, under its label.
+  for (const [label, answer] of items.slice(1)) {
+    const c = chunks.find((c) => c.text.includes(answer));
+    assert.ok(c && (c.path.includes(label) || c.text.includes(`${label}\n\n${answer}`)), label);
+    assert.ok(!c.text.includes(items[0][1]), "no other entry's answer is spliced in");
+  }
+});
