@@ -9,7 +9,7 @@
  * part, into a folder; `importCorpus` reads the folder, the chunker makes the passages, and
  * each passage whose heading is an entry's question stands for that entry. Prints one JSON
  * line per markup: entries kept as units (their question heading the passage holding their
- * answer), and the offline model's answers on the natural questions (scripts/eval_answers.ts).
+ * answer, read as an FAQ entry), and the offline model's answers on the natural questions (scripts/eval_answers.ts).
  */
 import { parseArgs } from "node:util";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ import { importCorpus } from "@/lib/corpus/import/run.ts";
 import { corpusPassages } from "@/lib/search/corpus_index.ts";
 import { loadCorpus } from "@/lib/search/manifest.ts";
 import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
-import { entryQuestion } from "@/lib/search/question_kind.ts";
+import { entryQuestion, isFaqEntry } from "@/lib/search/question_kind.ts";
 import { runAnswerEval } from "./eval_answers.ts";
 
 type Entry = BeirDoc & { title: string };
@@ -30,6 +30,9 @@ const escape = (s: string) =>
 const MARKUPS: Record<string, (e: Entry, i: number, lang: "pt" | "en") => string> = {
   // Headings, as the Python FAQ itself (Sphinx) writes them.
   headings: (e, i) => `<h2 id="q${i}">${escape(e.title)}</h2><p>${escape(e.text)}</p>`,
+  // The same headings with their question marks left off, as many FAQ pages write them.
+  "headings without ?": (e, i) =>
+    `<h2 id="q${i}">${escape(e.title.replace(/\s*\?\s*$/, ""))}</h2><p>${escape(e.text)}</p>`,
   details: (e) =>
     `<details><summary>${escape(e.title)}</summary><p>${escape(e.text)}</p></details>`,
   // A bold question leading its answer's paragraph.
@@ -179,14 +182,16 @@ async function importedCorpus(
     lang,
     idPrefix: "faq",
   });
-  const byQuestion = new Map(entries.map((e) => [e.title.trim(), e]));
+  const key = (question: string) => question.trim().replace(/\s*\?$/, "");
+  const byQuestion = new Map(entries.map((e) => [key(e.title), e]));
   const used = new Set<string>();
   let units = 0;
   const docs = corpusPassages(await loadCorpus(corpus)).map((p): BeirDoc => {
-    const entry = byQuestion.get(entryQuestion(p.title).trim());
+    const entry = byQuestion.get(key(entryQuestion(p.title)));
     if (entry && !used.has(entry._id)) {
       used.add(entry._id);
-      if (p.text.replace(/\s+/g, " ").startsWith(entry.text.slice(0, 40))) units++;
+      const whole = p.text.replace(/\s+/g, " ").startsWith(entry.text.slice(0, 40));
+      if (whole && isFaqEntry(p.title)) units++;
       return { _id: entry._id, title: p.title, text: p.text };
     }
     return { _id: p.id, title: p.title, text: p.text };

@@ -105,3 +105,16 @@ Deno.test("FAQ entries written inline: a bold question leading its answer, Q:/A:
     ["Notas"],
   );
 });
+
+Deno.test("an FAQ page's headings that read as questions are entries, question mark or not", () => {
+  const md =
+    "# Perguntas frequentes\n\n## Pedidos\n\n### Como cancelo um pedido\n\nPela página Meus pedidos.\n\n" +
+    "### Posso trocar o endereço de entrega\n\nSim, até o envio.\n";
+  assert.deepEqual(chunkMarkdown(md).map((c) => [c.path.at(-1), c.text]), [
+    ["Como cancelo um pedido?", "Pela página Meus pedidos."],
+    ["Posso trocar o endereço de entrega?", "Sim, até o envio."],
+  ]);
+  // On any other page a heading is a heading: "Como funciona" is a section, merged as such.
+  const guide = chunkMarkdown("# Guia\n\n## Como funciona\n\nO chat busca nas páginas.\n");
+  assert.ok(guide.every((c) => c.path.every((h) => !h.endsWith("?"))), JSON.stringify(guide));
+});

@@ -15,12 +15,12 @@ const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
   ["who", /^\s*(?:e\s+)?(?:quem|who|whom|whose)\b/iu],
   [
     "how",
-    /^\s*(?:e\s+)?(?:como|de que (?:jeito|forma|maneira)|tem como|how\b|what(?:'s| is) the (?:best |fastest |easiest |right )?way)/iu,
+    /^\s*(?:e\s+)?(?:como|de que (?:jeito|forma|maneira)|tem como|qu[aã]o\b|quant[oa]s?\b|how\b|what(?:'s| is) the (?:best |fastest |easiest |right )?way)/iu,
   ],
   ["what", /^\s*(?:e\s+)?(?:o que|que|qual|quais|what|which)\b/iu],
   [
     "yesno",
-    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:posso|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)(?![\p{L}\p{N}])|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)\s)/iu,
+    /^\s*(?:e\s+)?(?:(?:eu |a gente |voc[eê]s? |o |a )?(?:n[aã]o )?(?:posso|podemos|pode|podem|preciso|precisa|devo|deve|d[aá]|tem|h[aá]|existe|existem|[eé]|s[aã]o|est[aá]|vai|consigo|consegue|funciona)(?![\p{L}\p{N}])|(?:do|does|did|can|could|is|are|was|were|will|would|should|must|has|have|may|am)(?:n't|n’t)?\s|(?:can't|can’t|won't|won’t)\s)/iu,
   ],
 ];
 

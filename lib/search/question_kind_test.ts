@@ -14,3 +14,15 @@ Deno.test("question kind: a problem stated first is asked about in its last clau
   // No question mark at the end, no clause to read: the kind stays unknown.
   assert.equal(questionKind("Meu Python tá levando uma eternidade pra abrir, socorro"), "other");
 });
+
+Deno.test("'quão'/'quantos' ask how, as 'how fast'/'how many' do; negated and contracted yes/no questions", () => {
+  assert.equal(questionKind("Quão estável é o Python?"), "how");
+  assert.equal(questionKind("Quantas pessoas usam o Python?"), "how");
+  assert.equal(questionKind("How many people use Python?"), "how");
+  assert.equal(questionKind("Não podemos remover a trava global?"), "yesno");
+  assert.equal(questionKind("Você não pode emular threads no interpretador?"), "yesno");
+  assert.equal(questionKind("Can't we get rid of the Global Interpreter Lock?"), "yesno");
+  assert.equal(questionKind("Don't you ship abroad?"), "yesno");
+  // Still no question: a topic.
+  assert.equal(questionKind("Quantidade mínima de itens"), "other");
+});
