@@ -26,9 +26,12 @@ if (await removeLegacyIndex()) {
 if (await indexIsStale()) {
   const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", "index"], cwd: root })
     .output();
+  const said = new TextDecoder().decode(out.stderr).trim();
   if (!out.success) {
-    console.error("The search index could not be built; search will report itself unavailable.");
-  }
+    console.error(
+      `The search index could not be built; search will report itself unavailable.\n${said}`,
+    );
+  } else if (said) console.error(said); // warnings, e.g. documents the chat cannot cite
   // The corpus may have changed: so may the questions it suggests.
   await writeSuggestions();
 }

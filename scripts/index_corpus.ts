@@ -13,6 +13,9 @@ import { fileURLToPath } from "node:url";
 import { indexCorpus } from "@/lib/search/corpus_index.ts";
 import { createEmbedderFromEnv } from "@/lib/search/embedder_providers.ts";
 import { OWNER_DOC_PREFIX } from "@/lib/search/owner_overlay.ts";
+import { loadCorpus } from "@/lib/search/manifest.ts";
+import { uncitableWarnings } from "@/lib/corpus/uncitable_sources.ts";
+import config from "@/fresh.config.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -48,6 +51,9 @@ if (import.meta.main) {
         }, ` +
         `${(bytes / 1024).toFixed(1)} KiB in ${(performance.now() - t0).toFixed(0)} ms`,
     );
+    for (const line of uncitableWarnings(await loadCorpus(values.corpus!), config)) {
+      console.error(line);
+    }
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     Deno.exit(1);
@@ -61,15 +67,13 @@ async function indexToPostgres(corpusDir: string): Promise<number> {
     console.error("Set SEARCH_DATABASE_URL to the Postgres database to index into.");
     return 1;
   }
-  const [{ loadCorpus }, pg] = await Promise.all([
-    import("@/lib/search/manifest.ts"),
-    import("@/lib/search/postgres/pg_index.ts"),
-  ]);
+  const pg = await import("@/lib/search/postgres/pg_index.ts");
   const { connectPg } = await import("@/lib/search/postgres/client.ts");
   // Indexing statements run long on a large corpus: the search's 2 s limit is not theirs.
   const sql = connectPg(url, { max: 2, statementTimeoutMs: 600_000, connectTimeoutS: 10 });
   try {
     const docs = await loadCorpus(corpusDir);
+    for (const line of uncitableWarnings(docs, config)) console.error(line);
     const report = await pg.indexIntoPg(sql, pg.pgDocuments(docs), {
       embedder: createEmbedderFromEnv(Deno.env.toObject()),
       onProgress: (done, total) => console.log(`  ${done}/${total} documents written`),
