@@ -37,17 +37,84 @@ export function inlineText(src: string): string {
   ).join("").replace(/\s+/g, " ").trim();
 }
 
-/** Plain-text paragraphs of a markdown body. */
-function paragraphs(body: string): string[] {
-  const out: string[] = [];
-  for (const t of md.parse(body, {})) {
-    if (t.type === "inline") out.push(inlineText(t.content));
-    else if (t.type === "fence" || t.type === "code_block") out.push(t.content.trim());
-  }
-  return out.filter(Boolean);
+/**
+ * A table's body row as one line a visitor can read when it is quoted: its first cell, then
+ * each other cell under its column's header ("Sul — Prazo: 5 dias úteis; Frete: R$ 20"). Cell
+ * by cell, a quote read "Região." "Prazo." "Sul." "5 dias úteis.".
+ */
+function tableRow(header: readonly string[], cells: readonly string[]): string {
+  const rest = cells.slice(1).map((cell, i) => {
+    const name = header[i + 1];
+    return cell ? (name ? `${name}: ${cell}` : cell) : "";
+  }).filter(Boolean);
+  return [cells[0], rest.join("; ")].filter(Boolean).join(" — ");
 }
 
 const words = (s: string) => (s.match(/\S+/g) ?? []).length;
+
+/** A short list joined to the line that announces it, at most this many items and words. */
+const JOINED_LIST_ITEMS = 8;
+const JOINED_LIST_WORDS = 60;
+
+/**
+ * "Aceitamos:" and its list as one paragraph ("Aceitamos: cartão; boleto; Pix."), so that a
+ * quote carries the list it announces rather than "Aceitamos." alone. Returns whether it joined.
+ */
+function joinAnnouncedList(out: string[], items: readonly string[], nested: boolean): boolean {
+  const lead = out.at(-1);
+  if (nested || !lead?.endsWith(":") || !items.length || items.length > JOINED_LIST_ITEMS) {
+    return false;
+  }
+  const joined = `${lead} ${items.map((i) => i.replace(/[.;,]+$/, "")).join("; ")}.`;
+  if (words(joined) > JOINED_LIST_WORDS) return false;
+  out[out.length - 1] = joined;
+  return true;
+}
+
+/**
+ * Plain-text paragraphs of a markdown body: a table's body rows one paragraph each, a short
+ * list announced by a line ending in ":" joined to it.
+ */
+function paragraphs(body: string): string[] {
+  const out: string[] = [];
+  let table: { header: string[]; row: string[]; inHead: boolean } | null = null;
+  let list: { items: string[]; depth: number; nested: boolean } | null = null;
+  for (const t of md.parse(body, {})) {
+    if (t.type === "bullet_list_open" || t.type === "ordered_list_open") {
+      if (list) {
+        list.depth++;
+        list.nested = true;
+      } else list = { items: [], depth: 1, nested: false };
+      continue;
+    }
+    if (list && (t.type === "bullet_list_close" || t.type === "ordered_list_close")) {
+      if (--list.depth === 0) {
+        if (!joinAnnouncedList(out, list.items, list.nested)) out.push(...list.items);
+        list = null;
+      }
+      continue;
+    }
+    if (list && !table) {
+      if (t.type === "inline") list.items.push(inlineText(t.content));
+      else if (t.type === "fence" || t.type === "code_block") list.items.push(t.content.trim());
+      // A table inside a list item is rare; it is read as the list's own text.
+      continue;
+    }
+    if (t.type === "table_open") table = { header: [], row: [], inHead: false };
+    else if (t.type === "table_close") table = null;
+    else if (table && t.type === "thead_open") table.inHead = true;
+    else if (table && t.type === "thead_close") table.inHead = false;
+    else if (table && t.type === "tr_open") table.row = [];
+    else if (table && t.type === "tr_close") {
+      if (table.inHead) table.header = table.row;
+      else out.push(tableRow(table.header, table.row));
+    } else if (t.type === "inline") {
+      if (table) table.row.push(inlineText(t.content));
+      else out.push(inlineText(t.content));
+    } else if (t.type === "fence" || t.type === "code_block") out.push(t.content.trim());
+  }
+  return out.filter(Boolean);
+}
 
 interface Section {
   level: number;

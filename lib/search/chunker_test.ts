@@ -118,3 +118,19 @@ Deno.test("an FAQ page's headings that read as questions are entries, question m
   const guide = chunkMarkdown("# Guia\n\n## Como funciona\n\nO chat busca nas páginas.\n");
   assert.ok(guide.every((c) => c.path.every((h) => !h.endsWith("?"))), JSON.stringify(guide));
 });
+
+Deno.test("a table is read row by row, each cell under its header; a short announced list joins its line", () => {
+  const md = "# Frete\n\n## Quanto custa o frete?\n\nO frete depende da região:\n\n" +
+    "| Região | Prazo | Frete |\n|---|---|---|\n| Sudeste | 3 dias úteis | R$ 15 |\n| Sul | 5 dias úteis | |\n\n" +
+    "## Quais formas de pagamento vocês aceitam?\n\nAceitamos:\n\n- Cartão de crédito em até 12x;\n- Pix, com 5% de desconto.\n\n" +
+    "## Como troco um produto?\n\n1. Entre em Meus pedidos.\n2. Clique em Trocar.\n";
+  assert.deepEqual(chunkMarkdown(md).map((c) => c.text), [
+    "O frete depende da região:\n\nSudeste — Prazo: 3 dias úteis; Frete: R$ 15\n\nSul — Prazo: 5 dias úteis",
+    "Aceitamos: Cartão de crédito em até 12x; Pix, com 5% de desconto.",
+    // Steps announced by no line stay one paragraph each.
+    "Entre em Meus pedidos.\n\nClique em Trocar.",
+  ]);
+  // A list too long to quote as one sentence keeps its items apart.
+  const long = Array.from({ length: 12 }, (_, i) => `- Item ${i}`).join("\n");
+  assert.equal(chunkMarkdown(`# Lista\n\nTemos:\n\n${long}\n`)[0].text.split("\n\n").length, 13);
+});

@@ -3,6 +3,9 @@
  * "-" bullets, the page title as the single `# Title` line the corpus expects.
  */
 import TurndownService from "turndown";
+// Turndown's own GFM plugin (Joplin's maintained fork): tables become markdown tables, which
+// the chunker reads row by row, instead of one paragraph per cell.
+import { tables } from "@joplin/turndown-plugin-gfm";
 
 const turndown = new TurndownService({
   headingStyle: "atx",
@@ -10,6 +13,7 @@ const turndown = new TurndownService({
   bulletListMarker: "-",
   emDelimiter: "*",
 });
+turndown.use(tables);
 // Images carry no searchable words and would only be noise in passages.
 turndown.remove(["img", "picture", "video", "audio", "canvas", "button"]);
 turndown.remove((node) => node.nodeName.toLowerCase() === "svg");

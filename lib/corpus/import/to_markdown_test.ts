@@ -20,3 +20,15 @@ Deno.test("FAQ questions in <summary> and <dt> become FAQ entries of their own",
     ["Meus dados ficam guardados?", "Por 30 dias."],
   ]);
 });
+
+Deno.test("an HTML table becomes a markdown table, read row by row", () => {
+  const markdown = toMarkdown(
+    `<h2>Quanto custa o frete?</h2><table><thead><tr><th>Região</th><th>Frete</th></tr></thead>` +
+      `<tbody><tr><td>Sul</td><td>R$ 20</td></tr><tr><td>Norte</td><td>R$ 35</td></tr></tbody></table>`,
+    "Ajuda",
+  );
+  assert.match(markdown, /^\| Sul \| R\$ 20 \|$/m);
+  assert.deepEqual(chunkMarkdown(markdown).map((c) => c.text), [
+    "Sul — Frete: R$ 20\n\nNorte — Frete: R$ 35",
+  ]);
+});
