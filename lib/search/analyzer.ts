@@ -22,8 +22,12 @@ export type Lang = "pt" | "en";
 /** The languages, in a stable order (used as indexes in the asset). */
 export const LANGS: readonly Lang[] = ["pt", "en"];
 
-/** Identifies the analysis pipeline; stored in the asset header and checked at load. */
-export const ANALYZER_ID = "nfkc-fold-snowball-stop:v3";
+/**
+ * Identifies the analysis pipeline; stored in the asset header and checked at load, so that
+ * `deno task dev` rebuilds an index a pull made stale. Bumped when the passages a corpus
+ * yields change too (v4: the chunker's FAQ entries, tables and announced lists).
+ */
+export const ANALYZER_ID = "nfkc-fold-snowball-stop:v4";
 
 const MARKS = /\p{M}+/gu;
 const TOKEN = /[\p{L}\p{N}]+/gu;
