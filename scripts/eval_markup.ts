@@ -62,6 +62,16 @@ const MARKUPS: Record<string, (e: Entry, i: number, lang: "pt" | "en") => string
     }</div><div class="faq-a" id="a${i}" style="display:none" aria-hidden="true"><p>${
       escape(e.text)
     }</p></div></div>`,
+  // A question button a script toggles, with no ARIA; the answer folded by an inline style.
+  "plain buttons": (e) =>
+    `<div class="faq"><button class="faq-q" onclick="toggle(this)">${
+      escape(e.title)
+    }</button><div class="faq-a" style="display:none"><p>${escape(e.text)}</p></div></div>`,
+  // A CSS-only accordion: a checkbox, its label the question, the answer shown by :checked.
+  "css accordion": (e, i) =>
+    `<div class="tab"><input type="checkbox" id="t${i}"><label class="tab-label" for="t${i}">${
+      escape(e.title)
+    }</label><div class="tab-content"><p>${escape(e.text)}</p></div></div>`,
   // Plain lines and folded answers whose only structure is the page's FAQPage data.
   "json-ld": (e, i) =>
     `<div class="faq-item"><div class="faq-question">${

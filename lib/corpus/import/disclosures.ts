@@ -190,7 +190,44 @@ export function openDisclosures(document: Doc): number {
     const line = asText(document, labelBlock(trigger, label, body), label, heading);
     if (panels.length === 1) flatten(line, panels[0], body);
   }
+  return shown + openQuestionControls(document);
+}
+
+/** Controls a script or a stylesheet toggles without ARIA: a button, a checkbox's label. */
+const QUESTION_CONTROL = "button, [role=button], label[for], [onclick]";
+
+/**
+ * FAQs toggled by a script or by CSS alone (`<button class="faq-q">Posso…?</button>`, a
+ * checkbox's `<label>`): a control whose text is a question is the entry's question, turned
+ * into a bold question line (a button would go with the page's other buttons), and the hidden
+ * element right after it, its answer, is shown.
+ */
+function openQuestionControls(document: Doc): number {
+  const body = document.body as El | null;
+  if (!body) return 0;
+  let shown = 0;
+  for (const control of [...document.querySelectorAll(QUESTION_CONTROL)] as El[]) {
+    if (!control.isConnected || control.closest("nav, form, [role=navigation], [role=dialog]")) {
+      continue;
+    }
+    const label = norm(control.textContent ?? "");
+    if (!/\?$/.test(label) || label.length > 300) continue;
+    const block = labelBlock(control, label, body);
+    const answer = block.nextElementSibling as El | null;
+    const line = asText(document, block, label, control.closest(HEADING) as El | null);
+    if (answer && isHidden(answer)) {
+      show(answer);
+      shown++;
+      flatten(line, answer, body);
+    }
+  }
   return shown;
+}
+
+/** Whether an element is hidden by an attribute or an inline style. */
+function isHidden(el: El): boolean {
+  return el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true" ||
+    HIDES.test(el.getAttribute("style") ?? "");
 }
 
 /** The Question items of one JSON-LD value (a graph, a list or an FAQPage). */

@@ -198,3 +198,26 @@ Deno.test("accordion labels without a question mark: questions get it back, topi
     assert.ok(!c.text.includes(items[0][1]), "no other entry's answer is spliced in");
   }
 });
+
+Deno.test("FAQs toggled without ARIA: question buttons, and a CSS-only accordion's checkbox labels", () => {
+  const buttons = doc(
+    QA.map(([q, a]) =>
+      `<div class="faq"><button class="faq-q" onclick="toggle(this)">${q}</button>` +
+      `<div class="faq-a" style="display:none"><p>${a}</p></div></div>`
+    ).join(""),
+  );
+  assert.deepEqual(entries(buttons), QA);
+  const css = doc(
+    QA.map(([q, a], i) =>
+      `<div class="tab"><input type="checkbox" id="t${i}"><label class="tab-label" for="t${i}">${q}</label>` +
+      `<div class="tab-content"><p>${a}</p></div></div>`
+    ).join(""),
+  );
+  assert.deepEqual(entries(css), QA);
+  // A page's other buttons are no questions and stay out.
+  const page = extractPage(
+    doc(`<p>Texto da página com conteúdo suficiente.</p><button>Comprar</button>`),
+    "https://x/",
+  );
+  assert.doesNotMatch(page.html, /Comprar/);
+});

@@ -43,7 +43,8 @@ const CHROME = "nav, footer, aside, dialog, form, script, style, noscript, templ
   "[role=navigation], [role=contentinfo], [role=banner], [role=dialog], [role=alertdialog], " +
   "[aria-modal=true], [hidden]";
 /** Words every disclosure markup or FAQPage data writes (disclosures.ts). */
-const DISCLOSURE_HINT = /aria-controls|data-(?:bs-)?toggle|until-found/i;
+const DISCLOSURE_HINT =
+  /aria-controls|data-(?:bs-)?toggle|until-found|<button|role=["']?button|<label|onclick/i;
 const FAQ_DATA_HINT = /application\/ld\+json/i;
 const BANNER =
   /(^|[\s_-])(cookie|cookies|consent|gdpr|lgpd|banner|newsletter|skip-link)([\s_-]|$)/i;
