@@ -32,11 +32,99 @@ const HIDING_STYLE =
   /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?=;|$)/gi;
 const HIDES = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HEADING = "h1, h2, h3, h4, h5, h6";
+/** Elements whose text the page does not show. */
+const NO_TEXT = /^(script|style|template|noscript)$/i;
 /** Elements no answer from the page's data may carry (the same chrome the page loses). */
 const UNSAFE = "script, style, iframe, object, embed, form, template, noscript";
 
 /** Collapse whitespace, for comparing what a page shows with what its data says. */
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** The longest label read as a question or a topic; a longer text is content, not a label. */
+const MAX_LABEL = 300;
+/** Nodes a bounded read visits: a label is a few nodes; a page can hold 50,000 elements. */
+const MAX_VISIT = 400;
+
+type TreeNode = {
+  nodeType: number;
+  nodeName: string;
+  firstChild: TreeNode | null;
+  nextSibling: TreeNode | null;
+};
+
+/**
+ * Up to `max + 1` child nodes of `node`, read one by one: the DOM's `childNodes` lists them
+ * all on every read, and a page's container can hold thousands.
+ */
+function someChildren(node: unknown, max: number): TreeNode[] {
+  const out: TreeNode[] = [];
+  for (let c = (node as TreeNode).firstChild; c && out.length <= max; c = c.nextSibling) {
+    out.push(c);
+  }
+  return out;
+}
+
+/**
+ * The whitespace-collapsed text of `el` when it is at most `max` characters long, found within
+ * MAX_VISIT nodes; else null. Every label is read this way: `textContent` of each of
+ * thousands of buttons or of their ancestors made one crafted page take minutes.
+ */
+function textUpTo(el: El, max = MAX_LABEL): string | null {
+  let text = "";
+  let visited = 0;
+  const stack: TreeNode[] = [el as unknown as TreeNode];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (++visited > MAX_VISIT) return null;
+    if (node.nodeType === 3) {
+      const data = (node as unknown as { data: string }).data;
+      // No label pads itself with pages of blanks: a text this long is content.
+      if (data.length > 16 * max) return null;
+      text += data;
+      if (text.length > max * 4 && norm(text).length > max) return null;
+      continue;
+    }
+    if (NO_TEXT.test(node.nodeName)) continue;
+    stack.push(...someChildren(node, MAX_VISIT).reverse());
+  }
+  const out = norm(text);
+  return out.length > max ? null : out;
+}
+
+/** Whether a node shows any text: stops at the first, or after MAX_VISIT nodes (then true). */
+function hasText(node: TreeNode): boolean {
+  let visited = 0;
+  const stack: TreeNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (++visited > MAX_VISIT) return true;
+    if (n.nodeType === 3) {
+      if ((n as unknown as { data: string }).data.trim()) return true;
+      continue;
+    }
+    if (NO_TEXT.test(n.nodeName)) continue;
+    stack.push(...someChildren(n, MAX_VISIT));
+  }
+  return false;
+}
+
+/** A label's wrappers have a few children; past this many, a parent is a container. */
+const MAX_WRAPPER_CHILDREN = 12;
+
+/** Whether `parent`'s only text is `child`'s (checked over a handful of children at most). */
+function holdsOnly(parent: El, child: unknown): boolean {
+  const kids = someChildren(parent, MAX_WRAPPER_CHILDREN);
+  if (kids.length > MAX_WRAPPER_CHILDREN) return false;
+  return kids.every((kid) => kid === child || !hasText(kid));
+}
+
+/** The element children of `el`, when it has at most `max` and no other text; else null. */
+function onlyElements(el: El, max: number): El[] | null {
+  const kids = someChildren(el, max);
+  if (kids.length > max) return null;
+  const elements = kids.filter((k) => k.nodeType === 1) as unknown as El[];
+  return kids.every((k) => k.nodeType === 1 || !hasText(k)) ? elements : null;
+}
 
 /** Shows `el`: drops the attribute and inline styles that hide it. */
 function show(el: El): void {
@@ -46,17 +134,25 @@ function show(el: El): void {
   if (style && HIDES.test(style)) el.setAttribute("style", style.replace(HIDING_STYLE, ""));
 }
 
+/** The page's elements by id, read once (a lookup by id walks the whole tree each time). */
+function idsOf(document: Doc): Map<string, El> {
+  const ids = new Map<string, El>();
+  for (const el of [...document.querySelectorAll("[id]")] as El[]) {
+    const id = el.getAttribute("id");
+    if (id && !ids.has(id)) ids.set(id, el);
+  }
+  return ids;
+}
+
 /** The panels a trigger discloses: `aria-controls` ids, else its Bootstrap target. */
-function panelsOf(document: Doc, trigger: El): El[] {
+function panelsOf(byId: ReadonlyMap<string, El>, trigger: El): El[] {
   const ids = (trigger.getAttribute("aria-controls") ?? "").split(/\s+/).filter(Boolean);
   if (!ids.length) {
     const target = trigger.getAttribute("data-bs-target") ?? trigger.getAttribute("data-target") ??
       trigger.getAttribute("href") ?? "";
     if (/^#[\w-]+$/.test(target)) ids.push(target.slice(1));
   }
-  return ids.map((id) => document.getElementById(id) as El | null).filter((el): el is El =>
-    el !== null
-  );
+  return ids.map((id) => byId.get(id)).filter((el): el is El => el !== undefined);
 }
 
 /**
@@ -64,11 +160,11 @@ function panelsOf(document: Doc, trigger: El): El[] {
  * whole block is replaced, so that its class names ("card-header", "accordion-header") do
  * not make Readability drop the question as page chrome, and nothing else is lost.
  */
-function labelBlock(label: El, text: string, body: El): El {
+function labelBlock(label: El, body: El): El {
   let block = label;
   for (
     let up = block.parentElement as El | null;
-    up && up !== body && norm(up.textContent ?? "") === text;
+    up && up !== body && holdsOnly(up, block);
     up = up.parentElement as El | null
   ) block = up;
   return block;
@@ -114,14 +210,12 @@ function flatten(label: El, panel: El, body: El): void {
   const item = label.parentElement as El | null;
   const pair = item !== null && item !== body && WRAPPER.test(item.tagName) &&
     panel.parentElement === item &&
-    [...item.children].every((c) => c === label || c === panel);
+    (onlyElements(item, MAX_WRAPPER_CHILDREN)?.every((c) => c === label || c === panel) ?? false);
   let inner = panel;
   // A panel's own wrappers ("collapse" › "accordion-body") hold nothing but the answer.
-  while (
-    inner.children.length === 1 && WRAPPER.test(inner.children[0].tagName) &&
-    norm(inner.textContent ?? "") === norm(inner.children[0].textContent ?? "")
-  ) {
-    inner = inner.children[0] as El;
+  for (let only = onlyElements(inner, 1); only?.length === 1 && WRAPPER.test(only[0].tagName);) {
+    inner = only[0];
+    only = onlyElements(inner, 1);
   }
   if (WRAPPER.test(panel.tagName) && !panel.getAttribute("role")) {
     if (inner !== panel) panel.replaceWith(inner);
@@ -137,11 +231,11 @@ const TAB = "[role=tab], [data-bs-toggle=tab], [data-bs-toggle=pill], [data-togg
  * Tabbed FAQs ("Pagamento | Entrega | Trocas"): every tab panel is shown under its tab's name
  * as a heading, and the tab list, whose names now head the panels, goes.
  */
-function openTabs(document: Doc): number {
+function openTabs(document: Doc, byId: ReadonlyMap<string, El>): number {
   let shown = 0;
   const lists = new Map<El, boolean>();
   for (const tab of [...document.querySelectorAll(TAB)] as El[]) {
-    const panel = panelsOf(document, tab)[0];
+    const panel = panelsOf(byId, tab)[0];
     const list = tab.closest("[role=tablist]") as El | null;
     const usable = panel && !NOT_CONTENT.test(panel.getAttribute("role") ?? "") &&
       !tab.contains(panel as never) && !panel.contains(tab as never);
@@ -149,7 +243,7 @@ function openTabs(document: Doc): number {
     if (!usable) continue;
     show(panel);
     shown++;
-    const label = norm(tab.textContent ?? "");
+    const label = textUpTo(tab);
     // Under the page's title; a panel with headings of that level already keeps its own.
     if (label && !panel.querySelector("h1, h2")) {
       const heading = document.createElement("h2");
@@ -166,7 +260,8 @@ function openTabs(document: Doc): number {
  * Returns how many panels were shown.
  */
 export function openDisclosures(document: Doc): number {
-  let shown = openTabs(document);
+  const byId = idsOf(document);
+  let shown = openTabs(document, byId);
   for (const el of [...document.querySelectorAll('[hidden="until-found"]')] as El[]) {
     show(el);
     shown++;
@@ -176,18 +271,18 @@ export function openDisclosures(document: Doc): number {
       trigger.getAttribute("aria-haspopup") || trigger.closest("nav, [role=navigation]") ||
       trigger.matches(TAB)
     ) continue;
-    const panels = panelsOf(document, trigger).filter((p) =>
+    const panels = panelsOf(byId, trigger).filter((p) =>
       !NOT_CONTENT.test(p.getAttribute("role") ?? "") && p.tagName !== "NAV" &&
       p.tagName !== "DIALOG"
     );
     if (!panels.length) continue;
     for (const panel of panels) show(panel);
     shown += panels.length;
-    const label = norm(trigger.textContent ?? "");
+    const label = textUpTo(trigger);
     if (!label || panels.some((p) => trigger.contains(p as never))) continue;
     const heading = trigger.closest(HEADING) as El | null;
     const body = document.body as El;
-    const line = asText(document, labelBlock(trigger, label, body), label, heading);
+    const line = asText(document, labelBlock(trigger, body), label, heading);
     if (panels.length === 1) flatten(line, panels[0], body);
   }
   return shown + openQuestionControls(document);
@@ -210,9 +305,9 @@ function openQuestionControls(document: Doc): number {
     if (!control.isConnected || control.closest("nav, form, [role=navigation], [role=dialog]")) {
       continue;
     }
-    const label = norm(control.textContent ?? "");
-    if (!/\?$/.test(label) || label.length > 300) continue;
-    const block = labelBlock(control, label, body);
+    const label = textUpTo(control);
+    if (!label?.endsWith("?")) continue;
+    const block = labelBlock(control, body);
     const answer = block.nextElementSibling as El | null;
     const line = asText(document, block, label, control.closest(HEADING) as El | null);
     if (answer && isHidden(answer)) {
@@ -277,11 +372,10 @@ function answerText(answer: string): string {
 
 /** Most FAQPage entries read from one page: the text search below is per entry. */
 const MAX_FAQ_DATA = 300;
+/** Occurrences of a question's text looked at for the entry's own line. */
+const MAX_OCCURRENCES = 20;
 /** Characters of an answer's start looked for on the page. */
 const ANSWER_PROBE = 60;
-
-/** Elements whose text the page does not show. */
-const NO_TEXT = /^(script|style|template|noscript)$/i;
 
 type TextNode = { data: string; parentElement: El | null };
 
@@ -339,14 +433,13 @@ function nodeAtOffset(page: PageText, at: number): TextNode {
  * contents comes first) outside a link; and where its text starts. Null when none.
  */
 function questionElement(page: PageText, question: string): { el: El; at: number } | null {
-  for (
-    let at = page.text.lastIndexOf(question);
-    at >= 0;
-    at = page.text.lastIndexOf(question, at - 1)
-  ) {
+  let at = page.text.lastIndexOf(question);
+  // A question repeated all over a page is no entry of it: a few occurrences are looked at.
+  for (let seen = 0; at >= 0 && seen < MAX_OCCURRENCES; seen++) {
     const el = nodeAtOffset(page, at).parentElement;
-    if (el && !el.closest("a") && norm(el.textContent ?? "") === question) return { el, at };
+    if (el && !el.closest("a") && textUpTo(el) === question) return { el, at };
     if (at === 0) break;
+    at = page.text.lastIndexOf(question, at - 1);
   }
   return null;
 }
@@ -379,7 +472,7 @@ export function applyFaqData(document: Doc, data: readonly FaqDatum[]): FaqDatum
     }
     // A <summary> or a <dt> the chunker reads already.
     if (found.el.closest("summary, dt")) continue;
-    const block = labelBlock(found.el, datum.question, body);
+    const block = labelBlock(found.el, body);
     const heading = found.el.closest(HEADING) as El | null;
     const line = asText(document, block, datum.question, heading);
     const panel = answer ? answerBlock(answer, line, body) : null;
