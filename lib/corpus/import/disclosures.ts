@@ -233,6 +233,7 @@ const TAB = "[role=tab], [data-bs-toggle=tab], [data-bs-toggle=pill], [data-togg
  */
 function openTabs(document: Doc, byId: ReadonlyMap<string, El>): number {
   let shown = 0;
+  const seen = new Set<El>();
   const lists = new Map<El, boolean>();
   for (const tab of [...document.querySelectorAll(TAB)] as El[]) {
     const panel = panelsOf(byId, tab)[0];
@@ -240,7 +241,9 @@ function openTabs(document: Doc, byId: ReadonlyMap<string, El>): number {
     const usable = panel && !NOT_CONTENT.test(panel.getAttribute("role") ?? "") &&
       !tab.contains(panel as never) && !panel.contains(tab as never);
     if (list) lists.set(list, (lists.get(list) ?? true) && Boolean(usable));
-    if (!usable) continue;
+    // Each panel once: a crafted page can point thousands of tabs at one large panel.
+    if (!usable || seen.has(panel)) continue;
+    seen.add(panel);
     show(panel);
     shown++;
     const label = textUpTo(tab);
