@@ -6,7 +6,7 @@
  * line) is never merged: it stays one passage whose title ends with its question.
  */
 import MarkdownIt from "markdown-it";
-import { questionKind } from "./question_kind.ts";
+import { withQuestionMark } from "./question_kind.ts";
 import { createSlugger } from "./slug.ts";
 
 const md = new MarkdownIt();
@@ -155,12 +155,6 @@ function headingOf(line: string): { level: number; text: string; rest?: string }
 const FAQ_TITLE =
   /\b(?:FAQs?|perguntas (?:mais )?frequentes|d[uú]vidas (?:mais )?frequentes|frequently asked questions)\b/i;
 
-/** A heading of an FAQ page that reads as a question, with the question mark it left off. */
-function asQuestion(text: string): string {
-  if (/\?\s*$/.test(text) || questionKind(text) === "other") return text;
-  return `${text.replace(/[\s.:;!]+$/, "")}?`;
-}
-
 /** Whether a heading is a question: an FAQ entry, kept whole as one passage. */
 export function isQuestionHeading(text: string): boolean {
   return /\?\s*$/.test(text);
@@ -195,7 +189,7 @@ export function splitSections(markdown: string): Section[] {
     flush();
     const { level } = h;
     const text = level > 1 && FAQ_TITLE.test(stack[0]?.level === 1 ? stack[0].text : "")
-      ? asQuestion(h.text)
+      ? withQuestionMark(h.text)
       : h.text;
     while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
     stack.push({ level, text });

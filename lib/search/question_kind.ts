@@ -54,3 +54,12 @@ export function isFaqEntry(title: string): boolean {
 export function entryQuestion(title: string): string {
   return title.split(" › ").at(-1) ?? "";
 }
+
+/**
+ * A label that reads as a question, with the question mark FAQ pages often leave off
+ * ("Como cancelo um pedido" → "Como cancelo um pedido?"); any other text unchanged.
+ */
+export function withQuestionMark(text: string): string {
+  if (/\?\s*$/.test(text) || questionKind(text) === "other") return text;
+  return `${text.replace(/[\s.:;!]+$/, "")}?`;
+}

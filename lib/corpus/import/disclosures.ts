@@ -13,7 +13,7 @@
  * page does not show at all (rendered by script) are returned to be added to the content.
  */
 import { parseHTML } from "linkedom";
-import { questionKind } from "@/lib/search/question_kind.ts";
+import { withQuestionMark } from "@/lib/search/question_kind.ts";
 
 type Doc = ReturnType<typeof parseHTML>["document"];
 type El = ReturnType<Doc["createElement"]>;
@@ -177,9 +177,7 @@ function labelBlock(label: El, body: El): El {
  * so that its answer stays apart from the next one.
  */
 function asText(document: Doc, block: El, label: string, heading: El | null): El {
-  const question = /\?\s*$/.test(label) || questionKind(label) === "other"
-    ? label
-    : `${label.replace(/[\s.:;!]+$/, "")}?`;
+  const question = withQuestionMark(label);
   if (heading || !question.endsWith("?")) {
     const h = document.createElement(heading?.tagName.toLowerCase() ?? "h3") as El;
     h.textContent = question;
