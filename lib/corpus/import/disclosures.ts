@@ -1,16 +1,18 @@
 /**
- * FAQ pages written as accordions, read as the FAQ entries they are.
+ * FAQ pages written as accordions, tabs or script-driven panels, read as the FAQ entries
+ * they are.
  *
  * Most FAQ pages fold their answers away: the W3C's accordion pattern (a `<button
  * aria-expanded aria-controls>` in a heading, the panel `hidden`), Bootstrap's collapse
- * (`data-bs-toggle="collapse"`), jQuery-style panels (`style="display:none"`,
- * `aria-hidden="true"`), `hidden="until-found"`. An import that drops hidden content and
- * buttons as page chrome keeps neither the questions nor the answers. Here, before the
- * chrome goes: each disclosure's panel is shown, and its trigger becomes text — plain text
- * inside a heading, else a bold line of its own, which the chunker reads as an FAQ question
- * (lib/search/chunker.ts). The page's schema.org FAQPage data (JSON-LD) names the questions
- * and answers too: a question found on the page is marked and its answer shown; the ones the
- * page does not show at all (rendered by script) are returned to be added to the content.
+ * (`data-bs-toggle="collapse"`), script panels (`style="display:none"`, `aria-hidden`),
+ * `hidden="until-found"`, tab panels, and buttons or checkbox labels toggled without ARIA. An
+ * import that drops hidden content and buttons as page chrome keeps neither the questions nor
+ * the answers. Here, before the chrome goes, each panel is shown and its label becomes a
+ * heading or a bold question line, which the chunker reads as an FAQ entry
+ * (lib/search/chunker.ts). The page's schema.org FAQPage data (JSON-LD) names questions and
+ * answers too: a question found on the page is marked and its answer shown; the ones the page
+ * does not show at all (rendered by script) are returned to be added to the content. Every
+ * label is read in bounded steps: a page can hold thousands of them.
  */
 import { parseHTML } from "linkedom";
 import { withQuestionMark } from "@/lib/search/question_kind.ts";
