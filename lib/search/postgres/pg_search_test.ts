@@ -6,7 +6,7 @@ import type { Embedder } from "../embedder.ts";
 import type { PassageInput } from "../index_data.ts";
 import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { createPgSiteSearch } from "./pg_search.ts";
-import { migrate } from "./schema.ts";
+import { createExtension, migrate } from "./schema.ts";
 import { withPgOwnerAnswers } from "./owner_answers.ts";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
 import { parseLexicon } from "../lexicon.ts";
@@ -77,7 +77,7 @@ Deno.test({
   };
   try {
     // Version 1's configuration: the stop list read after unaccent, where "são" is "sao".
-    await db.sql.unsafe("create extension if not exists unaccent schema public");
+    await db.sql.begin((tx) => createExtension(tx, "unaccent"));
     await db.sql.unsafe("create text search configuration site_pt (copy = portuguese)");
     await db.sql.unsafe(
       "alter text search configuration site_pt alter mapping for hword, hword_part, word " +

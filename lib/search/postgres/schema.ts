@@ -51,7 +51,7 @@ export async function migrate(sql: Sql, options: { dims?: number | null } = {}):
     // One migration at a time, also across processes (two indexers started together).
     await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':site_migrate'))`;
     // In public, never in a schema of a test that drops it.
-    await tx`create extension if not exists unaccent schema public`;
+    await createExtension(tx, "unaccent");
     for (const [name, base] of CONFIGS) {
       const [found] = await tx`
         select 1 as one from pg_ts_config
@@ -158,12 +158,22 @@ create table if not exists site_terms (
 insert into site_meta (key, value) values ('schema', '${SCHEMA_VERSION}') on conflict do nothing;
 `;
 
+/**
+ * `create extension if not exists` under a lock of the whole database: an extension is the
+ * database's, not a schema's, and two sites' first migrations in one database raced on it
+ * ("duplicate key value violates unique constraint pg_extension_name_index").
+ */
+export async function createExtension(tx: Tx, name: "unaccent" | "vector"): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtext('site_extensions'))`;
+  await tx.unsafe(`create extension if not exists ${name} schema public`);
+}
+
 /** The vector column and its index, for `dims` dimensions (cosine distance). */
 async function addVectors(tx: Tx, dims: number): Promise<void> {
   if (!Number.isInteger(dims) || dims < 1 || dims > 16000) {
     throw new Error(`Embedding dimensions ${dims} are not a valid pgvector size (1–16000).`);
   }
-  await tx`create extension if not exists vector schema public`;
+  await createExtension(tx, "vector");
   const [col] = await tx`
     select format_type(atttypid, atttypmod) as type from pg_attribute
     where attrelid = 'site_passages'::regclass and attname = 'embedding' and not attisdropped`;
