@@ -288,7 +288,7 @@ export function openDisclosures(document: Doc): number {
     const line = asText(document, labelBlock(trigger, body), label, heading);
     if (panels.length === 1) flatten(line, panels[0], body);
   }
-  return shown + openQuestionControls(document);
+  return shown;
 }
 
 /** Controls a script or a stylesheet toggles without ARIA: a button, a checkbox's label. */
@@ -300,7 +300,7 @@ const QUESTION_CONTROL = "button, [role=button], label[for], [onclick]";
  * into a bold question line (a button would go with the page's other buttons), and the hidden
  * element right after it, its answer, is shown.
  */
-function openQuestionControls(document: Doc): number {
+export function openQuestionControls(document: Doc): number {
   const body = document.body as El | null;
   if (!body) return 0;
   let shown = 0;

@@ -8,7 +8,13 @@
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import { applyFaqData, faqData, faqHtml, openDisclosures } from "./disclosures.ts";
+import {
+  applyFaqData,
+  faqData,
+  faqHtml,
+  openDisclosures,
+  openQuestionControls,
+} from "./disclosures.ts";
 import { DEFAULT_PAGE_BUDGET, overBudget, type PageBudget } from "./page_budget.ts";
 
 /** What `extractPage` finds in a page. */
@@ -43,8 +49,10 @@ const CHROME = "nav, footer, aside, dialog, form, script, style, noscript, templ
   "[role=navigation], [role=contentinfo], [role=banner], [role=dialog], [role=alertdialog], " +
   "[aria-modal=true], [hidden]";
 /** Words every disclosure markup or FAQPage data writes (disclosures.ts). */
-const DISCLOSURE_HINT =
-  /aria-controls|data-(?:bs-)?toggle|until-found|<button|role=["']?button|<label|onclick/i;
+const DISCLOSURE_HINT = /aria-controls|data-(?:bs-)?toggle|until-found/i;
+/** A button or label closed right after a "?", or a control a script toggles. */
+const QUESTION_CONTROL_HINT =
+  /\?\s*(?:<\/(?:span|strong|b|em|i)>\s*){0,3}<\/(?:button|label)>|role=["']?button|onclick=/i;
 const FAQ_DATA_HINT = /application\/ld\+json/i;
 const BANNER =
   /(^|[\s_-])(cookie|cookies|consent|gdpr|lgpd|banner|newsletter|skip-link)([\s_-]|$)/i;
@@ -82,6 +90,7 @@ export function extractPage(
   // Folded FAQ answers are content, not chrome: shown before the hidden elements go.
   // Most pages have neither: a scan of the text is cheaper than two walks of the DOM.
   if (DISCLOSURE_HINT.test(html)) openDisclosures(document);
+  if (QUESTION_CONTROL_HINT.test(html)) openQuestionControls(document);
   const unshown = FAQ_DATA_HINT.test(html) ? applyFaqData(document, faqData(document)) : [];
   removeChrome(document);
   const article = readable(document);
