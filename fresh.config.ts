@@ -5,6 +5,8 @@ export default defineConfig({
     // One string for every language, or one per language (each UI language shows its own).
     name: { "pt-BR": "Assistente do Site", en: "Site Assistant" },
     owner: "a equipe que mantém este site",
+    // The site's public origin ("https://example.com"): source links point there, and an
+    // import's --base-url should be it (only the site's own origins are cited).
     url: null,
   },
   allowedOrigins: [],
