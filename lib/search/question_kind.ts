@@ -60,6 +60,8 @@ export function entryQuestion(title: string): string {
  * ("Como cancelo um pedido" → "Como cancelo um pedido?"); any other text unchanged.
  */
 export function withQuestionMark(text: string): string {
-  if (/\?\s*$/.test(text) || questionKind(text) === "other") return text;
+  // Read as if it ended in "?", so that a question asked last is seen ("Escrever C é difícil;
+  // há alguma alternativa").
+  if (/\?\s*$/.test(text) || questionKind(`${text}?`) === "other") return text;
   return `${text.replace(/[\s.:;!]+$/, "")}?`;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { questionKind } from "./question_kind.ts";
+import { questionKind, withQuestionMark } from "./question_kind.ts";
 
 Deno.test("question kind: read from the first words", () => {
   assert.equal(questionKind("Por que o Python usa indentação?"), "why");
@@ -25,4 +25,15 @@ Deno.test("'quão'/'quantos' ask how, as 'how fast'/'how many' do; negated and c
   assert.equal(questionKind("Don't you ship abroad?"), "yesno");
   // Still no question: a topic.
   assert.equal(questionKind("Quantidade mínima de itens"), "other");
+});
+
+Deno.test("withQuestionMark: a label that reads as a question gets its '?', a topic does not", () => {
+  assert.equal(withQuestionMark("Como cancelo um pedido"), "Como cancelo um pedido?");
+  assert.equal(
+    withQuestionMark("Escrever C é difícil; há alguma alternativa"),
+    "Escrever C é difícil; há alguma alternativa?",
+  );
+  assert.equal(withQuestionMark("Can I pay by card."), "Can I pay by card?");
+  assert.equal(withQuestionMark("Prazos de entrega"), "Prazos de entrega");
+  assert.equal(withQuestionMark("Posso trocar?"), "Posso trocar?");
 });
