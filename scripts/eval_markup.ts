@@ -115,7 +115,7 @@ const INTRO: Record<"pt" | "en", string> = {
 };
 
 /** One FAQ part as a page in `markup`, with its FAQPage data for the JSON-LD markups. */
-export function page(part: string, entries: Entry[], markup: string, lang: "pt" | "en"): string {
+function page(part: string, entries: Entry[], markup: string, lang: "pt" | "en"): string {
   const title = escape(TITLES[lang][part] ?? part);
   const data = markup.startsWith("json-ld")
     ? `<script type="application/ld+json">${
