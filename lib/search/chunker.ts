@@ -14,6 +14,12 @@ const md = new MarkdownIt();
 /** Passage size bounds, in words. */
 export const CHUNK_MIN_WORDS = 150;
 export const CHUNK_MAX_WORDS = 350;
+/**
+ * An FAQ entry stays whole up to this many words: split at 350 like other sections, a long
+ * entry's second part ranked first and was quoted without the answer's opening (the Python
+ * FAQ imported from its pages: held-out answers pt 0.400 as one passage per entry, 0.350 split).
+ */
+export const FAQ_ENTRY_MAX_WORDS = 1000;
 
 /** A section of a document, as plain text. */
 export interface Chunk {
@@ -271,7 +277,8 @@ export function chunkMarkdown(markdown: string): Chunk[] {
   const chunks: Chunk[] = [];
   for (const s of merged) {
     if (!s.paras.length) continue;
-    for (const text of pack(s.paras, CHUNK_MAX_WORDS)) {
+    const max = isQuestionHeading(s.path.at(-1) ?? "") ? FAQ_ENTRY_MAX_WORDS : CHUNK_MAX_WORDS;
+    for (const text of pack(s.paras, max)) {
       chunks.push({ path: s.path, anchor: s.anchor, text });
     }
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CHUNK_MAX_WORDS, chunkMarkdown } from "./chunker.ts";
+import { CHUNK_MAX_WORDS, chunkMarkdown, FAQ_ENTRY_MAX_WORDS } from "./chunker.ts";
 import { createSlugger, slugify } from "./slug.ts";
 
 Deno.test("slugify folds accents and punctuation; the slugger numbers repeats", () => {
@@ -133,4 +133,21 @@ Deno.test("a table is read row by row, each cell under its header; a short annou
   // A list too long to quote as one sentence keeps its items apart.
   const long = Array.from({ length: 12 }, (_, i) => `- Item ${i}`).join("\n");
   assert.equal(chunkMarkdown(`# Lista\n\nTemos:\n\n${long}\n`)[0].text.split("\n\n").length, 13);
+});
+
+Deno.test("a long FAQ entry stays one passage, as a long section does not", () => {
+  const sentences = (n: number) =>
+    Array.from({ length: n / 10 }, (_, i) => `Frase ${i} com mais oito palavras de texto aqui.`)
+      .join(" ");
+  const entry = chunkMarkdown(`# FAQ\n\n## Como funciona a cópia?\n\n${sentences(600)}\n`);
+  assert.equal(entry.length, 1);
+  assert.ok(entry[0].text.startsWith("Frase 0 "));
+  assert.ok(chunkMarkdown(`# Guia\n\n## Cópia\n\n${sentences(600)}\n`).length > 1);
+  // Past FAQ_ENTRY_MAX_WORDS an entry is split too: no passage grows without bound.
+  const huge = chunkMarkdown(
+    `# FAQ\n\n## Como funciona a cópia?\n\n${sentences(FAQ_ENTRY_MAX_WORDS * 2)}\n`,
+  );
+  assert.ok(
+    huge.length >= 2 && huge.every((c) => c.text.split(/\s+/).length <= FAQ_ENTRY_MAX_WORDS + 10),
+  );
 });
