@@ -27,7 +27,7 @@ const escape = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** How each markup writes one entry (`i` numbers it on its page). */
-const MARKUPS: Record<string, (e: Entry, i: number, lang: "pt" | "en") => string> = {
+export const MARKUPS: Record<string, (e: Entry, i: number, lang: "pt" | "en") => string> = {
   // Headings, as the Python FAQ itself (Sphinx) writes them.
   headings: (e, i) => `<h2 id="q${i}">${escape(e.title)}</h2><p>${escape(e.text)}</p>`,
   // The same headings with their question marks left off, as many FAQ pages write them.
@@ -165,7 +165,7 @@ function tabbedPage(parts: Map<string, Entry[]>, lang: "pt" | "en"): string {
  * The imported site's passages as a BEIR corpus: a passage headed by an entry's question
  * gets the entry's id (so the gold judgements apply), every other passage its own.
  */
-async function importedCorpus(
+export async function importedCorpus(
   entries: Entry[],
   markup: string,
   lang: "pt" | "en",
