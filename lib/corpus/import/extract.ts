@@ -8,13 +8,8 @@
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import {
-  applyFaqData,
-  faqData,
-  faqHtml,
-  openDisclosures,
-  openQuestionControls,
-} from "./disclosures.ts";
+import { openDisclosures, openQuestionControls } from "./disclosures.ts";
+import { applyFaqData, faqData, faqHtml } from "./faq_data.ts";
 import { DEFAULT_PAGE_BUDGET, overBudget, type PageBudget } from "./page_budget.ts";
 
 /** What `extractPage` finds in a page. */
@@ -48,7 +43,7 @@ export class PageBudgetError extends ExtractError {
 const CHROME = "nav, footer, aside, dialog, form, script, style, noscript, template, iframe, " +
   "[role=navigation], [role=contentinfo], [role=banner], [role=dialog], [role=alertdialog], " +
   "[aria-modal=true], [hidden]";
-/** Words every disclosure markup or FAQPage data writes (disclosures.ts). */
+/** Words every disclosure markup or FAQPage data writes (disclosures.ts, faq_data.ts). */
 const DISCLOSURE_HINT = /aria-controls|data-(?:bs-)?toggle|until-found/i;
 /** A button or label closed right after a "?", or a control a script toggles. */
 const QUESTION_CONTROL_HINT =
