@@ -31,11 +31,24 @@ const KIND_PATTERNS: Array<[QuestionKind, RegExp]> = [
  */
 export function questionKind(question: string): QuestionKind {
   const kind = kindOf(question.slice(0, 200));
-  if (kind !== "other") return kind;
-  // Visitors often state the problem first and ask last: "Editei o módulo mas roda a
-  // versão velha, como recarrego?" asks how; "…mudou junto, como assim?" asks why.
+  // A negated opener is as often a problem stated as a question asked ("Não consigo fazer as
+  // ligações funcionarem: por que?"): a last clause that asks wins.
+  if (kind !== "other" && !NEGATED_OPENER.test(question)) return kind;
+  const tail = tailKind(question);
+  return tail === "other" ? kind : tail;
+}
+
+const NEGATED_OPENER =
+  /^\s*(?:e\s+)?(?:(?:eu|a gente|voc[eê]s?|o|a)\s+)?n[aã]o\s|^\s*\w+n['’]t\s/iu;
+
+/**
+ * The kind of a question's last clause, or "other". Visitors often state the problem first and
+ * ask last: "Editei o módulo mas roda a versão velha, como recarrego?" asks how; "…mudou
+ * junto, como assim?" asks why.
+ */
+function tailKind(question: string): QuestionKind {
   const tail = /[,;:.!?]\s*([^,;:.!?]+)\?\s*$/u.exec(question.slice(-200))?.[1];
-  if (!tail) return kind;
+  if (!tail) return "other";
   if (/^\s*(?:como assim|why|how come)\b/iu.test(tail)) return "why";
   return kindOf(tail);
 }

@@ -37,3 +37,12 @@ Deno.test("withQuestionMark: a label that reads as a question gets its '?', a to
   assert.equal(withQuestionMark("Prazos de entrega"), "Prazos de entrega");
   assert.equal(withQuestionMark("Posso trocar?"), "Posso trocar?");
 });
+
+Deno.test("a negated opener that states a problem asks what its last clause asks", () => {
+  assert.equal(
+    questionKind("Não consigo fazer as ligações de tecla funcionarem no Tkinter: por que?"),
+    "why",
+  );
+  assert.equal(questionKind("I can't get key bindings to work in Tkinter: why?"), "why");
+  assert.equal(questionKind("Não posso instalar o Python, o que eu faço?"), "what");
+});
