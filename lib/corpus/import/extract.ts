@@ -1,8 +1,9 @@
 /**
  * An HTML page → its main content: page metadata (title, language, canonical
  * URL, robots meta, license link) read from the head, folded FAQ answers shown
- * (disclosures.ts), chrome removed (nav, header, footer, asides, cookie and
- * consent banners, dialogs), then @mozilla/readability picks the main content. linkedom is the DOM. A page
+ * and FAQ questions marked (disclosures.ts, faq_data.ts), chrome removed (nav,
+ * header, footer, asides, cookie and consent banners, dialogs), then
+ * @mozilla/readability picks the main content. linkedom is the DOM. A page
  * over the work budget (page_budget.ts) is refused before it is parsed, since
  * both the parse and Readability are synchronous and can run for minutes.
  */
@@ -83,7 +84,7 @@ export function extractPage(
   const title = pageTitle(document);
   resolveLinks(document, pageUrl);
   // Folded FAQ answers are content, not chrome: shown before the hidden elements go.
-  // Most pages have neither: a scan of the text is cheaper than two walks of the DOM.
+  // Most pages have none of these: a scan of the text is cheaper than walks of the DOM.
   if (DISCLOSURE_HINT.test(html)) openDisclosures(document);
   if (QUESTION_CONTROL_HINT.test(html)) openQuestionControls(document);
   const unshown = FAQ_DATA_HINT.test(html) ? applyFaqData(document, faqData(document)) : [];
