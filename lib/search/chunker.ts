@@ -136,8 +136,11 @@ interface Section {
 const QUESTION_LINE_LEVEL = 7;
 
 // FAQ pages written as "Q: …? / A: …" (or "P: …? / R: …", "Pergunta:", "Resposta:").
-const QA_QUESTION = /^(?:Q|P|Pergunta|Question)\s*:\s*(?=\S)/i;
-const QA_ANSWER = /^\s{0,3}(?:\*\*|__)?(?:A|R|Resposta|Answer)\s*:\s*(?:\*\*|__)?\s*/i;
+const QA_QUESTION = /^(?:Q|P|Pergunta|Question)(?:\s*\d+)?\s*:\s*(?=\S)/i;
+const QA_ANSWER = /^\s{0,3}(?:\*\*|__)?(?:A|R|Resposta|Answer)(?:\s*\d+)?\s*:\s*(?:\*\*|__)?\s*/i;
+// The question's label may be bold on its own ("**Pergunta:** Posso trocar?") and numbered.
+const QA_LINE =
+  /^\s{0,3}(?:\*\*|__)?(?:Q|P|Pergunta|Question)(?:\s*\d+)?\s*:\s*(?:\*\*|__)?\s*(\S.{1,299}?\?)\s*$/i;
 
 /**
  * The heading a line opens: an ATX heading, or a question in bold or after "Q:"/"P:", alone
@@ -151,10 +154,8 @@ function headingOf(line: string): { level: number; text: string; rest?: string }
     const text = inlineText(bold[2]).replace(QA_QUESTION, "");
     return { level: QUESTION_LINE_LEVEL, text, ...(bold[3] ? { rest: bold[3] } : {}) };
   }
-  const qa = line.match(/^\s{0,3}((?:Q|P|Pergunta|Question)\s*:\s*.{2,300}?\?)\s*$/i);
-  return qa
-    ? { level: QUESTION_LINE_LEVEL, text: inlineText(qa[1]).replace(QA_QUESTION, "") }
-    : null;
+  const qa = line.match(QA_LINE);
+  return qa ? { level: QUESTION_LINE_LEVEL, text: inlineText(qa[1]) } : null;
 }
 
 /** The title of an FAQ page, whose headings that read as questions are its entries. */

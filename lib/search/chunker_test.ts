@@ -99,6 +99,13 @@ Deno.test("FAQ entries written inline: a bold question leading its answer, Q:/A:
     entries("# Dúvidas\n\nPergunta: Vocês entregam no sábado?\n\nResposta: Sim, até as 14h.\n"),
     [["Vocês entregam no sábado?", "Sim, até as 14h."]],
   );
+  // A bold, numbered label, and the answer on the next line (a <br> in the page).
+  assert.deepEqual(
+    entries(
+      "# Dúvidas\n\n**Pergunta 1:** Vocês entregam no sábado?  \n**Resposta:** Sim, até as 14h.\n",
+    ),
+    [["Vocês entregam no sábado?", "Sim, até as 14h."]],
+  );
   // A bold phrase that is no question, and a question inside a sentence, open nothing.
   assert.deepEqual(
     entries("# Notas\n\n**Importante:** leia antes. Quer saber mais? Escreva.\n").map((e) => e[0]),
