@@ -60,10 +60,10 @@ export interface IndexCorpusOptions {
   embedder?: Embedder | null;
 }
 
-/** Build and write the asset; returns its header and size. */
+/** Build and write the asset; returns its header, its size and the documents it holds. */
 export async function indexCorpus(
   options: IndexCorpusOptions,
-): Promise<{ header: IndexHeader; bytes: number }> {
+): Promise<{ header: IndexHeader; bytes: number; documents: readonly CorpusDocument[] }> {
   const docs = await loadCorpus(options.corpusDir); // throws before anything is written
   const passages = corpusPassages(docs);
   const embedder = options.embedder ?? null;
@@ -86,5 +86,5 @@ export async function indexCorpus(
     rmSync(tmp, { force: true });
     throw error;
   }
-  return { header: data.header, bytes: bytes.length };
+  return { header: data.header, bytes: bytes.length, documents: docs };
 }
