@@ -41,9 +41,8 @@ export function uncitableWarnings(
   config: SiteOrigins,
 ): string[] {
   return [...uncitableOrigins(docs, config)].map(([origin, n]) =>
-    `warning: ${n} document${
-      n === 1 ? "" : "s"
-    } link to ${origin}, which is neither the site's URL ` +
+    `warning: ${n} ${n === 1 ? "document links" : "documents link"} to ${origin}, ` +
+    `which is neither the site's URL ` +
     `(site.url in fresh.config.ts: ${config.site.url ?? "not set"}) nor an allowedOrigins entry: ` +
     `the assistant searches ${n === 1 ? "it" : "them"} but cannot quote or cite ${
       n === 1 ? "it" : "them"
