@@ -94,7 +94,29 @@ let shipped: Lexicon | undefined;
  * translates a question pays for it, never the start.
  */
 export function shippedLexicon(): Lexicon {
-  return shipped ??= parseLexicon(readFileSync(SHIPPED_LEXICON_URL, "utf8"));
+  return shipped ??= readShippedLexicon(() => readFileSync(SHIPPED_LEXICON_URL, "utf8"));
+}
+
+/**
+ * The shipped lexicon as `read` gives it, or an empty one when it cannot be read (a deployment
+ * that left data/ out, or was denied it): translation is an aid, and failing every question
+ * whose words alone tell its language is worse than answering it untranslated. Said once, on
+ * stderr, with the file to restore.
+ */
+export function readShippedLexicon(
+  read: () => string,
+  warn: (message: string) => void = console.error,
+): Lexicon {
+  try {
+    return parseLexicon(read());
+  } catch (error) {
+    warn(
+      `search: the shipped lexicon ${SHIPPED_LEXICON_URL.pathname} cannot be read (${
+        (error as Error).message
+      }); questions are searched untranslated until it is deployed with the app`,
+    );
+    return { pt: new Map(), en: new Map() };
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import {
   lexiconChoiceFromEnv,
   parseLexicon,
+  readShippedLexicon,
   SHIPPED_LEXICON_URL,
   shippedLexicon,
   translateQuery,
@@ -213,4 +214,15 @@ Deno.test("vocabularyLang: two words of one language and none of the other tell 
   assert.equal(vocabularyLang("copy?", lexicon), null);
   assert.equal(vocabularyLang("email lista?", lexicon), null);
   assert.equal(vocabularyLang("copiar file lista", lexicon), null);
+});
+
+Deno.test("lexicon: a shipped file that cannot be read is an empty lexicon, said with its path", () => {
+  const warnings: string[] = [];
+  const lexicon = readShippedLexicon(() => {
+    throw new Deno.errors.NotCapable("Requires read access");
+  }, (message) => warnings.push(message));
+  assert.equal(lexicon.pt.size + lexicon.en.size, 0);
+  assert.equal(vocabularyLang("copy file python?", lexicon), null);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /lexicon_pt_en\.tsv cannot be read \(Requires read access\)/);
 });

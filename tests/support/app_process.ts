@@ -16,14 +16,21 @@ export interface AppProcess {
 export async function spawnAppProcess(
   kvPath: string,
   env: Record<string, string | undefined> = {},
-  { stderr = "null", onOutput }: {
+  { stderr = "null", onOutput, denyRead = [] }: {
     stderr?: "null" | "inherit";
+    /** Files the process may not read, as a deployment that left them out. */
+    denyRead?: string[];
     /** Receives everything the process prints on stdout. */
     onOutput?: (text: string) => void;
   } = {},
 ): Promise<AppProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./serve_process.ts", import.meta.url).pathname],
+    args: [
+      "run",
+      "-A",
+      ...denyRead.map((path) => `--deny-read=${path}`),
+      new URL("./serve_process.ts", import.meta.url).pathname,
+    ],
     env: {
       DENO_KV_PATH: kvPath,
       SESSION_SECRET: "s".repeat(40),
