@@ -1,7 +1,7 @@
 /**
  * Local entry (`deno task dev`): regenerates the route manifest, bundles the
- * islands, builds the search index when the corpus changed or this server cannot read it (built
- * by an older analyzer), then serves on
+ * islands, builds the search index when the corpus or a module the index task runs changed, or
+ * this server cannot read it (built by an older analyzer), then serves on
  * PORT (default 8000). The task runs it under `--watch`, so an edit to routes,
  * islands, components, lib or corpus restarts it with fresh bundles.
  */

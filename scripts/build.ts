@@ -69,15 +69,42 @@ async function newestMtime(dir: URL): Promise<number> {
 }
 
 /**
+ * The newest modification time among the project's own modules that `deno task index` runs
+ * (scripts/index_corpus.ts and what it imports, by Deno's module graph), or Infinity when the
+ * graph cannot be read: then the index task itself says what is wrong.
+ */
+async function newestIndexModule(dir: URL): Promise<number> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "scripts/index_corpus.ts"],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (!out.success) return Infinity;
+  const { modules } = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: { specifier: string }[];
+  };
+  let newest = 0;
+  for (const { specifier } of modules) {
+    if (!specifier.startsWith(dir.href)) continue; // npm and remote modules are pinned
+    const stat = await Deno.stat(new URL(specifier)).catch(() => null);
+    newest = Math.max(newest, stat?.mtime?.getTime() ?? Infinity);
+  }
+  return newest;
+}
+
+/**
  * Whether `deno task dev` must rebuild build/search/index.bin: it is missing, older than a file
- * of corpus/, or unreadable by this server — built by an older analyzer or format, which the
- * server refuses to load, so a pull that changed the analysis left the search unavailable.
+ * of corpus/ or a module the index task runs (a pull that changed the chunker), or unreadable
+ * by this server — built by an older analyzer or format, which the server refuses to load, so
+ * a pull that changed the analysis left the search unavailable.
  */
 export async function indexIsStale(dir: URL = root): Promise<boolean> {
   const path = new URL("build/search/index.bin", dir);
   const asset = await Deno.stat(path).catch(() => null);
   if (!asset?.mtime) return true;
   if ((await newestMtime(new URL("corpus/", dir))) > asset.mtime.getTime()) return true;
+  if ((await newestIndexModule(dir)) > asset.mtime.getTime()) return true;
   try {
     checkAssetHeader(await readAssetHead(path), asset.size);
     return false;

@@ -8,6 +8,14 @@ async function project(analyzer?: string | null): Promise<URL> {
   const dir = new URL(`file://${await Deno.makeTempDir()}/`);
   await Deno.mkdir(new URL("corpus/", dir));
   await Deno.writeTextFile(new URL("corpus/a.md", dir), "# A\n\nTexto.");
+  // The index task and a module of it (as scripts/index_corpus.ts imports the chunker).
+  await Deno.mkdir(new URL("scripts/", dir));
+  await Deno.mkdir(new URL("lib/", dir));
+  await Deno.writeTextFile(new URL("lib/chunker.ts", dir), "export const SIZE = 350;\n");
+  await Deno.writeTextFile(
+    new URL("scripts/index_corpus.ts", dir),
+    'import { SIZE } from "../lib/chunker.ts";\nconsole.log(SIZE);\n',
+  );
   await new Promise((r) => setTimeout(r, 20)); // the index's mtime after the corpus's
   if (analyzer === null) return dir;
   const data = buildIndexData([
@@ -30,6 +38,15 @@ Deno.test("dev rebuilds the index when a corpus file is newer", async () => {
   const dir = await project();
   await new Promise((r) => setTimeout(r, 20));
   await Deno.writeTextFile(new URL("corpus/b.md", dir), "# B\n\nOutro.");
+  assert.equal(await indexIsStale(dir), true);
+});
+
+Deno.test("dev rebuilds the index when a module the index task runs is newer", async () => {
+  const dir = await project();
+  assert.equal(await indexIsStale(dir), false);
+  await new Promise((r) => setTimeout(r, 20));
+  // A pull that changed how pages are cut into passages, the analyzer's id unchanged.
+  await Deno.writeTextFile(new URL("lib/chunker.ts", dir), "export const SIZE = 1000;\n");
   assert.equal(await indexIsStale(dir), true);
 });
 
