@@ -329,9 +329,17 @@ const OTHER_LANGUAGE: Record<AnswerLang, Record<AnswerLang, string>> = {
   en: { en: "", pt: "The site covers this in Portuguese only:" },
 };
 
+/** The same, when the search also found pages in the visitor's language that did not answer. */
+const OTHER_LANGUAGE_PAGES: Record<AnswerLang, Record<AnswerLang, string>> = {
+  pt: { pt: "", en: "Nas páginas do site em inglês:" },
+  en: { en: "", pt: "From the site's pages in Portuguese:" },
+};
+
 /**
  * The quote, introduced in the visitor's language when the quoted page is in the other one
  * (a Portuguese question answered from an English-only page says so before quoting it).
+ * "Only in English" is said only when the search found no page in the visitor's language: on
+ * a bilingual site the English FAQ can outrank a Portuguese page that covers it too.
  */
 function withLanguageNote(
   quoted: string,
@@ -341,7 +349,8 @@ function withLanguageNote(
   const cited = new Set([...quoted.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
   const texts = quotable.filter((p) => cited.has(p.n!)).map((p) => p.text).join(" ");
   const pageLang = detectLang(texts, lang);
-  const note = OTHER_LANGUAGE[lang][pageLang];
+  const ownFound = quotable.some((p) => detectLang(p.text, lang) === lang);
+  const note = (ownFound ? OTHER_LANGUAGE_PAGES : OTHER_LANGUAGE)[lang][pageLang];
   return note ? `${note} ${quoted}` : quoted;
 }
 

@@ -295,18 +295,25 @@ Deno.test("local model: a page found through the question's translation is quote
     to: "pt",
     words: [["voltar", "retornar"], ["antigo", "velho"], ["versão"], ["desenho", "diagrama"]],
   };
+  // The search found an English page too (on drawing): "in Portuguese only" is not known.
   assert.match(
     await answer({ mode: "lexical", passages, translation }),
+    /^From the site's pages in Portuguese: “Você pode voltar a uma versão antiga para comparar\.” \[1\]/,
+  );
+  // Only Portuguese pages found: said so.
+  assert.match(
+    await answer({ mode: "lexical", passages: passages.slice(0, 1), translation }),
     /^The site covers this in Portuguese only: “Você pode voltar a uma versão antiga para comparar\.” \[1\]/,
   );
   // Read with the question's own words only, no sentence covers it: refused.
   assert.match(await answer({ mode: "lexical", passages }), /^The site does not cover that/);
   // Each page is read in its own language, whichever the search put first: an English page
-  // that shares only "drawing" does not hide the Portuguese sentence that answers.
+  // that shares only "drawing" does not hide the Portuguese sentence that answers. The site has
+  // English pages on drawing, so "in Portuguese only" would not be known to be true.
   const englishFirst = [{ ...passages[1], n: 1, score: 1.2 }, { ...passages[0], n: 2, score: 1 }];
   assert.match(
     await answer({ mode: "lexical", passages: englishFirst, translation }),
-    /^The site covers this in Portuguese only: “Você pode voltar a uma versão antiga para comparar\.” \[2\]/,
+    /^From the site's pages in Portuguese: “Você pode voltar a uma versão antiga para comparar\.” \[2\]/,
   );
   // An English page that answers is quoted, alone, though the Portuguese one holds more of the
   // translated words: the visitor's language first, and never both in one answer.
