@@ -6,6 +6,8 @@
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
  *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
  *     [--lexicon lexicon.tsv] [--qrels qrels.tsv] [--typos] [--postgres]
+ *   deno task eval:answers --site [--model ID] [--details out.jsonl]   (our own site,
+ *     scripts/eval_site_answers.ts)
  *
  * The corpus (BEIR jsonl) is indexed in memory with the app's builder; each document
  * gets a public URL so it can be cited. Queries carry their gold spans in
@@ -32,6 +34,8 @@ import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { withTypo } from "@/lib/eval/typos.ts";
+import { chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { runSiteAnswerEval } from "./eval_site_answers.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
 import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
 import { createPgSiteSearch } from "@/lib/search/postgres/pg_search.ts";
@@ -56,7 +60,7 @@ import {
 } from "@/lib/eval/answer_metrics.ts";
 
 const USAGE =
-  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>] [--typos] [--postgres]";
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>] [--typos] [--postgres], or --site [--model ID] [--details <out.jsonl>]";
 
 interface Query {
   _id: string;
@@ -137,38 +141,10 @@ export function beirSiteSearch(
   };
 }
 
-/**
- * What one turn streamed: the answer text, the filter's valid citation count, and the
- * document id of each numbered source, in the search's order.
- */
-interface TurnOutcome {
-  text: string;
-  valid: number;
-  sources: Map<number, string>;
-}
-
-function readTurn(raw: string): TurnOutcome {
-  let text = "";
-  let valid = 0;
-  const sources = new Map<number, string>();
-  for (const line of raw.split("\n")) {
-    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-    const chunk = JSON.parse(line.slice(6));
-    if (chunk.type === "text-delta") text += chunk.delta;
-    // Each document is cited at /doc/<id> (beirSiteSearch); the app makes the URL absolute.
-    const doc = chunk.type === "source-url" && /\/doc\/([^/?#]+)$/.exec(chunk.url);
-    if (doc) sources.set(Number(chunk.sourceId), decodeURIComponent(doc[1]));
-    if (chunk.type === "error") throw new Error(`The turn failed: ${chunk.errorText}`);
-    const citations = chunk.type === "message-metadata" && chunk.messageMetadata?.citations;
-    if (citations) valid = citations.valid;
-  }
-  return { text, valid, sources };
-}
-
-/** The documents an answer cites, by its `[N]` markers. */
-function citedDocs(text: string, sources: ReadonlyMap<number, string>): string[] {
-  const ids = [...text.matchAll(/\[(\d+)\]/g)].map((m) => sources.get(Number(m[1])));
-  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+/** Each BEIR document is cited at /doc/<id> (beirSiteSearch); the app makes the URL absolute. */
+function beirSource(url: string): string | null {
+  const doc = /\/doc\/([^/?#]+)$/.exec(url);
+  return doc ? decodeURIComponent(doc[1]) : null;
 }
 
 /** Run the eval and return its summary; `pgUrl` is the database `--postgres` searches. */
@@ -228,25 +204,7 @@ export async function runAnswerEval(
   const offRecords: AnswerRecord[] = [];
   const details: string[] = [];
   const reasons: Record<string, number> = {};
-  let cookie = "";
-  const ask = async (i: number, text: string): Promise<TurnOutcome> => {
-    const res = await app(
-      new Request("http://127.0.0.1/api/chat", {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
-        body: JSON.stringify({
-          id: `eval_${i}_${crypto.randomUUID().slice(0, 8)}`,
-          model: values.model,
-          message: { id: `q_${i}`, role: "user", parts: [{ type: "text", text }] },
-        }),
-      }),
-    );
-    if (res.status !== 200) {
-      throw new Error(`POST /api/chat answered ${res.status}: ${await res.text()}`);
-    }
-    cookie ||= res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    return readTurn(await res.text());
-  };
+  const ask = chatAsker(app, values.model!, beirSource);
   const t0 = performance.now();
   try {
     const all = [
@@ -263,7 +221,7 @@ export async function runAnswerEval(
       };
       into.push(record);
       const goldEntries = new Set(qrels?.get(q._id)?.keys() ?? []);
-      const cited = citedDocs(text, sources);
+      const cited = citedPassages(text, sources);
       const order = [...sources.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
       const at = order.findIndex((id) => goldEntries.has(id));
       const why = gold.length && goldEntries.size
@@ -311,7 +269,9 @@ export async function runAnswerEval(
 
 if (import.meta.main) {
   try {
-    console.log(JSON.stringify(await runAnswerEval(Deno.args)));
+    // Our own site, judged by passage: scripts/eval_site_answers.ts.
+    const run = Deno.args.includes("--site") ? runSiteAnswerEval : runAnswerEval;
+    console.log(JSON.stringify(await run(Deno.args)));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     Deno.exit(2);

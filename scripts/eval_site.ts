@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { mrrAt, ndcgAt, parseJsonl, parseQrels, recallAt } from "@/lib/search/beir.ts";
 import { corpusPassages, corpusTranslations } from "@/lib/search/corpus_index.ts";
 import { type EngineOptions, SearchEngine } from "@/lib/search/engine.ts";
-import { buildIndexData, type IndexData } from "@/lib/search/index_data.ts";
+import { buildIndexData, type IndexData, type PassageInput } from "@/lib/search/index_data.ts";
 import { loadCorpus } from "@/lib/search/manifest.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -35,6 +35,8 @@ export interface SiteQuery {
 /** The site set: our corpus's passages indexed, the questions and their judgements. */
 export interface SiteSet {
   passageIds: string[];
+  /** The passages indexed, as `deno task build` cuts corpus/ (ids, public URLs, text). */
+  passages: readonly PassageInput[];
   queries: SiteQuery[];
   qrels: Map<string, Map<string, number>>;
   build(titleWeight?: number): IndexData;
@@ -56,6 +58,7 @@ export async function loadSiteSet(
   const cache = new Map<number | undefined, IndexData>();
   return {
     passageIds: passages.map((p) => p.id),
+    passages,
     queries,
     qrels,
     build(titleWeight?: number) {

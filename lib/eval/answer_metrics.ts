@@ -111,7 +111,7 @@ export type MissReason =
   | "right entry not in the results";
 
 /**
- * The reason of one answer: held the gold; said "not covered" (naming the gold entry among
+ * The reason of one answer: held the gold (without gold spans: cited a gold entry); said "not covered" (naming the gold entry among
  * the closest pages, or not); cited the gold entry but
  * quoted other sentences of it; cited another entry while the gold one was among the
  * search results (`goldRank` > 1: the ranking or the choice of entry missed); or the
@@ -123,7 +123,11 @@ export function missReason(
   goldEntries: ReadonlySet<string>,
   goldRank: number | null,
 ): MissReason {
-  if (containsGold(record.answer, record.gold)) return "answered";
+  // Without gold spans (our site's questions are judged by passage), citing a judged one answers.
+  const held = record.gold.length
+    ? containsGold(record.answer, record.gold)
+    : !record.notCovered && cited.some((id) => goldEntries.has(id));
+  if (held) return "answered";
   if (record.notCovered) {
     return cited.some((id) => goldEntries.has(id)) ? "refused, right entry named" : "refused";
   }

@@ -86,3 +86,30 @@ Deno.test("missReason: a refusal that names the gold entry among the closest pag
   assert.equal(missReason(record, ["faq-7"], gold, 1), "refused, right entry named");
   assert.equal(missReason(record, ["faq-2"], gold, 1), "refused");
 });
+
+Deno.test("missReason: without gold spans, citing a judged passage is the answer", () => {
+  const record = (answer: string, notCovered = false) => ({
+    answer,
+    gold: [],
+    validCitations: notCovered ? 0 : 1,
+    notCovered,
+  });
+  const judged = new Set(["seus-dados#apagar"]);
+  assert.equal(
+    missReason(record("“Use a opção apagar meus dados.” [1]"), ["seus-dados#apagar"], judged, 1),
+    "answered",
+  );
+  assert.equal(
+    missReason(record("“KV guarda as conversas.” [1]"), ["seus-dados#kv"], judged, 2),
+    "right entry ranked lower, another quoted",
+  );
+  assert.equal(
+    missReason(
+      record("Não coberto. O mais próximo: “Apagar” [1].", true),
+      ["seus-dados#apagar"],
+      judged,
+      1,
+    ),
+    "refused, right entry named",
+  );
+});
