@@ -29,12 +29,11 @@
  */
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
-import defaultConfig from "@/fresh.config.ts";
-import { createServerApp } from "@/lib/server.ts";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { withTypo } from "@/lib/eval/typos.ts";
-import { chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { type Asker, chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { answerEvalApp, engineSiteSearch } from "./answer_eval_app.ts";
 import { runSiteAnswerEval } from "./eval_site_answers.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
 import { indexIntoPg } from "@/lib/search/postgres/pg_index.ts";
@@ -128,17 +127,7 @@ export function beirSiteSearch(
     buildIndexData(docs.map((d) => beirPassage(d, lang))),
     lexicons,
   );
-  return {
-    search: (query, options) => engine.search(query, options),
-    passage: (id) => engine.passageById(id),
-    status: () => ({
-      status: "ok",
-      passages: docs.length,
-      documents: docs.length,
-      mode: "lexical",
-      embeddingModel: null,
-    }),
-  };
+  return engineSiteSearch(engine, { passages: docs.length, documents: docs.length });
 }
 
 /** Each BEIR document is cited at /doc/<id> (beirSiteSearch); the app makes the URL absolute. */
@@ -147,11 +136,16 @@ function beirSource(url: string): string | null {
   return doc ? decodeURIComponent(doc[1]) : null;
 }
 
-/** Run the eval and return its summary; `pgUrl` is the database `--postgres` searches. */
-export async function runAnswerEval(
-  args: string[],
-  pgUrl = Deno.env.get("SEARCH_DATABASE_URL"),
-): Promise<Record<string, unknown>> {
+/** The eval's inputs, read from the files its options name. */
+interface AnswerInputs {
+  docs: BeirDoc[];
+  queries: Query[];
+  offTopic: Query[];
+  qrels: Map<string, Map<string, number>> | null;
+  lexicons: LexiconChoice;
+}
+
+function parseOptions(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
@@ -168,101 +162,115 @@ export async function runAnswerEval(
       postgres: { type: "boolean", default: false },
     },
   });
-  const typed = (q: Query): Query => values.typos ? { ...q, text: withTypo(q.text) } : q;
   if (values.lang !== "pt" && values.lang !== "en") {
     throw new Error(`Unknown --lang "${values.lang}": use pt or en`);
   }
-  const docs = parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!);
+  return values;
+}
+
+type Options = ReturnType<typeof parseOptions>;
+
+function readInputs(values: Options): AnswerInputs {
+  const typed = (q: Query): Query => values.typos ? { ...q, text: withTypo(q.text) } : q;
   const limit = values.limit ? Number(values.limit) : Infinity;
   const queries = parseJsonl<Query>(read(values.queries, "--queries"), values.queries!)
     .filter((q) => q.metadata?.answers?.length).slice(0, limit).map(typed);
   if (!queries.length) {
     throw new Error(`No query in "${values.queries}" has metadata.answers: add the gold spans`);
   }
-  const qrels = values.qrels ? parseQrels(read(values.qrels, "--qrels")) : null;
-  const offTopic = values.offtopic
-    ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
-      .map(typed)
-    : [];
-  const lexicons = lexiconChoice(values.lexicon, (path) => read(path, "--lexicon"));
+  return {
+    docs: parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!),
+    queries,
+    offTopic: values.offtopic
+      ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
+        .map(typed)
+      : [],
+    qrels: values.qrels ? parseQrels(read(values.qrels, "--qrels")) : null,
+    lexicons: lexiconChoice(values.lexicon, (path) => read(path, "--lexicon")),
+  };
+}
+
+/** What asking every question gave: the records, the `--details` lines, the miss reasons. */
+interface Asked {
+  records: AnswerRecord[];
+  offRecords: AnswerRecord[];
+  details: string[];
+  reasons: Record<string, number>;
+}
+
+/** Asks the covered questions, then the off-topic ones, and reads each answer. */
+async function askAll(ask: Asker, inputs: AnswerInputs): Promise<Asked> {
+  const out: Asked = { records: [], offRecords: [], details: [], reasons: {} };
+  const all = [
+    ...inputs.queries.map((q) => ({ q, gold: q.metadata!.answers!, into: out.records })),
+    ...inputs.offTopic.map((q) => ({ q, gold: [] as string[], into: out.offRecords })),
+  ];
+  for (const [i, { q, gold, into }] of all.entries()) {
+    const { text, valid, sources } = await ask(i, q.text);
+    const record = {
+      answer: text,
+      gold,
+      validCitations: valid,
+      notCovered: saysNotCovered(text, valid),
+    };
+    into.push(record);
+    const goldEntries = new Set(inputs.qrels?.get(q._id)?.keys() ?? []);
+    const cited = citedPassages(text, sources);
+    const order = [...sources.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+    const at = order.findIndex((id) => goldEntries.has(id));
+    const why = gold.length && goldEntries.size
+      ? missReason(record, cited, goldEntries, at < 0 ? null : at + 1)
+      : undefined;
+    if (why) out.reasons[why] = (out.reasons[why] ?? 0) + 1;
+    out.details.push(JSON.stringify({
+      id: q._id,
+      question: q.text,
+      gold,
+      answer: text,
+      held_gold: gold.length ? containsGold(text, gold) : null,
+      not_covered: record.notCovered,
+      words: wordCount(text),
+      ...(why
+        ? { cited, gold_entry: [...goldEntries], gold_rank: at < 0 ? null : at + 1, why }
+        : {}),
+    }));
+  }
+  return out;
+}
+
+/** The share of the off-topic questions told "not covered", when there were some. */
+function offTopicSummary(offRecords: readonly AnswerRecord[]): Record<string, unknown> {
+  if (!offRecords.length) return {};
+  const refused = offRecords.filter((r) => r.notCovered).length / offRecords.length;
+  return { offtopic: { questions: offRecords.length, not_covered: Number(refused.toFixed(4)) } };
+}
+
+/** Run the eval and return its summary; `pgUrl` is the database `--postgres` searches. */
+export async function runAnswerEval(
+  args: string[],
+  pgUrl = Deno.env.get("SEARCH_DATABASE_URL"),
+): Promise<Record<string, unknown>> {
+  const values = parseOptions(args);
+  const inputs = readInputs(values);
+  const lang = toLang(values.lang);
   const site = values.postgres
-    ? await pgBeirSiteSearch(pgUrl, docs, toLang(values.lang), lexicons)
-    : { search: beirSiteSearch(docs, toLang(values.lang), lexicons), close: async () => {} };
-  const kv = await Deno.openKv(":memory:");
-  const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };
-  const { app } = await createServerApp({
-    env: Deno.env.toObject(),
-    kv,
-    // One JSON line is the output: no request log lines around it.
-    requestLog: null,
-    search: site.search,
-    // No page is rendered: the eval needs no island bundles.
-    islandAssets: { boot: "", islands: {}, preload: {} },
-    config: { ...defaultConfig, limits: { visitor: big, ip: big } },
-  });
-  const records: AnswerRecord[] = [];
-  const offRecords: AnswerRecord[] = [];
-  const details: string[] = [];
-  const reasons: Record<string, number> = {};
-  const ask = chatAsker(app, values.model!, beirSource);
+    ? await pgBeirSiteSearch(pgUrl, inputs.docs, lang, inputs.lexicons)
+    : { search: beirSiteSearch(inputs.docs, lang, inputs.lexicons), close: async () => {} };
+  const evalApp = await answerEvalApp(site.search);
   const t0 = performance.now();
+  let asked: Asked;
   try {
-    const all = [
-      ...queries.map((q) => ({ q, gold: q.metadata!.answers!, into: records })),
-      ...offTopic.map((q) => ({ q, gold: [] as string[], into: offRecords })),
-    ];
-    for (const [i, { q, gold, into }] of all.entries()) {
-      const { text, valid, sources } = await ask(i, q.text);
-      const record = {
-        answer: text,
-        gold,
-        validCitations: valid,
-        notCovered: saysNotCovered(text, valid),
-      };
-      into.push(record);
-      const goldEntries = new Set(qrels?.get(q._id)?.keys() ?? []);
-      const cited = citedPassages(text, sources);
-      const order = [...sources.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
-      const at = order.findIndex((id) => goldEntries.has(id));
-      const why = gold.length && goldEntries.size
-        ? missReason(record, cited, goldEntries, at < 0 ? null : at + 1)
-        : undefined;
-      if (why) reasons[why] = (reasons[why] ?? 0) + 1;
-      details.push(JSON.stringify({
-        id: q._id,
-        question: q.text,
-        gold,
-        answer: text,
-        held_gold: gold.length ? containsGold(text, gold) : null,
-        not_covered: record.notCovered,
-        words: wordCount(text),
-        ...(why
-          ? { cited, gold_entry: [...goldEntries], gold_rank: at < 0 ? null : at + 1, why }
-          : {}),
-      }));
-    }
+    asked = await askAll(chatAsker(evalApp.app, values.model!, beirSource), inputs);
   } finally {
-    // The last turn's token count is written after its stream ends: let it land first.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    kv.close();
+    await evalApp.close();
     await site.close();
   }
-  if (values.details) writeFileSync(values.details, details.join("\n") + "\n");
-  const off = offRecords.length
-    ? {
-      offtopic: {
-        questions: offRecords.length,
-        not_covered: Number(
-          (offRecords.filter((r) => r.notCovered).length / offRecords.length).toFixed(4),
-        ),
-      },
-    }
-    : {};
+  if (values.details) writeFileSync(values.details, asked.details.join("\n") + "\n");
   return {
     model: values.model,
-    ...summarize(records),
-    ...(qrels ? { why: reasons } : {}),
-    ...off,
+    ...summarize(asked.records),
+    ...(inputs.qrels ? { why: asked.reasons } : {}),
+    ...offTopicSummary(asked.offRecords),
     seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };
 }

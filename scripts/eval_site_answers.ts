@@ -15,8 +15,6 @@
 import { parseArgs } from "node:util";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import defaultConfig from "@/fresh.config.ts";
-import { createServerApp } from "@/lib/server.ts";
 import { parseJsonl } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
@@ -29,6 +27,7 @@ import {
   wordCount,
 } from "@/lib/eval/answer_metrics.ts";
 import { loadSiteSet, SITE_SETS, type SiteSet } from "./eval_site.ts";
+import { answerEvalApp, engineSiteSearch } from "./answer_eval_app.ts";
 
 const OFFTOPIC = fileURLToPath(new URL("../tests/fixtures/offtopic/", import.meta.url));
 
@@ -46,19 +45,10 @@ interface SiteAnswer {
 
 /** The embedded search over our site's passages, as the app searches its built index. */
 function siteSearch(set: SiteSet): SiteSearch {
-  const engine = new SearchEngine(set.build());
-  const documents = new Set(set.passages.map((p) => p.docId)).size;
-  return {
-    search: (query, options) => engine.search(query, options),
-    passage: (id) => engine.passageById(id),
-    status: () => ({
-      status: "ok",
-      passages: set.passages.length,
-      documents,
-      mode: "lexical",
-      embeddingModel: null,
-    }),
-  };
+  return engineSiteSearch(new SearchEngine(set.build()), {
+    passages: set.passages.length,
+    documents: new Set(set.passages.map((p) => p.docId)).size,
+  });
 }
 
 /** The passage a cited URL stands for: the app makes each passage's URL absolute. */
@@ -160,19 +150,10 @@ export async function runSiteAnswerEval(args: string[]): Promise<Record<string, 
     },
   });
   const set = await loadSiteSet();
-  const kv = await Deno.openKv(":memory:");
-  const big = { requestsPerMinute: 1e9, tokensPerDay: 1e12 };
-  const { app } = await createServerApp({
-    env: Deno.env.toObject(),
-    kv,
-    requestLog: null,
-    search: siteSearch(set),
-    islandAssets: { boot: "", islands: {}, preload: {} },
-    config: { ...defaultConfig, limits: { visitor: big, ip: big } },
-  });
+  const evalApp = await answerEvalApp(siteSearch(set));
   const t0 = performance.now();
   try {
-    const ask = chatAsker(app, values.model!, sourceNamer(set));
+    const ask = chatAsker(evalApp.app, values.model!, sourceNamer(set));
     const judged = await askJudged(set, ask);
     const offTopic = await askOffTopic(ask, judged.length);
     if (values.details) {
@@ -191,8 +172,6 @@ export async function runSiteAnswerEval(args: string[]): Promise<Record<string, 
       seconds: round((performance.now() - t0) / 1000),
     };
   } finally {
-    // The last turn's token count is written after its stream ends: let it land first.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    kv.close();
+    await evalApp.close();
   }
 }
