@@ -211,7 +211,8 @@ export async function importedCorpus(
 
 const F = "tests/fixtures";
 
-async function main(args: string[]): Promise<void> {
+/** Runs the eval with command-line `args`, printing one JSON line per markup. */
+export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
@@ -223,7 +224,12 @@ async function main(args: string[]): Promise<void> {
   });
   const lang = values.lang === "en" ? "en" : "pt";
   if (values.lang !== lang) throw new Error(`Unknown --lang "${values.lang}": use pt or en`);
+  if (values.set !== "heldout" && values.set !== "dev") {
+    throw new Error(`Unknown --set "${values.set}": use heldout or dev`);
+  }
   const prefix = values.set === "dev" ? "" : "heldout_";
+  // Made before the first markup runs: a folder that is not there would lose the whole run.
+  if (values.details) mkdirSync(values.details, { recursive: true });
   const markups = values.markup ? values.markup.split(",") : Object.keys(MARKUPS);
   for (const m of markups) if (!MARKUPS[m]) throw new Error(`Unknown --markup "${m}"`);
   const file = `${F}/pyfaq/corpus_${lang}.jsonl`;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parseJsonl } from "@/lib/search/beir.ts";
-import { importedCorpus, MARKUPS } from "./eval_markup.ts";
+import { importedCorpus, main, MARKUPS } from "./eval_markup.ts";
+import { tempDir } from "@/tests/support/temp.ts";
 
 Deno.test("eval:markup: every markup's pages import as one FAQ entry per question", async () => {
   const file = "tests/fixtures/pyfaq/corpus_en.jsonl";
@@ -24,4 +25,12 @@ Deno.test("eval:markup: every markup's pages import as one FAQ entry per questio
       Deno.removeSync(dir, { recursive: true });
     }
   }
+});
+
+Deno.test("eval:markup: --details makes its folder; an unknown --set is refused before any run", async () => {
+  const folder = `${tempDir()}/not/yet/there`;
+  await main(["--markup", "details", "--set", "dev", "--lang", "en", "--details", folder]);
+  const lines = readFileSync(`${folder}/details_en.jsonl`, "utf8").trim().split("\n");
+  assert.equal(lines.length, 12);
+  await assert.rejects(main(["--set", "heldOut"]), /Unknown --set "heldOut": use heldout or dev/);
 });
