@@ -33,6 +33,7 @@ import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { withTypo } from "@/lib/eval/typos.ts";
 import { type Asker, chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { prepareDetailsFile } from "@/lib/eval/details_file.ts";
 import { answerEvalApp, engineSiteSearch } from "./answer_eval_app.ts";
 import { runSiteAnswerEval } from "./eval_site_answers.ts";
 import { connectPg } from "@/lib/search/postgres/client.ts";
@@ -252,6 +253,7 @@ export async function runAnswerEval(
 ): Promise<Record<string, unknown>> {
   const values = parseOptions(args);
   const inputs = readInputs(values);
+  prepareDetailsFile(values.details);
   const lang = toLang(values.lang);
   const site = values.postgres
     ? await pgBeirSiteSearch(pgUrl, inputs.docs, lang, inputs.lexicons)

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { runAnswerEval } from "./eval_answers.ts";
 import { PG_URL } from "@/tests/support/pg.ts";
 import { tempDir } from "@/tests/support/temp.ts";
@@ -42,4 +43,17 @@ Deno.test(
 
 Deno.test("eval:answers --postgres without a database says what to set", async () => {
   await assert.rejects(runAnswerEval([...await files(), "--postgres"], ""), /SEARCH_DATABASE_URL/);
+});
+
+Deno.test("eval:answers --details makes its folder, and a path it cannot write fails before the run", async () => {
+  const args = await files();
+  const details = `${tempDir()}/new/folder/details.jsonl`;
+  await runAnswerEval([...args, "--details", details]);
+  assert.equal(readFileSync(details, "utf8").trim().split("\n").length, 1);
+  const file = `${tempDir()}/a-file`;
+  await Deno.writeTextFile(file, "");
+  await assert.rejects(
+    runAnswerEval([...args, "--details", `${file}/details.jsonl`]),
+    /Cannot write --details ".*a-file\/details\.jsonl"/,
+  );
 });

@@ -20,6 +20,7 @@ import { SearchEngine } from "@/lib/search/engine.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
 import { type Asker, chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { prepareDetailsFile } from "@/lib/eval/details_file.ts";
 import {
   type AnswerRecord,
   missReason,
@@ -150,6 +151,7 @@ export async function runSiteAnswerEval(args: string[]): Promise<Record<string, 
     },
   });
   const set = await loadSiteSet();
+  prepareDetailsFile(values.details);
   const evalApp = await answerEvalApp(siteSearch(set));
   const t0 = performance.now();
   try {
