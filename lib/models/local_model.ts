@@ -178,7 +178,7 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
     const text = buildExtractiveAnswer(asked, result, {
       // "Hi, GIL?": the greeting dropped from the question still tells its language; so
       // does the search that translated "tupla vs lista?" for an English-only site.
-      fallbackLang: earlier ?? latestTranslatedFrom(prompt) ??
+      fallbackLang: earlier ?? latestTranslatedFrom(prompt) ?? wordAndPagesLang(asked, result) ??
         (asked === question ? ui : lang),
       translation: latestSearchOutput(prompt, translationOf) ?? undefined,
     });
@@ -384,6 +384,18 @@ function latestToolResult(prompt: LanguageModelV4Prompt, toolName: string): unkn
  */
 function latestSearchResult(prompt: LanguageModelV4Prompt): AnswerPassage[] | null | undefined {
   return latestSearchOutput(prompt, passagesOf);
+}
+
+/**
+ * "history?" on the Portuguese interface: a word of one language's vocabulary only, and every
+ * public page the search found written in that language — the visitor wrote in it. A loanword
+ * the site's pages in the interface's language use too ("cookie?") finds those pages: null.
+ */
+function wordAndPagesLang(question: string, passages: AnswerPassage[]): AnswerLang | null {
+  const word = vocabularyLang(question, undefined, 1);
+  if (!word) return null;
+  const quotable = passages.filter((p) => typeof p.n === "number" && p.url !== null);
+  return quotable.length && quotable.every((p) => detectLang(p.text, word) === word) ? word : null;
 }
 
 /** The language the latest search read the question in, when it translated it. */

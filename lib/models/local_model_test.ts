@@ -939,3 +939,35 @@ Deno.test("local model: a question in neither language is answered in the interf
   assert.match(pt, /^“O dono do site oferece modelos/);
   assert.doesNotMatch(pt, /só em inglês/);
 });
+
+Deno.test("local model: one word of one language, found only on its pages, is answered in it", async () => {
+  const model = createLocalModel();
+  const page = (n: number, url: string, text: string) => ({
+    n,
+    title: "Data",
+    url,
+    text,
+    score: 5 - n,
+    match: 1,
+  });
+  const english = page(1, "/en/data", "Your chat history is kept for 30 days, then deleted.");
+  const portuguese = page(
+    2,
+    "/dados",
+    "O cookie guarda só o identificador do visitante, assinado pelo servidor.",
+  );
+  const answer = async (question: string, passages: unknown[]) => {
+    const prompt: LanguageModelV4Prompt = [
+      { role: "system", content: interfaceLine("pt-BR") },
+      ...withResult(question, { mode: "lexical", passages }),
+    ];
+    return textOf(await collect((await model.doStream({ prompt, tools: TOOLS })).stream));
+  };
+  // Before: "O site trata disso só em inglês: “Your chat history…”" to an English word.
+  assert.match(await answer("history?", [english]), /^“Your chat history is kept/);
+  // A loanword the Portuguese pages use too is read in the interface's language.
+  assert.match(await answer("cookie?", [portuguese, english]), /^“O cookie guarda/);
+  // A word of no lexicon ("copyfile?") still tells nothing: the interface's language.
+  const files = page(1, "/en/files", "The shutil module has the copyfile function.");
+  assert.match(await answer("copyfile?", [files]), /^O site trata disso só em inglês:/);
+});

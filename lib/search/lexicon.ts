@@ -121,11 +121,15 @@ export function readShippedLexicon(
 
 /**
  * The language a question's words tell by a lexicon's vocabulary, for a question whose function
- * words and spelling tell none ("copy file python?", "copiar arquivo python?"): two or more
- * words of one language that are no words of the other, and none of the other's. A loanword
- * alone ("email?", "download?") or a name ("GIL?") tells nothing: null.
+ * words and spelling tell none ("copy file python?", "copiar arquivo python?"): `least` (two) or
+ * more words of one language that are no words of the other, and none of the other's. A
+ * loanword alone ("email?", "download?") or a name ("GIL?") tells nothing: null.
  */
-export function vocabularyLang(text: string, lexicon: Lexicon = shippedLexicon()): Lang | null {
+export function vocabularyLang(
+  text: string,
+  lexicon: Lexicon = shippedLexicon(),
+  least = 2,
+): Lang | null {
   let pt = 0;
   let en = 0;
   for (const token of tokenize(text.slice(0, 500))) {
@@ -134,8 +138,8 @@ export function vocabularyLang(text: string, lexicon: Lexicon = shippedLexicon()
     if (inPt && !inEn) pt++;
     else if (inEn && !inPt) en++;
   }
-  if (pt >= 2 && en === 0) return "pt";
-  if (en >= 2 && pt === 0) return "en";
+  if (pt >= least && en === 0) return "pt";
+  if (en >= least && pt === 0) return "en";
   return null;
 }
 
