@@ -111,8 +111,8 @@ export type MissReason =
   | "right entry not in the results";
 
 /**
- * The reason of one answer: held the gold (without gold spans: cited a gold entry); said "not covered" (naming the gold entry among
- * the closest pages, or not); cited the gold entry but
+ * The reason of one answer: held the gold (without gold spans: cited a gold entry); said "not
+ * covered" (naming the gold entry among the closest pages, or not); cited the gold entry but
  * quoted other sentences of it; cited another entry while the gold one was among the
  * search results (`goldRank` > 1: the ranking or the choice of entry missed); or the
  * search did not return the gold entry at all.
