@@ -146,6 +146,7 @@ interface AnswerInputs {
   lexicons: LexiconChoice;
 }
 
+/** The command line, checked. */
 function parseOptions(args: string[]) {
   const { values } = parseArgs({
     args,
@@ -171,6 +172,7 @@ function parseOptions(args: string[]) {
 
 type Options = ReturnType<typeof parseOptions>;
 
+/** The corpus, the questions with gold spans, the off-topic ones, the judgements, the lexicons. */
 function readInputs(values: Options): AnswerInputs {
   const typed = (q: Query): Query => values.typos ? { ...q, text: withTypo(q.text) } : q;
   const limit = values.limit ? Number(values.limit) : Infinity;
