@@ -32,35 +32,31 @@ export interface SiteQuery {
   metadata: { set: typeof SITE_SETS[number]; lang: "pt" | "en" };
 }
 
-/** The site set: our corpus's passages indexed, the questions and their judgements. */
-export interface SiteSet {
+/** A site's corpus/ cut and indexed as `deno task build` does it. */
+export interface SiteIndex {
   passageIds: string[];
-  /** The passages indexed, as `deno task build` cuts corpus/ (ids, public URLs, text). */
+  /** The passages indexed (ids, public URLs, text). */
   passages: readonly PassageInput[];
-  queries: SiteQuery[];
-  qrels: Map<string, Map<string, number>>;
   build(titleWeight?: number): IndexData;
 }
 
-/** Load corpus/ and the judged questions. */
-export async function loadSiteSet(
+/** The site set: our corpus's passages indexed, the questions and their judgements. */
+export interface SiteSet extends SiteIndex {
+  queries: SiteQuery[];
+  qrels: Map<string, Map<string, number>>;
+}
+
+/** Load a corpus folder (ours by default) as the build indexes it. */
+export async function loadSiteIndex(
   corpusDir = fileURLToPath(new URL("corpus/", ROOT)),
-  dir = SITE_QRELS,
-): Promise<SiteSet> {
+): Promise<SiteIndex> {
   const docs = await loadCorpus(corpusDir);
   const passages = corpusPassages(docs);
   const translations = corpusTranslations(docs);
-  const queries = parseJsonl<SiteQuery>(
-    readFileSync(`${dir}queries.jsonl`, "utf8"),
-    `${dir}queries.jsonl`,
-  );
-  const qrels = parseQrels(readFileSync(`${dir}qrels/test.tsv`, "utf8"));
   const cache = new Map<number | undefined, IndexData>();
   return {
     passageIds: passages.map((p) => p.id),
     passages,
-    queries,
-    qrels,
     build(titleWeight?: number) {
       let data = cache.get(titleWeight);
       if (!data) {
@@ -69,6 +65,19 @@ export async function loadSiteSet(
       return data;
     },
   };
+}
+
+/** Load corpus/ and the judged questions. */
+export async function loadSiteSet(
+  corpusDir = fileURLToPath(new URL("corpus/", ROOT)),
+  dir = SITE_QRELS,
+): Promise<SiteSet> {
+  const queries = parseJsonl<SiteQuery>(
+    readFileSync(`${dir}queries.jsonl`, "utf8"),
+    `${dir}queries.jsonl`,
+  );
+  const qrels = parseQrels(readFileSync(`${dir}qrels/test.tsv`, "utf8"));
+  return { ...await loadSiteIndex(corpusDir), queries, qrels };
 }
 
 /** Per-query metrics under an engine configuration. */

@@ -46,3 +46,50 @@ Deno.test("eval:answers --site asks our site's judged questions and judges them 
   const english = off.find((l) => l.set === "offtopic-en" && l.not_covered);
   assert.match(english!.answer, /^The site does not cover/);
 });
+
+Deno.test("eval:answers --site takes an owner's questions, judged or not", async () => {
+  const dir = tempDir();
+  await Deno.writeTextFile(
+    `${dir}/questions.jsonl`,
+    [
+      { _id: "apagar", text: "Como apago minhas conversas?" },
+      { _id: "keys", text: "Does it work without an API key?", metadata: { set: "owner-en" } },
+    ].map((q) => JSON.stringify(q)).join("\n"),
+  );
+  const details = `${dir}/out/details.jsonl`;
+  const plain = await runSiteAnswerEval([
+    "--site",
+    "--queries",
+    `${dir}/questions.jsonl`,
+    "--details",
+    details,
+  ]) as Record<string, Record<string, unknown>>;
+  // Unjudged: what was refused and how long the answers are, no "answered" share.
+  assert.deepEqual(Object.keys(plain.questions), ["questions", "not_covered", "mean_words"]);
+  assert.equal(plain["owner-en"].questions, 1);
+  const lines = readFileSync(details, "utf8").trim().split("\n").map((l) =>
+    JSON.parse(l) as Detail
+  );
+  const apagar = lines.find((l) => l.id === "apagar")!;
+  // Its language read from its words: asked under the Portuguese interface, answered in it.
+  assert.match(apagar.answer, /^“Use a opção "apagar meus dados"/);
+  // Judged by the passage it cites, as --details names it.
+  await Deno.writeTextFile(
+    `${dir}/judged.tsv`,
+    `query-id\tcorpus-id\tscore\napagar\t${apagar.cited[0]}\t1\nkeys\tnone#such\t1\n`,
+  );
+  const judged = await runSiteAnswerEval([
+    "--site",
+    "--queries",
+    `${dir}/questions.jsonl`,
+    "--qrels",
+    `${dir}/judged.tsv`,
+  ]) as Record<string, Record<string, unknown>>;
+  assert.equal(judged.questions.answered, 1);
+  assert.equal(judged["owner-en"].answered, 0);
+  assert.equal(judged.all.answered, 0.5);
+  await assert.rejects(
+    runSiteAnswerEval(["--site", "--qrels", `${dir}/judged.tsv`]),
+    /--qrels judges the questions of --queries/,
+  );
+});
