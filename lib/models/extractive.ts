@@ -349,9 +349,10 @@ function withLanguageNote(
   const cited = new Set([...quoted.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
   const texts = quotable.filter((p) => cited.has(p.n!)).map((p) => p.text).join(" ");
   const pageLang = detectLang(texts, lang);
+  if (pageLang === lang) return quoted;
+  // Read only for a quote in the other language: most answers quote the visitor's own.
   const ownFound = quotable.some((p) => detectLang(p.text, lang) === lang);
-  const note = (ownFound ? OTHER_LANGUAGE_PAGES : OTHER_LANGUAGE)[lang][pageLang];
-  return note ? `${note} ${quoted}` : quoted;
+  return `${(ownFound ? OTHER_LANGUAGE_PAGES : OTHER_LANGUAGE)[lang][pageLang]} ${quoted}`;
 }
 
 /**
