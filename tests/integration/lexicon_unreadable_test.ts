@@ -6,13 +6,9 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { spawnAppProcess } from "../support/app_process.ts";
-import { newChatId, postChat, readSse, userMessage } from "../support/chat_client.ts";
+import { newChatId, postChat, readSse, streamedText, userMessage } from "../support/chat_client.ts";
 import { tempKvPath } from "../support/temp.ts";
 import { SHIPPED_LEXICON_URL } from "@/lib/search/lexicon.ts";
-
-function streamedText(chunks: { type: string; delta?: string }[]): string {
-  return chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
-}
 
 Deno.test("lexicon: an app that cannot read the shipped lexicon still answers", async () => {
   {
