@@ -6,6 +6,7 @@
  *   deno task eval:answers --corpus corpus.jsonl --queries queries.jsonl [--model ID]
  *     [--lang pt|en] [--limit N] [--offtopic offtopic.jsonl] [--details out.jsonl]
  *     [--lexicon lexicon.tsv] [--qrels qrels.tsv] [--typos] [--postgres]
+ *     [--translations other-language-corpus.jsonl]
  *   deno task eval:answers --site [--model ID] [--details out.jsonl]   (our own site,
  *     scripts/eval_site_answers.ts)
  *
@@ -25,6 +26,10 @@
  * `--lexicon off` with none. `--typos` asks every question (off-topic ones too) with one typo
  * (lib/eval/typos.ts). `--postgres` searches with the Postgres search instead of the embedded
  * index: the corpus is indexed into a schema of its own in SEARCH_DATABASE_URL, dropped after.
+ * `--translations` adds the same site's pages in the other language (a BEIR corpus whose
+ * documents have the ids of the ones they translate): the site is then bilingual, as the
+ * Python FAQ is, with the pairs declared translations as a site's manifest does, and an answer
+ * holds the gold span only when it quotes the page in the question's language.
  * Prints exactly one JSON line on stdout.
  */
 import { parseArgs } from "node:util";
@@ -60,7 +65,7 @@ import {
 } from "@/lib/eval/answer_metrics.ts";
 
 const USAGE =
-  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>] [--typos] [--postgres], or --site [--model ID] [--details <out.jsonl>]";
+  "Usage: deno task eval:answers --corpus <corpus.jsonl> --queries <queries.jsonl> [--model ID] [--lang pt|en] [--limit N] [--offtopic <queries.jsonl>] [--details <out.jsonl>] [--lexicon <lexicon.tsv>] [--qrels <qrels.tsv>] [--typos] [--postgres] [--translations <corpus.jsonl>], or --site [--model ID] [--details <out.jsonl>]";
 
 interface Query {
   _id: string;
@@ -83,14 +88,42 @@ function beirPassage(d: BeirDoc, lang: "pt" | "en"): PassageInput {
   return { id: d._id, docId: d._id, title: d.title ?? "", url, lang, text: d.text };
 }
 
+/** The eval's site: the corpus, and its pages in the other language when there are some. */
+interface BeirSite {
+  docs: readonly BeirDoc[];
+  lang: "pt" | "en";
+  /** The same site's pages in the other language, with the ids of the pages they translate. */
+  translated?: readonly BeirDoc[];
+}
+
+/**
+ * The site's passages, and its declared translations: a translated page is the document
+ * `<lang>/<id>`, cited at `/<lang>/doc/<id>` (so that a citation still names the entry).
+ */
+function sitePassages(site: BeirSite): {
+  passages: PassageInput[];
+  translations: Record<string, string>;
+} {
+  const passages = site.docs.map((d) => beirPassage(d, site.lang));
+  const other = site.lang === "pt" ? "en" : "pt";
+  const own = new Set(site.docs.map((d) => d._id));
+  const translations: Record<string, string> = {};
+  for (const d of site.translated ?? []) {
+    const id = `${other}/${d._id}`;
+    const url = `/${other}/doc/${encodeURIComponent(d._id)}`;
+    passages.push({ id, docId: id, title: d.title ?? "", url, lang: other, text: d.text });
+    if (own.has(d._id)) translations[id] = d._id;
+  }
+  return { passages, translations };
+}
+
 /**
  * The Postgres search over a BEIR corpus, as `beirSiteSearch` builds the embedded one: indexed
  * into a schema of its own in the database at `url`, dropped by `close`.
  */
 async function pgBeirSiteSearch(
   url: string | undefined,
-  docs: readonly BeirDoc[],
-  lang: "pt" | "en",
+  site: BeirSite,
   lexicons: LexiconChoice,
 ): Promise<{ search: SiteSearch; close: () => Promise<void> }> {
   if (!url) {
@@ -104,10 +137,17 @@ async function pgBeirSiteSearch(
   };
   try {
     await createSchema(sql, schema);
-    const pages = docs.map((d) => beirPassage(d, lang));
+    const { passages, translations } = sitePassages(site);
     await indexIntoPg(
       sql,
-      pages.map((p) => ({ id: p.id, contentHash: p.text, url: p.url, lang, passages: [p] })),
+      passages.map((p) => ({
+        id: p.id,
+        contentHash: p.text,
+        url: p.url,
+        lang: p.lang as "pt" | "en",
+        passages: [p],
+        ...(translations[p.id] ? { translationOf: translations[p.id] } : {}),
+      })),
       { batchDocs: 500 },
     );
   } catch (error) {
@@ -118,17 +158,19 @@ async function pgBeirSiteSearch(
   return { search: createPgSiteSearch({ sql, deadlineMs: 30_000, lexicon }), close };
 }
 
-/** The site search over BEIR documents, each cited at `/doc/<id>`. */
+/**
+ * The site search over BEIR documents, each cited at `/doc/<id>` (`translated`: the same
+ * site's pages in the other language, see `sitePassages`).
+ */
 export function beirSiteSearch(
   docs: readonly BeirDoc[],
   lang: "pt" | "en",
   lexicons: LexiconChoice = DEFAULT_LEXICONS,
+  translated: readonly BeirDoc[] = [],
 ): SiteSearch {
-  const engine = new SearchEngine(
-    buildIndexData(docs.map((d) => beirPassage(d, lang))),
-    lexicons,
-  );
-  return engineSiteSearch(engine, { passages: docs.length, documents: docs.length });
+  const { passages, translations } = sitePassages({ docs, lang, translated });
+  const engine = new SearchEngine(buildIndexData(passages, { translations }), lexicons);
+  return engineSiteSearch(engine, { passages: passages.length, documents: passages.length });
 }
 
 /** Each BEIR document is cited at /doc/<id> (beirSiteSearch); the app makes the URL absolute. */
@@ -140,6 +182,8 @@ function beirSource(url: string): string | null {
 /** The eval's inputs, read from the files its options name. */
 interface AnswerInputs {
   docs: BeirDoc[];
+  /** The site's pages in the other language (`--translations`), or none. */
+  translated: BeirDoc[];
   queries: Query[];
   offTopic: Query[];
   qrels: Map<string, Map<string, number>> | null;
@@ -162,6 +206,7 @@ function parseOptions(args: string[]) {
       qrels: { type: "string" },
       typos: { type: "boolean", default: false },
       postgres: { type: "boolean", default: false },
+      translations: { type: "string" },
     },
   });
   if (values.lang !== "pt" && values.lang !== "en") {
@@ -181,8 +226,10 @@ function readInputs(values: Options): AnswerInputs {
   if (!queries.length) {
     throw new Error(`No query in "${values.queries}" has metadata.answers: add the gold spans`);
   }
+  const docs = parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!);
   return {
-    docs: parseJsonl<BeirDoc>(read(values.corpus, "--corpus"), values.corpus!),
+    docs,
+    translated: values.translations ? translatedDocs(values.translations, docs) : [],
     queries,
     offTopic: values.offtopic
       ? parseJsonl<Query>(read(values.offtopic, "--offtopic"), values.offtopic).slice(0, limit)
@@ -191,6 +238,21 @@ function readInputs(values: Options): AnswerInputs {
     qrels: values.qrels ? parseQrels(read(values.qrels, "--qrels")) : null,
     lexicons: lexiconChoice(values.lexicon, (path) => read(path, "--lexicon")),
   };
+}
+
+/**
+ * The `--translations` corpus, refused when none of its ids is a document of the corpus: the
+ * pages would be added as a second site with nothing declared a translation.
+ */
+function translatedDocs(path: string, docs: readonly BeirDoc[]): BeirDoc[] {
+  const translated = parseJsonl<BeirDoc>(read(path, "--translations"), path);
+  const ids = new Set(docs.map((d) => d._id));
+  if (!translated.some((d) => ids.has(d._id))) {
+    throw new Error(
+      `No document of --translations "${path}" has the id of a --corpus document: a translation keeps the id of the page it translates`,
+    );
+  }
+  return translated;
 }
 
 /** What asking every question gave: the records, the `--details` lines, the miss reasons. */
@@ -258,8 +320,15 @@ export async function runAnswerEval(
   prepareDetailsFile(values.details);
   const lang = toLang(values.lang);
   const site = values.postgres
-    ? await pgBeirSiteSearch(pgUrl, inputs.docs, lang, inputs.lexicons)
-    : { search: beirSiteSearch(inputs.docs, lang, inputs.lexicons), close: async () => {} };
+    ? await pgBeirSiteSearch(
+      pgUrl,
+      { docs: inputs.docs, lang, translated: inputs.translated },
+      inputs.lexicons,
+    )
+    : {
+      search: beirSiteSearch(inputs.docs, lang, inputs.lexicons, inputs.translated),
+      close: async () => {},
+    };
   const evalApp = await answerEvalApp(site.search);
   const t0 = performance.now();
   let asked: Asked;

@@ -57,3 +57,61 @@ Deno.test("eval:answers --details makes its folder, and a path it cannot write f
     /Cannot write --details ".*a-file\/details\.jsonl"/,
   );
 });
+
+/** `files()` with the pages in Portuguese as `--translations`, and a Portuguese question. */
+async function bilingualFiles(): Promise<string[]> {
+  const args = await files();
+  const dir = tempDir();
+  const translations = `${dir}/corpus_pt.jsonl`;
+  await Deno.writeTextFile(
+    translations,
+    [
+      { _id: "copy", title: "Como copio um arquivo?", text: "O módulo shutil tem copyfile." },
+      { _id: "sort", title: "Como ordeno uma lista?", text: "Use sorted() ou list.sort()." },
+    ].map((d) => JSON.stringify(d)).join("\n"),
+  );
+  const queries = `${dir}/queries_pt.jsonl`;
+  await Deno.writeTextFile(
+    queries,
+    JSON.stringify({
+      _id: "q1",
+      text: "Como copio um arquivo?",
+      metadata: { answers: ["módulo shutil tem copyfile"] },
+    }),
+  );
+  return [
+    ...args.slice(0, 2),
+    "--queries",
+    queries,
+    "--lang",
+    "en",
+    "--translations",
+    translations,
+  ];
+}
+
+Deno.test("eval:answers --translations makes the site bilingual: a Portuguese question is answered from the Portuguese page", async () => {
+  const asked = await bilingualFiles();
+  // Over the English pages alone the question is translated and the English page quoted.
+  assert.equal((await runAnswerEval(asked.slice(0, -2))).gold_contained, 0);
+  const summary = await runAnswerEval(asked);
+  assert.equal(summary.gold_contained, 1);
+  assert.equal(summary.not_covered, 0);
+});
+
+Deno.test(
+  { name: "eval:answers --translations --postgres indexes both languages", ignore: !PG_URL },
+  async () => {
+    const summary = await runAnswerEval([...await bilingualFiles(), "--postgres"], PG_URL!);
+    assert.equal(summary.gold_contained, 1);
+  },
+);
+
+Deno.test("eval:answers --translations refuses pages that translate no page of the corpus", async () => {
+  const other = `${tempDir()}/other.jsonl`;
+  await Deno.writeTextFile(other, JSON.stringify({ _id: "x", title: "Outra", text: "Nada." }));
+  await assert.rejects(
+    runAnswerEval([...await files(), "--translations", other]),
+    /No document of --translations .* has the id of a --corpus document/,
+  );
+});
