@@ -28,6 +28,23 @@ turndown.addRule("faq-question", {
     `\n\n**${content.replace(/\s+/g, " ").replace(/\*\*/g, "").trim()}**\n\n`,
 });
 
+// A <pre> with no <code> inside (DocBook's `<pre class="screen">`, many CMSs) is code too:
+// turndown fences only `<pre><code>`, and read as prose its lines became paragraphs with their
+// "_" escaped ("lsb\_release -a"), each quoted by the offline model as a sentence of its own.
+turndown.addRule("bare-pre", {
+  // `<pre><code>` alone is turndown's own fenced block.
+  filter: (node) =>
+    node.nodeName.toLowerCase() === "pre" &&
+    !(node.childNodes.length === 1 && node.firstChild?.nodeName.toLowerCase() === "code"),
+  replacement: (_content, node) => {
+    const code = (node.textContent ?? "").replace(/^\n+|\s+$/g, "");
+    if (!code) return "";
+    const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    return `\n\n${fence}\n${code}\n${fence}\n\n`;
+  },
+});
+
 /**
  * The document's markdown: `# title`, then the content with any top-level
  * heading repeating the title dropped and other `#` headings demoted to `##`,

@@ -32,3 +32,20 @@ Deno.test("an HTML table becomes a markdown table, read row by row", () => {
     "Sul — Frete: R$ 20\n\nNorte — Frete: R$ 35",
   ]);
 });
+
+Deno.test("a <pre> with no <code> inside is a code block, its text as written", () => {
+  // DocBook's output: the command inside a sentence, a replaceable part in <em><code>.
+  const markdown = toMarkdown(
+    `<h2>How can I check what version I run?</h2><p>Use the</p>` +
+      `<pre class="screen">\nlsb_release -a\n</pre><p>command. To remove a kernel:</p>` +
+      `<pre class="screen">dpkg --purge linux-image-<em><code>NNN</code></em>\n</pre>` +
+      `<pre><code>x = 1\n</code></pre><pre>a \`\`\` fence</pre>`,
+    "FAQ",
+  );
+  assert.match(markdown, /^```\nlsb_release -a\n```$/m);
+  assert.match(markdown, /^```\ndpkg --purge linux-image-NNN\n```$/m);
+  assert.match(markdown, /^```\nx = 1\n```$/m);
+  // A fence inside the code takes a longer one around it.
+  assert.match(markdown, /^````\na ``` fence\n````$/m);
+  assert.doesNotMatch(markdown, /\\_/);
+});
