@@ -51,3 +51,17 @@ Deno.test("the offline answer quotes a REPL transcript with its indexes intact",
   assert.doesNotMatch(answer, /squares\(2\)/);
   assert.match(answer, /\[1\]$/);
 });
+
+Deno.test("the offline answer quotes a command line as written: no capital, no stop added", () => {
+  const passage: AnswerPassage = {
+    n: 1,
+    title: "FAQ › Can I remove an old kernel?",
+    url: "https://example.org/faq#kernel",
+    text: "Yes.\n\nYou can remove unwanted kernel packages with this command:\n\n" +
+      "dpkg --purge linux-image-NNN\n\nReplace NNN with your kernel version.",
+    score: 1,
+    match: 1,
+  };
+  const answer = buildExtractiveAnswer("Can I remove an old kernel?", [passage]);
+  assert.match(answer, /“dpkg --purge linux-image-NNN” “Replace NNN/);
+});

@@ -83,6 +83,8 @@ function joinAnnouncedList(out: string[], items: readonly string[], nested: bool
  */
 function paragraphs(body: string): string[] {
   const out: string[] = [];
+  // Which paragraphs of `out` are code blocks.
+  const code = new Set<number>();
   let table: { header: string[]; row: string[]; inHead: boolean } | null = null;
   let list: { items: string[]; depth: number; nested: boolean } | null = null;
   for (const t of md.parse(body, {})) {
@@ -117,9 +119,35 @@ function paragraphs(body: string): string[] {
     } else if (t.type === "inline") {
       if (table) table.row.push(inlineText(t.content));
       else out.push(inlineText(t.content));
-    } else if (t.type === "fence" || t.type === "code_block") out.push(t.content.trim());
+    } else if (t.type === "fence" || t.type === "code_block") {
+      code.add(out.length);
+      out.push(t.content.trim());
+    }
   }
-  return out.filter(Boolean);
+  return withCommandsInSentences(out, code).filter(Boolean);
+}
+
+/**
+ * A one-line code block that a sentence runs through, as documentation generators lay out a
+ * command ("use the" ⏎ `lsb_release -a` ⏎ "command. It will…"), put back into its sentence:
+ * the paragraph before it ends no sentence and the one after it goes on in lower case. Apart,
+ * each piece was quoted as a sentence of its own ("Use the." "Lsb_release -a." "Command.").
+ */
+function withCommandsInSentences(paras: string[], code: ReadonlySet<number>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < paras.length; i++) {
+    const before = out.at(-1);
+    const after = paras[i + 1];
+    if (
+      code.has(i) && !paras[i].includes("\n") && before !== undefined && !code.has(i - 1) &&
+      !/[.!?…:;]$/u.test(before) && after !== undefined && !code.has(i + 1) &&
+      /^\p{Ll}/u.test(after)
+    ) {
+      out[out.length - 1] = `${before} ${paras[i]} ${after}`;
+      i++;
+    } else out.push(paras[i]);
+  }
+  return out;
 }
 
 interface Section {

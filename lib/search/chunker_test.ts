@@ -158,3 +158,21 @@ Deno.test("a long FAQ entry stays one passage, as a long section does not", () =
     huge.length >= 2 && huge.every((c) => c.text.split(/\s+/).length <= FAQ_ENTRY_MAX_WORDS + 10),
   );
 });
+
+Deno.test("a one-line code block a sentence runs through goes back into its sentence", () => {
+  // As documentation generators lay out a command inside a sentence (the Debian FAQ).
+  const [chunk] = chunkMarkdown(
+    "## How can I check my version?\n\nTo be sure, use the\n\n```\nlsb_release -a\n```\n\n" +
+      "command. It shows the release.\n\nTo list them:\n\n```\ndpkg -l\n```\n\n" +
+      "Then:\n\n```\n$ lsb_release -a\nRelease: 12\n```\n\nwhich prints two lines.\n",
+  );
+  assert.deepEqual(chunk.text.split("\n\n"), [
+    "To be sure, use the lsb_release -a command. It shows the release.",
+    // After a ":" the command is announced, not inside a sentence; two lines are an example.
+    "To list them:",
+    "dpkg -l",
+    "Then:",
+    "$ lsb_release -a\nRelease: 12",
+    "which prints two lines.",
+  ]);
+});
