@@ -65,12 +65,14 @@ export function faqAnswerSentences(
   entryQuestion = "",
 ): string[] {
   const askedHere = !entryQuestion || sharesWords(question, entryQuestion);
+  const askedKind = questionKind(question);
   // An entry found by its answer's words, or by one word of its question, may answer another
   // question: its bare "Sim." would say yes to the visitor's, so it is left out and no yes or
-  // no is put first.
-  const all = sentences(text).filter((s) => !/\?$/.test(s) && (askedHere || !BARE_YES_NO.test(s)));
+  // no is put first. A "how", "what", "where"… answered by "Can I…? Yes. You can use…" gets
+  // the step without a "Yes." that answers nothing it asked.
+  const bareYesNo = askedHere && (askedKind === "yesno" || askedKind === "other");
+  const all = sentences(text).filter((s) => !/\?$/.test(s) && (bareYesNo || !BARE_YES_NO.test(s)));
   if (!all.length) return [];
-  const askedKind = questionKind(question);
   const kind = (askedKind === "yesno" && !askedHere) ||
       (askedKind === "when" && WHEN_CONDITION.test(question))
     ? "other"

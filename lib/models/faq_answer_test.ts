@@ -283,3 +283,20 @@ Deno.test("a why question whose reason cannot follow a long setup sentence leads
   );
   assert.deepEqual(short, ["Lambdas made in a loop share x.", reason]);
 });
+
+Deno.test("a how question answered by a yes/no entry gets the step, not its bare yes", () => {
+  // The Debian FAQ's "Can I automatically update the system?" asked as a how.
+  const text = "Yes. You can use cron-apt; this tool updates the system at regular intervals. " +
+    "By default it only downloads new packages.";
+  const how = faqAnswerSentences(
+    "How do I keep my system updated automatically?",
+    text,
+    "Can I automatically update the system?",
+  );
+  assert.match(how[0], /^You can use cron-apt/);
+  assert.ok(how.every((s) => s !== "Yes."), how.join(" | "));
+  // Asked as a yes/no question, or tersely, the yes still leads.
+  for (const q of ["Can I update the system automatically?", "automatically update system?"]) {
+    assert.equal(faqAnswerSentences(q, text, "Can I automatically update the system?")[0], "Yes.");
+  }
+});
