@@ -129,9 +129,10 @@ function paragraphs(body: string): string[] {
 
 /**
  * A one-line code block that a sentence runs through, as documentation generators lay out a
- * command ("use the" ⏎ `lsb_release -a` ⏎ "command. It will…"), put back into its sentence:
- * the paragraph before it ends no sentence and the one after it goes on in lower case. Apart,
- * each piece was quoted as a sentence of its own ("Use the." "Lsb_release -a." "Command.").
+ * command ("use the" ⏎ `lsb_release -a` ⏎ "command. It will…"; "use o comando" ⏎
+ * `lsb_release -a` ⏎ ". Este irá…"), put back into its sentence: the paragraph before it ends
+ * no sentence and the one after it goes on in lower case or with the sentence's punctuation.
+ * Apart, each piece was quoted as a sentence of its own ("Use the." "Lsb_release -a." "Command.").
  */
 function withCommandsInSentences(paras: string[], code: ReadonlySet<number>): string[] {
   const out: string[] = [];
@@ -141,14 +142,18 @@ function withCommandsInSentences(paras: string[], code: ReadonlySet<number>): st
     if (
       code.has(i) && !paras[i].includes("\n") && before !== undefined && !code.has(i - 1) &&
       !/[.!?…:;]$/u.test(before) && after !== undefined && !code.has(i + 1) &&
-      /^\p{Ll}/u.test(after)
+      SENTENCE_GOES_ON.test(after)
     ) {
-      out[out.length - 1] = `${before} ${paras[i]} ${after}`;
+      const gap = /^\p{L}/u.test(after) ? " " : "";
+      out[out.length - 1] = `${before} ${paras[i]}${gap}${after}`;
       i++;
     } else out.push(paras[i]);
   }
   return out;
 }
+
+/** A paragraph that carries on the sentence before it: lower case, or its punctuation. */
+const SENTENCE_GOES_ON = /^(?:\p{Ll}|[.,;:!?)](?:\s|$))/u;
 
 interface Section {
   level: number;

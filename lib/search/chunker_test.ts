@@ -164,7 +164,8 @@ Deno.test("a one-line code block a sentence runs through goes back into its sent
   const [chunk] = chunkMarkdown(
     "## How can I check my version?\n\nTo be sure, use the\n\n```\nlsb_release -a\n```\n\n" +
       "command. It shows the release.\n\nTo list them:\n\n```\ndpkg -l\n```\n\n" +
-      "Then:\n\n```\n$ lsb_release -a\nRelease: 12\n```\n\nwhich prints two lines.\n",
+      "Then:\n\n```\n$ lsb_release -a\nRelease: 12\n```\n\nwhich prints two lines.\n\n" +
+      "Em português, use o comando\n\n```\nlsb_release -a\n```\n\n. Este irá mostrar a versão.\n",
   );
   assert.deepEqual(chunk.text.split("\n\n"), [
     "To be sure, use the lsb_release -a command. It shows the release.",
@@ -174,5 +175,7 @@ Deno.test("a one-line code block a sentence runs through goes back into its sent
     "Then:",
     "$ lsb_release -a\nRelease: 12",
     "which prints two lines.",
+    // The translation ends its sentence with the command: the stop comes after it.
+    "Em português, use o comando lsb_release -a. Este irá mostrar a versão.",
   ]);
 });
