@@ -15,6 +15,7 @@ import { stemmer as stemPt } from "@orama/stemmers/portuguese";
 import { stemmer as stemEn } from "@orama/stemmers/english";
 import stopwordsIso from "stopwords-iso" with { type: "json" };
 import { SNOWBALL_STOPWORDS } from "./snowball_stopwords.ts";
+import { PT_VARIANTS } from "./data/pt_variants.ts";
 
 /** Languages the analyzer knows. */
 export type Lang = "pt" | "en";
@@ -25,9 +26,10 @@ export const LANGS: readonly Lang[] = ["pt", "en"];
 /**
  * Identifies the analysis pipeline; stored in the asset header and checked at load, so that
  * `deno task dev` rebuilds an index a pull made stale. Bumped when the passages a corpus
- * yields change too (v4: the chunker's FAQ entries, tables and announced lists).
+ * yields change too (v4: the chunker's FAQ entries, tables and announced lists; v5: European
+ * Portuguese words read as the Brazilian ones, and commands kept in their sentences).
  */
-export const ANALYZER_ID = "nfkc-fold-snowball-stop:v4";
+export const ANALYZER_ID = "nfkc-fold-snowball-stop:v5";
 
 const MARKS = /\p{M}+/gu;
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -80,6 +82,11 @@ const NASAL_ACCENTED: Record<string, string> = {
   aes: "ães",
 };
 
+/** The Snowball stem of a folded token, before European Portuguese is read as Brazilian. */
+export function snowballStem(token: string, lang: Lang): string {
+  return stemFolded(token, lang);
+}
+
 function stemFolded(token: string, lang: Lang): string {
   if (/^\p{N}/u.test(token)) return token; // numbers are kept verbatim
   if (lang === "en") return stemEn(token);
@@ -90,12 +97,29 @@ function stemFolded(token: string, lang: Lang): string {
 const stemCache: Record<Lang, Map<string, string>> = { pt: new Map(), en: new Map() };
 const STEM_CACHE_MAX = 200_000;
 
+/**
+ * European Portuguese words read as the word Brazilian Portuguese says instead ("ficheiro" →
+ * "arquivo", "ecrã" → "tela", "utilizador" → "usuário"): a site and its visitor often write
+ * the two variants, and both are read the same way, so a page of either variant is found in
+ * the other's words. Word for word, not stem for stem: "utilizador" shares its stem with
+ * "utilizar". The pairs are learned from LibreOffice's two Portuguese translations
+ * (lib/search/data/pt_variants.ts, `deno task lexicon:variants`).
+ */
+let variantWords: Map<string, string> | undefined;
+
+function brazilianWord(token: string): string {
+  variantWords ??= new Map(
+    PT_VARIANTS.map(([european, brazilian]) => [fold(european), fold(brazilian)]),
+  );
+  return variantWords.get(token) ?? token;
+}
+
 /** Stem one folded token (memoised: corpora repeat words a lot). */
 export function stem(token: string, lang: Lang): string {
   const cache = stemCache[lang];
   let s = cache.get(token);
   if (s === undefined) {
-    s = stemFolded(token, lang);
+    s = stemFolded(lang === "pt" ? brazilianWord(token) : token, lang);
     if (cache.size < STEM_CACHE_MAX) cache.set(token, s);
   }
   return s;

@@ -85,3 +85,15 @@ Deno.test("en: plurals, verb forms and stopwords", () => {
   assert.deepEqual(a("30 days"), a("30 day"));
   assert.equal(a("30 days")[0], "30");
 });
+
+Deno.test("pt: a European word is read as the Brazilian one; Brazilian words stay apart", () => {
+  // A site written in Portugal and a Brazilian visitor's words meet.
+  assert.deepEqual(analyze("ficheiro", "pt"), analyze("arquivo", "pt"));
+  assert.deepEqual(analyze("Os ficheiros no ecrã", "pt"), analyze("Os arquivos na tela", "pt"));
+  assert.deepEqual(analyze("registo", "pt"), analyze("registro", "pt"));
+  // A word Brazilian text uses too keeps its own meaning ("devolver as provas").
+  assert.notDeepEqual(analyze("devolver", "pt"), analyze("retornar", "pt"));
+  assert.notDeepEqual(analyze("utilizar", "pt"), analyze("usuário", "pt"));
+  // English is read as English: "ficheiro" is no English word to map.
+  assert.deepEqual(analyze("file", "en"), ["file"]);
+});

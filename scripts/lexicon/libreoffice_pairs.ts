@@ -37,21 +37,51 @@ export function helpParagraphs(html: string): Map<string, string> {
 
 /** Help paragraphs of the same page and id in both languages, where they differ. */
 export function helpPairs(helpRoot: string): TextPair[] {
-  const enRoot = join(helpRoot, "en-US");
+  return helpPairsBetween(helpRoot, "pt-BR", "en-US");
+}
+
+/**
+ * Help paragraphs of the same page and id in the help folders `a` and `b` ("pt", "pt-BR"),
+ * as [a's, b's], where they differ.
+ */
+export function helpPairsBetween(helpRoot: string, a: string, b: string): TextPair[] {
+  const bRoot = join(helpRoot, b);
   const out: TextPair[] = [];
-  for (const page of listFolder(enRoot)) {
-    const enPath = join(enRoot, page);
-    const ptPath = join(helpRoot, "pt-BR", page);
-    let ptHtml: string;
+  for (const page of listFolder(bRoot)) {
+    let aHtml: string;
     try {
-      ptHtml = readFileSync(ptPath, "utf8");
+      aHtml = readFileSync(join(helpRoot, a, page), "utf8");
     } catch {
       continue; // a page without its translation
     }
-    const pt = helpParagraphs(ptHtml);
-    for (const [id, en] of helpParagraphs(readFileSync(enPath, "utf8"))) {
-      const translated = pt.get(id);
-      if (translated && translated !== en) out.push([translated, en]);
+    const translated = helpParagraphs(aHtml);
+    for (const [id, text] of helpParagraphs(readFileSync(join(bRoot, page), "utf8"))) {
+      const other = translated.get(id);
+      if (other && other !== text) out.push([other, text]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The translations of the same source string in two catalog folders ("pt", "pt_BR" under
+ * LibreOffice's program/resource), as [a's, b's], where they differ.
+ */
+export function catalogPairsBetween(resourceRoot: string, a: string, b: string): TextPair[] {
+  const out: TextPair[] = [];
+  const bDir = join(resourceRoot, b);
+  for (const path of filesUnder(bDir, ".mo")) {
+    let aFile: Uint8Array;
+    try {
+      aFile = readFileSync(join(resourceRoot, a, path.slice(bDir.length)));
+    } catch {
+      continue;
+    }
+    const byId = new Map(readMoFile(aFile).map((e) => [e.source, e.translation]));
+    for (const { source, translation } of readMoFile(readFileSync(path))) {
+      const other = byId.get(source)?.replaceAll("~", "");
+      const text = translation.replaceAll("~", "");
+      if (other && text && other !== text) out.push([other, text]);
     }
   }
   return out;
