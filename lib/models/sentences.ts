@@ -1,11 +1,13 @@
 /** Sentence splitting shared by the offline model's answer builders. */
 
 /**
- * Where a stop before a lower-case word ends no sentence: an abbreviation with inner stops
- * ("e.g.", "i.e.", "a.C.") or an interpreter's "..." continuation prompt. Other stops before a
+ * Where a stop before a lower-case word or a number ends no sentence: an abbreviation with inner stops
+ * ("e.g.", "i.e.", "a.C."), a common one without ("ex.", "etc.", "vs.", "cf.", "pág.") or an
+ * interpreter's "..." continuation prompt ("cap. 3", "ex. de"). Other stops before a
  * lower-case word still end one, since some sites start sentences in lower case.
  */
-const NO_END = /(?:^|[\s(])(?:\p{L}{1,2}\.\p{L}{1,2}\.|\.\.\.)$/u;
+const NO_END =
+  /(?:^|[\s(])(?:\p{L}{1,2}\.\p{L}{1,2}\.|\.\.\.|(?:etc|ex|vs|cf|aprox|approx|p[aá]gs?|pp|obs|fig|cap|vol|n[ºo]|sr|sra|dr|dra|prof)\.)$/iu;
 
 const YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*$/iu;
 
@@ -18,7 +20,7 @@ export function sentences(text: string): string[] {
     let pending: string[] = [];
     for (const piece of line.split(/(?<=[.!?…])\s+/u)) {
       const last = pending.at(-1);
-      if (last !== undefined && !(NO_END.test(last) && /^\p{Ll}/u.test(piece))) {
+      if (last !== undefined && !(NO_END.test(last) && /^[\p{Ll}\p{N}]/u.test(piece))) {
         out.push(pending.join(" "));
         pending = [];
       }

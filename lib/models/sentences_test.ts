@@ -73,3 +73,25 @@ Deno.test("prose that resumes after an interpreter transcript starts a sentence"
     ]
   ) assert.deepEqual(sentences(whole), [whole]);
 });
+
+Deno.test("a common abbreviation before a lower-case word ends no sentence", () => {
+  // The Debian FAQ: "(ex. de multi-utilizador…)" was quoted as "De multi-utilizador… parar)."
+  assert.deepEqual(
+    sentences(
+      "O programa para daemons quando o runlevel muda (ex. de multi-utilizador para único-utilizador ou parar). O mesmo programa é usado.",
+    ),
+    [
+      "O programa para daemons quando o runlevel muda (ex. de multi-utilizador para único-utilizador ou parar).",
+      "O mesmo programa é usado.",
+    ],
+  );
+  assert.deepEqual(sentences("Copie arquivos, pastas etc. e depois salve. Fim."), [
+    "Copie arquivos, pastas etc. e depois salve.",
+    "Fim.",
+  ]);
+  // A stop before a capital still ends one.
+  assert.deepEqual(sentences("Veja o cap. 3 e a fig. 2. Depois siga."), [
+    "Veja o cap. 3 e a fig. 2.",
+    "Depois siga.",
+  ]);
+});
