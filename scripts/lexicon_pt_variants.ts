@@ -1,6 +1,6 @@
 /**
  * Builds lib/search/data/pt_variants.ts: words of European Portuguese that Brazilian
- * Portuguese says otherwise ("ficheiro" → "arquivo", "utilizador" → "usuário", "ecrã" →
+ * Portuguese says otherwise ("ficheiro" → "arquivo", "registo" → "registro", "ecrã" →
  * "tela"), learned from LibreOffice's two Portuguese translations as Debian packages them
  * (MPL-2.0): the same help paragraph ids and the same interface strings, translated once for
  * Portugal and once for Brazil.

@@ -1,9 +1,9 @@
 /** Sentence splitting shared by the offline model's answer builders. */
 
 /**
- * Where a stop before a lower-case word or a number ends no sentence: an abbreviation with inner stops
- * ("e.g.", "i.e.", "a.C."), a common one without ("ex.", "etc.", "vs.", "cf.", "pág.") or an
- * interpreter's "..." continuation prompt ("cap. 3", "ex. de"). Other stops before a
+ * Where a stop before a lower-case word or a number ends no sentence: an abbreviation with
+ * inner stops ("e.g.", "i.e.", "a.C."), a common one without ("ex. de", "etc.", "vs.", "cf.",
+ * "cap. 3") or an interpreter's "..." continuation prompt. Other stops before a
  * lower-case word still end one, since some sites start sentences in lower case.
  */
 const NO_END =

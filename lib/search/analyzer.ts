@@ -99,10 +99,10 @@ const STEM_CACHE_MAX = 200_000;
 
 /**
  * European Portuguese words read as the word Brazilian Portuguese says instead ("ficheiro" →
- * "arquivo", "ecrã" → "tela", "utilizador" → "usuário"): a site and its visitor often write
+ * "arquivo", "ecrã" → "tela", "registo" → "registro"): a site and its visitor often write
  * the two variants, and both are read the same way, so a page of either variant is found in
- * the other's words. Word for word, not stem for stem: "utilizador" shares its stem with
- * "utilizar". The pairs are learned from LibreOffice's two Portuguese translations
+ * the other's words. Word for word, not stem for stem: a European word may share its stem with
+ * a Brazilian word of another meaning. The pairs are learned from LibreOffice's two Portuguese translations
  * (lib/search/data/pt_variants.ts, `deno task lexicon:variants`).
  */
 let variantWords: Map<string, string> | undefined;
