@@ -33,8 +33,10 @@
  * "donativos" → "doação"; docs/history/benchmarks-diary.md, round 14).
  */
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { fold, isStopword, snowballStem, tokenize } from "@/lib/search/analyzer.ts";
 import { detectLang } from "@/lib/search/detect_lang.ts";
+import { shippedLexicon } from "@/lib/search/lexicon.ts";
 import {
   catalogPairsBetween,
   distinctPairs,
@@ -43,8 +45,6 @@ import {
 } from "./lexicon/libreoffice_pairs.ts";
 import { type SentencePair, trainModel1 } from "./lexicon/word_alignment.ts";
 import { words } from "./lexicon_from_libreoffice.ts";
-import { readFileSync } from "node:fs";
-import { shippedLexicon } from "@/lib/search/lexicon.ts";
 
 /** Least p(b | a) and p(a | b) of a kept pair. */
 const LIKELY = 0.3;
@@ -112,6 +112,7 @@ export function variantPairs(
       continue;
     }
     if (2 * (capitals.get(a) ?? 0) >= inPt || checks.english(a) || !oneWord(a)) continue;
+    if (inOtherText(a) > 0) continue;
     let best: [string, number] | null = null;
     for (const [b, p] of row) {
       const inBr = seenBr.get(b) ?? 0;
@@ -119,7 +120,6 @@ export function variantPairs(
       if (p < LIKELY || back < LIKELY || inBr < SEEN) continue;
       if ((seenPt.get(b) ?? 0) * OWN_RATIO > inBr || isStopword(fold(b), "pt")) continue;
       if (!oneWord(b) || stemOf(a) === stemOf(b)) continue;
-      if (inOtherText(a) > 0) continue;
       if (!best || p * back > best[1]) best = [b, p * back];
     }
     if (best) out.push([a, best[0]]);
