@@ -114,6 +114,26 @@ function brazilianWord(token: string): string {
   return variantWords.get(token) ?? token;
 }
 
+let europeanWords: Map<string, string[]> | undefined;
+
+/**
+ * The other variant's spellings of a folded Portuguese word ("arquivo" → ["ficheiro"],
+ * "ficheiro" → ["arquivo"]), for a search that cannot read both the same way (Postgres's own
+ * Portuguese configuration indexes the page's word as written); [] for most words.
+ */
+export function portugueseVariants(token: string): string[] {
+  if (!europeanWords) {
+    europeanWords = new Map();
+    for (const [european, brazilian] of PT_VARIANTS) {
+      const list = europeanWords.get(fold(brazilian)) ?? [];
+      list.push(fold(european));
+      europeanWords.set(fold(brazilian), list);
+    }
+  }
+  const brazilian = brazilianWord(token);
+  return brazilian !== token ? [brazilian] : europeanWords.get(token) ?? [];
+}
+
 /** Stem one folded token (memoised: corpora repeat words a lot). */
 export function stem(token: string, lang: Lang): string {
   const cache = stemCache[lang];

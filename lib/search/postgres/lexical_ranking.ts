@@ -7,7 +7,7 @@
  * language; each side's scores are divided by its question's weight, the translated side's by
  * BILINGUAL_CROSS_WEIGHT too, and the two merged (engine.ts `fuseShares`).
  */
-import { type Lang } from "../analyzer.ts";
+import { type Lang, portugueseVariants, tokenize } from "../analyzer.ts";
 import { langEvidence } from "../detect_lang.ts";
 import { bilingualPair, fuseShares } from "../engine.ts";
 import type { Lexicon } from "../lexicon.ts";
@@ -200,13 +200,33 @@ function cappedMatch(row: Row, share: number): Row {
 /** A question's own words less the question words, in its language (both when not told). */
 function ownText(query: string): AskedText {
   const own = queryLanguages(query);
+  const text = searchText(query, own);
   return {
-    text: searchText(query, own),
+    text,
+    ...(own.includes("pt") ? withVariants(text) : {}),
     // Operators, which Postgres's parser drops, searched as typed.
     code: pgCodeTerms(query),
     asked: askedWords(query).join(" "),
     configs: own.map((l) => CONFIG_OF[l]),
   };
+}
+
+/**
+ * A Portuguese question's words, each with the other variant's spelling when it has one
+ * ("arquivo" with "ficheiro"), scored as one word as a translation's senses are: the embedded
+ * engine reads both the same way (analyzer.ts `portugueseVariants`), Postgres indexes each page's
+ * word as written. Nothing when no word has one, so other questions are searched as before.
+ */
+function withVariants(text: string): { words: string[]; senses: string[] } | Record<never, never> {
+  const words = text.split(/\s+/).filter(Boolean);
+  let any = false;
+  const groups = words.map((word) => {
+    const tokens = tokenize(word);
+    const variants = tokens.length === 1 ? portugueseVariants(tokens[0]) : [];
+    any ||= variants.length > 0;
+    return [word, ...variants].join(" ");
+  });
+  return any ? { words: groups, senses: groups } : {};
 }
 
 /**

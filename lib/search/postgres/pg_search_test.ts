@@ -134,6 +134,31 @@ Deno.test(
   },
 );
 
+Deno.test(
+  { name: "pg search: European and Brazilian Portuguese words find each other's pages", ignore },
+  async () => {
+    // A site written in Portugal ("ficheiro", "ecrã") and one in Brazil ("arquivo", "tela"):
+    // the Brazilian visitor's words found nothing on the first before.
+    const db = await pgSchema("variants");
+    try {
+      await indexIntoPg(db.sql, [
+        ...CORPUS,
+        doc("copia", "/pt/copia", [["Cópia", "Para copiar um ficheiro use o comando cp."]]),
+        doc("brilho", "/br/brilho", [["Brilho", "O brilho da tela se ajusta no painel."]]),
+      ]);
+      const search = createPgSiteSearch({ sql: db.sql });
+      const file = await search.search("Como copio um arquivo?", { k: 3 });
+      assert.equal(file.passages[0]?.id, "copia#s0");
+      assert.ok(file.passages[0].match! > 0.6, `match ${file.passages[0].match}`);
+      const screen = await search.search("brilho do ecrã", { k: 3 });
+      assert.equal(screen.passages[0]?.id, "brilho#s0");
+      assert.ok(screen.passages[0].match! > 0.6, `match ${screen.passages[0].match}`);
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
 const CODE_FAQ = [
   doc("floor", "/faq/floor", [[
     "FAQ › Why does -22 // 10 return -3?",
