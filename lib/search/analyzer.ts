@@ -105,16 +105,23 @@ const STEM_CACHE_MAX = 200_000;
  * a Brazilian word of another meaning. The pairs are learned from LibreOffice's two Portuguese translations
  * (lib/search/data/pt_variants.ts, `deno task lexicon:variants`).
  */
-let variantWords: Map<string, string> | undefined;
+/** The table both ways, folded: European → Brazilian, Brazilian → its European words. */
+let variants: { brazilian: Map<string, string>; european: Map<string, string[]> } | undefined;
 
-function brazilianWord(token: string): string {
-  variantWords ??= new Map(
-    PT_VARIANTS.map(([european, brazilian]) => [fold(european), fold(brazilian)]),
-  );
-  return variantWords.get(token) ?? token;
+function variantTables(): NonNullable<typeof variants> {
+  if (variants) return variants;
+  const brazilian = new Map<string, string>();
+  const european = new Map<string, string[]>();
+  for (const [eu, br] of PT_VARIANTS) {
+    brazilian.set(fold(eu), fold(br));
+    european.set(fold(br), [...european.get(fold(br)) ?? [], fold(eu)]);
+  }
+  return variants = { brazilian, european };
 }
 
-let europeanWords: Map<string, string[]> | undefined;
+function brazilianWord(token: string): string {
+  return variantTables().brazilian.get(token) ?? token;
+}
 
 /**
  * The other variant's spellings of a folded Portuguese word ("arquivo" → ["ficheiro"],
@@ -122,16 +129,9 @@ let europeanWords: Map<string, string[]> | undefined;
  * Portuguese configuration indexes the page's word as written); [] for most words.
  */
 export function portugueseVariants(token: string): string[] {
-  if (!europeanWords) {
-    europeanWords = new Map();
-    for (const [european, brazilian] of PT_VARIANTS) {
-      const list = europeanWords.get(fold(brazilian)) ?? [];
-      list.push(fold(european));
-      europeanWords.set(fold(brazilian), list);
-    }
-  }
-  const brazilian = brazilianWord(token);
-  return brazilian !== token ? [brazilian] : europeanWords.get(token) ?? [];
+  const { brazilian, european } = variantTables();
+  const br = brazilian.get(token);
+  return br ? [br] : european.get(token) ?? [];
 }
 
 /** Stem one folded token (memoised: corpora repeat words a lot). */

@@ -217,7 +217,7 @@ function ownText(query: string): AskedText {
  * engine reads both the same way (analyzer.ts `portugueseVariants`), Postgres indexes each page's
  * word as written. Nothing when no word has one, so other questions are searched as before.
  */
-function withVariants(text: string): { words: string[]; senses: string[] } | Record<never, never> {
+function withVariants(text: string): Pick<AskedText, "words" | "senses"> {
   const words = text.split(/\s+/).filter(Boolean);
   let any = false;
   const groups = words.map((word) => {
