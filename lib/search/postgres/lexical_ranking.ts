@@ -218,7 +218,8 @@ function ownText(query: string): AskedText {
  * word as written. Nothing when no word has one, so other questions are searched as before.
  */
 function withVariants(text: string): Pick<AskedText, "words" | "senses"> {
-  const words = text.split(/\s+/).filter(Boolean);
+  // Each word once: a repeated word is one term, as it is in the question's own tsquery.
+  const words = [...new Set(text.split(/\s+/).filter(Boolean))];
   let any = false;
   const groups = words.map((word) => {
     const tokens = tokenize(word);
