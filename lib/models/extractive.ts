@@ -527,12 +527,12 @@ const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
 
 /**
  * A command line a page shows on its own ("dpkg --purge linux-image-NNN", "deb http://… main",
- * "apt-mark hold package_name"): a lower-case word, then an option, a URL, a path, a
+ * "apt-mark hold package_name", "dlocate -S foo"): a lower-case word, then an option, a URL, a path, a
  * redirection or a name with "_" within the next two words; quoted as written, with no
  * capital and no stop added (a line of prose ends with one of its own).
  */
 const COMMAND_LINE =
-  /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-z]|\S*(?::\/\/|\/|_|[<>|*=]))/u;
+  /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]))/u;
 
 function tidy(text: string): string {
   // The tail is trimmed by an index scan: `/[…]+$/` is quadratic on long runs not at the end.

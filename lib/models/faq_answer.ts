@@ -21,8 +21,10 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
     /^\s*(?:sim\b|n[aã]o\b|(?:yes|no|nope)\s*[,.;:!—–-]|em geral,? n[aã]o\b|in general,? no\b|geralmente\b|usually\b|nunca\b|never\b)/iu,
   where:
     /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
+  // A step: a call ("reversed(x)", not "501(c)"), code, or a verb that asks to use, run, try,
+  // install, add or visit something, or names the command to type.
   how:
-    /\b[\w.]+\([^)]*\)|`[^`]+`|\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import)\b|=/iu,
+    /\b[\p{L}_][\w.]*\([^)]*\)|`[^`]+`|\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import|comando|command|tente|try|experimente|certifique-se|make sure|instale|install|adicione|add|visite|visit)\b|=/iu,
   // A year or a version number: "O Python 3.13 provavelmente será a primeira versão…".
   when: /\b(?:1[5-9]|20)\d\d\b|\b\d+\.\d+\b/u,
   why:

@@ -300,3 +300,24 @@ Deno.test("a how question answered by a yes/no entry gets the step, not its bare
     assert.equal(faqAnswerSentences(q, text, "Can I automatically update the system?")[0], "Yes.");
   }
 });
+
+Deno.test("a how question's step may name a command to try, not only a verb like “use”", () => {
+  // The Debian FAQ's "Where is the source code?" answered "how do I get the source?" with
+  // its licence sentences and never the command.
+  const text = "O código fonte está incluído para tudo num sistema Debian. " +
+    "Os termos de licença da maioria dos programas requerem que o código fonte seja distribuído com eles. " +
+    "O código é distribuído no directório pool, junto com os binários de cada arquitectura, em todos os espelhos. " +
+    "Para obter o código fonte sem conhecer o arquivo, tente um comando como apt-get source nome-do-pacote.";
+  const chosen = faqAnswerSentences("Como pego o código-fonte de um programa?", text);
+  assert.match(chosen.join(" "), /apt-get source/);
+});
+
+Deno.test("a number before a parenthesis is no function call, so no step", () => {
+  // The Debian FAQ's "How can I donate?" got "SPI is an IRS 501(c)(3) non-profit…" as its step.
+  const text =
+    "Donations from sponsors let Debian buy machines and other hardware, and organise conferences and development sprints. " +
+    "Individuals can also donate to the organizations that are critical to the development of the project, of which there are several in different countries around the world. " +
+    "SPI is an IRS 501(c)(3) non-profit organization based in the United States of America.";
+  const chosen = faqAnswerSentences("How can I give money to Debian?", text);
+  assert.ok(!chosen.some((s) => s.includes("501(c)")), chosen.join(" | "));
+});

@@ -65,3 +65,20 @@ Deno.test("the offline answer quotes a command line as written: no capital, no s
   const answer = buildExtractiveAnswer("Can I remove an old kernel?", [passage]);
   assert.match(answer, /“dpkg --purge linux-image-NNN” “Replace NNN/);
 });
+
+Deno.test("a command line with an upper-case option is quoted as written too", () => {
+  // The Debian FAQ's "dlocate -S foo" was quoted as "Dlocate -S foo.".
+  const passage: AnswerPassage = {
+    n: 1,
+    title: "FAQ › How can I find out what package produced a file?",
+    url: "https://example.org/faq#owner",
+    text:
+      "A faster alternative is the dlocate tool.\n\ndlocate -S foo\n\nIt searches its own list.",
+    score: 1,
+    match: 1,
+  };
+  const answer = buildExtractiveAnswer("How can I find out what package produced a file?", [
+    passage,
+  ]);
+  assert.match(answer, /“dlocate -S foo” “It searches/);
+});

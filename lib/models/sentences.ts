@@ -11,14 +11,27 @@ const NO_END =
 
 const YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*$/iu;
 
+/**
+ * Lines that are no sentence a visitor should be quoted: a numbered section heading the page
+ * ran into its text ("13.3.1. Software in the Public Interest", split as "13.3.1." on its
+ * own) and a footnote's body ("[7] Use the …-REQUEST address for that."), which says nothing
+ * without the sentence that points at it. A one-level number ("1. Install…") is a step.
+ */
+const NOT_QUOTABLE = /^\s*(?:\d+(?:\.\d+)+\.?(?:\s+[^.!?…]*)?|\[\d+\]\s.*)$/u;
+
+/** A numbered list item's number: "1. ", "12) ". */
+const LIST_NUMBER = /^\s*\d{1,2}[.)]\s+(?=\S)/u;
+
 /** Splits passage text into sentences (and lines: a heading or list item is one). */
 export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
+    if (NOT_QUOTABLE.test(line)) continue;
     const lineStart = out.length;
     // Pieces of one sentence, joined once: joining as they come rescans a long merged run.
     let pending: string[] = [];
-    for (const piece of line.split(/(?<=[.!?…])\s+/u)) {
+    // A numbered item's number is no sentence of its own ("1." then "Instale o pacote.").
+    for (const piece of line.replace(LIST_NUMBER, "").split(/(?<=[.!?…])\s+/u)) {
       const last = pending.at(-1);
       if (last !== undefined && !(NO_END.test(last) && /^[\p{Ll}\p{N}]/u.test(piece))) {
         out.push(pending.join(" "));
@@ -35,7 +48,7 @@ export function sentences(text: string): string[] {
   return out
     .flatMap(afterTranscript)
     .map((s) => s.replace(/\s+/g, " ").trim())
-    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
+    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s) && !/^\d{1,2}[.)]$/u.test(s));
 }
 
 /** An interpreter's output: a number, a closing bracket or quote, or a constant. */

@@ -95,3 +95,22 @@ Deno.test("a common abbreviation before a lower-case word ends no sentence", () 
     "Depois siga.",
   ]);
 });
+
+Deno.test("a numbered section heading, a footnote and a list item's number are not sentences", () => {
+  // The Debian FAQ's "How can I donate?" was quoted with a lone "13.3.1." and its bug-report
+  // entry with its footnote "(7) Use the …-REQUEST address for that.".
+  assert.deepEqual(
+    sentences(
+      "Visit Debian Donations.\n\n13.3.1. Software in the Public Interest\n\nSPI is a non-profit.\n\n" +
+        "[7] Use the debian-list-REQUEST@lists.debian.org address for that.",
+    ),
+    ["Visit Debian Donations.", "SPI is a non-profit."],
+  );
+  assert.deepEqual(sentences("1. Instale o pacote.\n2) Rode o comando. 3. Reinicie."), [
+    "Instale o pacote.",
+    "Rode o comando.",
+    "Reinicie.",
+  ]);
+  // A version number inside a sentence is no heading.
+  assert.deepEqual(sentences("Python 3.12.1 saiu em 2023."), ["Python 3.12.1 saiu em 2023."]);
+});
