@@ -10,7 +10,7 @@ import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
 import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { quoteBrackets } from "./quote_brackets.ts";
-import { sentences } from "./sentences.ts";
+import { endsWithCommand, sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
 import { translatedTerms } from "./translated_terms.ts";
 import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
@@ -527,17 +527,18 @@ const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
 
 /**
  * A command line a page shows on its own ("dpkg --purge linux-image-NNN", "deb http://… main",
- * "apt-mark hold package_name", "dlocate -S foo"): a lower-case word, then an option, a URL, a path, a
- * redirection or a name with "_" within the next two words; quoted as written, with no
+ * "apt-mark hold package_name", "dlocate -S foo", "zgrep foo Contents-ARCH.gz"): a lower-case
+ * word, then an option, a URL, a path, a redirection, a name with "_" or a file name within the
+ * next two words; quoted as written, with no
  * capital and no stop added (a line of prose ends with one of its own).
  */
 const COMMAND_LINE =
-  /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]))/u;
+  /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]|\.[a-z]{1,4}(?:\s|$)))/u;
 
 function tidy(text: string): string {
   // The tail is trimmed by an index scan: `/[…]+$/` is quadratic on long runs not at the end.
   let out = trimEndRun(quoteBrackets(text), TIDY_TAIL);
-  if (COMMAND_LINE.test(out) && !/[.!?…]$/u.test(out)) return out;
+  if ((COMMAND_LINE.test(out) || endsWithCommand(out)) && !/[.!?…]$/u.test(out)) return out;
   if (!CODE_START.test(out)) out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
   return /[.!?…]$/u.test(out) ? out : `${out}.`;
 }

@@ -63,22 +63,23 @@ Deno.test("the offline answer quotes a command line as written: no capital, no s
     match: 1,
   };
   const answer = buildExtractiveAnswer("Can I remove an old kernel?", [passage]);
-  assert.match(answer, /“dpkg --purge linux-image-NNN” “Replace NNN/);
+  assert.match(answer, /with this command: dpkg --purge linux-image-NNN” “Replace NNN/);
 });
 
-Deno.test("a command line with an upper-case option is quoted as written too", () => {
-  // The Debian FAQ's "dlocate -S foo" was quoted as "Dlocate -S foo.".
+Deno.test("a command line with an upper-case option or a file name is quoted as written too", () => {
+  // The Debian FAQ's "dlocate -S foo" was quoted as "Dlocate -S foo.", and "zgrep foo
+  // Contents-ARCH.gz" as "Zgrep foo Contents-ARCH.gz.".
   const passage: AnswerPassage = {
     n: 1,
     title: "FAQ › How can I find out what package produced a file?",
     url: "https://example.org/faq#owner",
-    text:
-      "A faster alternative is the dlocate tool.\n\ndlocate -S foo\n\nIt searches its own list.",
+    text: "A faster alternative is the dlocate tool.\n\ndlocate -S foo\n\n" +
+      "zgrep foo Contents-ARCH.gz\n\nIt searches its own list.",
     score: 1,
     match: 1,
   };
   const answer = buildExtractiveAnswer("How can I find out what package produced a file?", [
     passage,
   ]);
-  assert.match(answer, /“dlocate -S foo” “It searches/);
+  assert.match(answer, /“dlocate -S foo” “zgrep foo Contents-ARCH\.gz” “It searches/);
 });

@@ -19,13 +19,48 @@ const YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*$/iu;
  */
 const NOT_QUOTABLE = /^\s*(?:\d+(?:\.\d+)+\.?(?:\s+[^.!?…]*)?|\[\d+\]\s.*)$/u;
 
+/** A list item's number or a footnote mark left alone by the split: "3.", "[2]", "(2).". */
+const NUMBER_ONLY = /^(?:\d{1,2}[.)]|[[(]\d{1,2}[\])]\.?)$/u;
+
 /** A numbered list item's number: "1. ", "12) ". */
 const LIST_NUMBER = /^\s*\d{1,2}[.)]\s+(?=\S)/u;
+
+/** A command shown on a line of its own: "apt-get source foo", "$ lsb_release -a". */
+const COMMAND = /^(?:\$\s+)?[a-z][\w.+\/-]*(?:\s+\S+){0,7}$/u;
+/** A sentence whose last word needs what follows: "…execute either:", "…by running". */
+const LEAD_IN = /(?::|\s\p{Ll}+)$/u;
+
+/**
+ * The page's lines, each command line put back after the sentence that leads into it ("…you
+ * can download any source package by running" ⏎ "apt-get source foo"): apart, the lead-in was
+ * quoted with a stop added and no command ("…by running."), or the command alone. A colon
+ * sets the command apart, and it is quoted as the page shows it, with no stop added.
+ */
+function withLeadInCommands(text: string): string[] {
+  const lines = text.split(/\n+/);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trimEnd();
+    const next = lines[i + 1]?.trim();
+    const leadsIn = LEAD_IN.test(line) && line.split(/\s+/).length >= 5;
+    if (leadsIn && next && COMMAND.test(next) && !/[.!?…]$/u.test(next)) {
+      out.push(`${line}${line.endsWith(":") ? "" : ":"} ${next}`);
+      i++;
+    } else out.push(line);
+  }
+  return out;
+}
+
+/** Whether a sentence ends with the command a lead-in shows: it takes no stop of its own. */
+export function endsWithCommand(sentence: string): boolean {
+  const tail = /:\s+(\S[^:]*)$/u.exec(sentence);
+  return tail !== null && COMMAND.test(tail[1]) && !/[.!?…]$/u.test(tail[1]);
+}
 
 /** Splits passage text into sentences (and lines: a heading or list item is one). */
 export function sentences(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.split(/\n+/)) {
+  for (const line of withLeadInCommands(text)) {
     if (NOT_QUOTABLE.test(line)) continue;
     const lineStart = out.length;
     // Pieces of one sentence, joined once: joining as they come rescans a long merged run.
@@ -48,7 +83,7 @@ export function sentences(text: string): string[] {
   return out
     .flatMap(afterTranscript)
     .map((s) => s.replace(/\s+/g, " ").trim())
-    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s) && !/^\d{1,2}[.)]$/u.test(s));
+    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s) && !NUMBER_ONLY.test(s));
 }
 
 /** An interpreter's output: a number, a closing bracket or quote, or a constant. */

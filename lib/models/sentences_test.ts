@@ -114,3 +114,27 @@ Deno.test("a numbered section heading, a footnote and a list item's number are n
   // A version number inside a sentence is no heading.
   assert.deepEqual(sentences("Python 3.12.1 saiu em 2023."), ["Python 3.12.1 saiu em 2023."]);
 });
+
+Deno.test("a command on its own line goes back after the sentence that leads into it", () => {
+  // The Debian FAQ: "…download any source package by running" ⏎ "apt-get source foo" was
+  // quoted as "…by running." with no command, and "execute either:" lost its command too.
+  assert.deepEqual(
+    sentences(
+      "You can download any source package by running\n\napt-get source foo\n\nTo help you, run it.\n\n" +
+        "To identify the package execute either:\n\ndpkg --search foo\n\nThis searches. Later on. [2]",
+    ),
+    [
+      "You can download any source package by running: apt-get source foo",
+      "To help you, run it.",
+      "To identify the package execute either: dpkg --search foo",
+      "This searches.",
+      "Later on.",
+    ],
+  );
+  // A colon before a paragraph of prose, or a short heading, takes nothing.
+  assert.deepEqual(sentences("Você provavelmente pode:\n\nEstá disponível um programa."), [
+    "Você provavelmente pode:",
+    "Está disponível um programa.",
+  ]);
+  assert.deepEqual(sentences("Installing\n\npip install foo"), ["Installing", "pip install foo"]);
+});
