@@ -27,9 +27,10 @@ export const LANGS: readonly Lang[] = ["pt", "en"];
  * Identifies the analysis pipeline; stored in the asset header and checked at load, so that
  * `deno task dev` rebuilds an index a pull made stale. Bumped when the passages a corpus
  * yields change too (v4: the chunker's FAQ entries, tables and announced lists; v5: European
- * Portuguese words read as the Brazilian ones, and commands kept in their sentences).
+ * Portuguese words read as the Brazilian ones, and commands kept in their sentences; v6: that
+ * table rebuilt without the pairs a dialog's keyboard mnemonic made up).
  */
-export const ANALYZER_ID = "nfkc-fold-snowball-stop:v5";
+export const ANALYZER_ID = "nfkc-fold-snowball-stop:v6";
 
 const MARKS = /\p{M}+/gu;
 const TOKEN = /[\p{L}\p{N}]+/gu;

@@ -94,6 +94,9 @@ Deno.test("pt: a European word is read as the Brazilian one; Brazilian words sta
   // A word Brazilian text uses too keeps its own meaning ("devolver as provas").
   assert.notDeepEqual(analyze("devolver", "pt"), analyze("retornar", "pt"));
   assert.notDeepEqual(analyze("utilizar", "pt"), analyze("usuário", "pt"));
+  // No pair made up by a dialog's keyboard mnemonic ("E_liminar" / "E_xcluir"): a court's
+  // "liminar" stays a word of its own, one with its plural.
+  assert.deepEqual(analyze("liminar", "pt"), analyze("liminares", "pt"));
   // English is read as English: "ficheiro" is no English word to map.
   assert.deepEqual(analyze("file", "en"), ["file"]);
 });

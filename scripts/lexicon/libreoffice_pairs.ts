@@ -79,21 +79,33 @@ export function catalogPairsBetween(resourceRoot: string, a: string, b: string):
     }
     const byId = new Map(readMoFile(aFile).map((e) => [e.source, e.translation]));
     for (const { source, translation } of readMoFile(readFileSync(path))) {
-      const other = byId.get(source)?.replaceAll("~", "");
-      const text = translation.replaceAll("~", "");
+      const other = withoutMnemonics(byId.get(source) ?? "");
+      const text = withoutMnemonics(translation);
       if (other && text && other !== text) out.push([other, text]);
     }
   }
   return out;
 }
 
-/** Interface strings of every catalog under `dir`, without the "~" of menu accelerators. */
+/**
+ * An interface string without its keyboard mnemonics: the "~" of LibreOffice's own menus and
+ * the "_" of its GTK dialogs ("E_xcluir", "_Save"). Left in, "_" split a word in two, and the
+ * halves were learned as words ("liminar" → "xcluir" from "E_liminar" / "E_xcluir").
+ */
+export function withoutMnemonics(text: string): string {
+  return text.replaceAll("~", "").replace(
+    /(?<![\p{L}\p{N}_])_(?=\p{L})|(?<=\p{L})_(?=\p{L})/gu,
+    "",
+  );
+}
+
+/** Interface strings of every catalog under `dir`, without their keyboard mnemonics. */
 export function interfacePairs(dir: string): TextPair[] {
   const out: TextPair[] = [];
   for (const path of filesUnder(dir, ".mo")) {
     for (const { source, translation } of readMoFile(readFileSync(path))) {
-      const en = source.replaceAll("~", "");
-      const pt = translation.replaceAll("~", "");
+      const en = withoutMnemonics(source);
+      const pt = withoutMnemonics(translation);
       if (pt && en && pt !== en) out.push([pt, en]);
     }
   }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { distinctPairs, helpPairs, helpParagraphs } from "./libreoffice_pairs.ts";
+import { distinctPairs, helpPairs, helpParagraphs, withoutMnemonics } from "./libreoffice_pairs.ts";
 import { tempDir } from "@/tests/support/temp.ts";
 
 const page = (lang: string, paragraphs: Record<string, string>) =>
@@ -40,4 +40,14 @@ Deno.test("helpPairs: paragraphs of the same page and id, untranslated ones and 
   write("en-US", "lone.html", page("en-US", { par_id1: "Never translated" }));
   assert.deepEqual(helpPairs(dir), [["Localizar texto", "Find text"]]);
   assert.deepEqual(distinctPairs([["a", "b"], ["a", "b"], ["a", "c"]]), [["a", "b"], ["a", "c"]]);
+});
+
+Deno.test('withoutMnemonics: a dialog\'s "_" and a menu\'s "~" leave the word whole', () => {
+  // "E_liminar" / "E_xcluir" were read as "e" + "liminar" / "xcluir", and the variant table
+  // learned "liminar" → "xcluir"; the lexicon had "gura" → "ima" from "Fi_gura" / "Ima_ge".
+  assert.equal(withoutMnemonics("E_liminar"), "Eliminar");
+  assert.equal(withoutMnemonics("_Salvar"), "Salvar");
+  assert.equal(withoutMnemonics("Fi_gura e Ima~gem"), "Figura e Imagem");
+  // Not a mnemonic: an underscore before a digit or doubled.
+  assert.equal(withoutMnemonics("x_1 a__b"), "x_1 a__b");
 });
