@@ -535,9 +535,15 @@ const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
 const COMMAND_LINE =
   /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]|\.[a-z]{1,4}(?:\s|$)))/u;
 
+/**
+ * A reStructuredText "::" that announces a code example ("results like this:: >>> 1.2 - 1.0"):
+ * the page shows a colon. C++'s "std::vector" and a slice's "[::2]" have no space after it.
+ */
+const REST_LITERAL = /(?<=[\p{L}\p{N})"'])::(?=\s)/gu;
+
 function tidy(text: string): string {
   // The tail is trimmed by an index scan: `/[…]+$/` is quadratic on long runs not at the end.
-  let out = trimEndRun(quoteBrackets(text), TIDY_TAIL);
+  let out = trimEndRun(quoteBrackets(text).replace(REST_LITERAL, ":"), TIDY_TAIL);
   if ((COMMAND_LINE.test(out) || endsWithCommand(out)) && !/[.!?…]$/u.test(out)) return out;
   if (!CODE_START.test(out)) out = out.charAt(0).toLocaleUpperCase() + out.slice(1);
   return /[.!?…]$/u.test(out) ? out : `${out}.`;

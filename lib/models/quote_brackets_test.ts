@@ -83,3 +83,21 @@ Deno.test("a command line with an upper-case option or a file name is quoted as 
   ]);
   assert.match(answer, /“dlocate -S foo” “zgrep foo Contents-ARCH\.gz” “It searches/);
 });
+
+Deno.test('a reStructuredText "::" before an example is quoted as the colon the page shows', () => {
+  // The Python FAQ's text: "Users are often surprised by results like this:: >>> 1.2 - 1.0 …".
+  const passage: AnswerPassage = {
+    n: 1,
+    title: "FAQ › Why are floating-point calculations so inaccurate?",
+    url: "https://example.org/faq#float",
+    text: "Users are often surprised by results like this:: >>> 1.2 - 1.0 0.19999999999999996 " +
+      "and think it is a bug. Use std::vector or a[::2] instead.",
+    score: 1,
+    match: 1,
+  };
+  const answer = buildExtractiveAnswer("Why are floating-point calculations so inaccurate?", [
+    passage,
+  ]);
+  assert.match(answer, /like this: >>> 1\.2 - 1\.0/);
+  assert.match(answer, /std::vector or a\[::2\]/);
+});
