@@ -96,8 +96,10 @@ export function queryTerms(
   // frames it, and is rare in the site's prose, so it would rank an FAQ entry that shares only
   // it ("Preciso criar uma conta?") above the passage about API keys.
   const lead = leadingModal(query, lang);
+  const meaning = new Set(meaningFrame(query).flatMap((w) => analyze(w, lang)));
   const kept = terms.filter((t, i) =>
-    !interrogatives.has(t) && (level < 2 || !frames.has(t)) && !(i === 0 && t === lead)
+    !interrogatives.has(t) && (level < 2 || !frames.has(t)) && !(i === 0 && t === lead) &&
+    !meaning.has(t)
   );
   return kept.length ? kept : terms;
 }
@@ -241,6 +243,20 @@ const LEAD_MODALS: Record<Lang, Set<string>> = {
 /** Pronouns and auxiliaries a leading modal may follow ("Eu preciso…", "Do I need…"). */
 const BEFORE_MODAL = new Set(["eu", "nos", "i", "we", "do", "does"]);
 
+/**
+ * The words that ask what something means ("O que quer dizer rc…?", "O que significa sid?",
+ * "What does rc mean…?"): a definition question's frame, not its subject.
+ */
+function meaningFrame(query: string): string[] {
+  const q = query.slice(0, 200);
+  const pt =
+    /^\s*(?:e\s+)?(?:o\s+)?que\s+(?:[ée]\s+que\s+)?(?:(quer(?:em)?\s+dizer)|(significa(?:m)?))\b/iu
+      .exec(q);
+  if (pt) return (pt[1] ?? pt[2]).split(/\s+/);
+  const en = /^\s*what\s+(?:does|do)\s+.+?\s+(mean)\b/iu.exec(q);
+  return en ? [en[1]] : [];
+}
+
 /** The stem of the modal that opens the question, or null when it opens with none. */
 function leadingModal(query: string, lang: Lang): string | null {
   const word = leadingModalWord(query, lang);
@@ -280,14 +296,18 @@ export function withoutClitics(query: string): string {
 /**
  * A question as the text a full-text engine should search (the Postgres search analyses
  * text, not terms): the words `queryTerms` leaves out are cut — stopwords, interrogatives,
- * spoken contractions ("pra", "vc"), the opening modal, an English clitic — in any of
+ * spoken contractions ("pra", "vc"), the opening modal, the "what does it mean" frame, an
+ * English clitic — in any of
  * `langs`, and everything else stays as typed, code included ("list.sort()"). Stopwords go
  * here too because Postgres reads its stop list after unaccent: "são", "não" came through as
  * "sao", "nao". A question made only of such words stays whole, so "quando?" still searches.
  */
 export function searchText(query: string, langs: readonly Lang[]): string {
   const text = withoutClitics(query);
-  const leading = new Set(langs.map((l) => leadingModalWord(text, l)));
+  const leading = new Set<string | null>([
+    ...langs.map((l) => leadingModalWord(text, l)),
+    ...meaningFrame(text).map(fold),
+  ]);
   let out = "";
   let done = 0;
   let kept = 0;

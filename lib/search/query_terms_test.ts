@@ -120,6 +120,25 @@ Deno.test("withoutClitics drops what a contraction leaves after its apostrophe, 
   );
 });
 
+Deno.test("the words that ask what something means frame the question and are dropped", () => {
+  // "O que significa sid?" matched passages on "significa"; "What does rc mean…?" on "mean".
+  assert.deepEqual(queryTerms("O que significa sid?", "pt", 1), ["sid"]);
+  assert.deepEqual(queryTerms("O que quer dizer rc numa versão?", "pt", 1), ["rc", "versa"]);
+  assert.deepEqual(queryTerms("What does rc mean in a version name?", "en", 1), [
+    "rc",
+    "version",
+    "name",
+  ]);
+  // Elsewhere they are words of the question.
+  assert.deepEqual(queryTerms("O que o aluno quer dizer com isso?", "pt", 1), [
+    "alun",
+    "quer",
+    "diz",
+  ]);
+  assert.deepEqual(queryTerms("What is the mean of a list?", "en", 1), ["mean", "list"]);
+  assert.equal(searchText("O que significa sid?", ["pt"]), "   sid?");
+});
+
 Deno.test("searchText cuts the words queryTerms leaves out and keeps the rest as typed", () => {
   assert.equal(searchText("Quais são os modelos?", ["pt"]), "   modelos?");
   assert.equal(searchText("Preciso de chave de API?", ["pt"]), "  chave  API?");
