@@ -27,7 +27,7 @@ export interface SmallTalk {
 
 interface Phrase {
   words: readonly string[];
-  kind: SmallTalkKind | "please" | "filler";
+  kind: SmallTalkKind | "please" | "filler" | "request";
   lang: CourtesyLang | null;
   /**
    * Whether the phrase also has an ordinary sense ("tudo bem usar…?", "salve o arquivo"):
@@ -64,6 +64,18 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["self", "en", "~are you a real person"],
   ["who", "pt", "~quem e voce|~quem e vc|~o que e voce|~o que voce faz|~o que vc faz"],
   ["who", "en", "~who are you|~what are you|~what do you do"],
+  // Asking to ask ("Gostaria de saber: …", "Quick question: …", "Can you tell me …"): what
+  // follows is the question. Alone, the message asks nothing yet, as a greeting.
+  ["request", "pt", "gostaria de saber|queria saber|quero saber|preciso saber|me diz|me diga"],
+  ["request", "pt", "gostaria de perguntar|queria perguntar|uma duvida|tenho uma duvida|me fala"],
+  ["request", "pt", "uma pergunta|tenho uma pergunta|pergunta rapida|duvida rapida|me explica"],
+  ["request", "pt", "me explique|me explica uma coisa|pode me dizer|podem me dizer|alguem sabe"],
+  ["request", "pt", "voce pode me dizer|voces podem me dizer|sabe me dizer|sabem me dizer"],
+  ["request", "pt", "me diz uma coisa|me fala uma coisa|me tira uma duvida|tira uma duvida"],
+  ["request", "en", "i'd like to know|i would like to know|i want to know|i wanted to know"],
+  ["request", "en", "i was wondering|i wonder|quick question|i have a question|~question"],
+  ["request", "en", "i've got a question|can you tell me|could you tell me|can you explain"],
+  ["request", "en", "could you explain|do you know|does anyone know|anyone know|tell me"],
   ["please", "pt", "por favor|por gentileza|pfv|pfvr"],
   ["please", "en", "please|pls|plz"],
   // Words that ride along with courtesy ("hi there", "muito obrigado", "por aí") and mean
