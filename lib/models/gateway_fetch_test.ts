@@ -212,7 +212,14 @@ Deno.test("routed fetch: the caller's abort is never repeated", async () => {
       recorder,
     });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
+    // Abort once the gateway holds the request (its headers wait 200 ms): a fixed 20 ms timer
+    // fired before a loaded machine had sent it, and no request was seen at all.
+    const sent = (async () => {
+      for (let i = 0; i < 1000 && server.requests.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      controller.abort();
+    })();
     await assert.rejects(() =>
       routed(`${server.url}/direct/chat/completions`, {
         method: "POST",
@@ -220,6 +227,7 @@ Deno.test("routed fetch: the caller's abort is never repeated", async () => {
         signal: controller.signal,
       })
     );
+    await sent;
     assert.equal(server.requests.length, 1);
     assert.deepEqual(recorder.calls.map((c) => [c.route, c.status, c.outcome]), [
       ["gateway", 0, "aborted"],
