@@ -47,11 +47,17 @@ const NEGATED_OPENER =
  * junto, como assim?" asks why.
  */
 function tailKind(question: string): QuestionKind {
-  const tail = /[,;:.!?]\s*([^,;:.!?]+)\?\s*$/u.exec(question.slice(-200))?.[1];
+  // The question mark is often left off, or followed by an emoji or an emoticon ("…, why? 🙂").
+  const end = question.slice(-200).replace(TRAILING_MOOD, "");
+  const tail = /[,;:.!?]\s*([^,;:.!?]+)\??\s*$/u.exec(end)?.[1];
   if (!tail) return "other";
   if (/^\s*(?:como assim|why|how come)\b/iu.test(tail)) return "why";
   return kindOf(tail);
 }
+
+/** What a visitor types after a question besides its mark: emoji, symbols, ":)", "kkk". */
+const TRAILING_MOOD =
+  /(?:[\s\p{Extended_Pictographic}\p{S}\u200d\ufe0f]|[:;]-?[)(DPp]|\b(?:k{3,}|(?:ha){2,}|rs+|lol)\b)+$/iu;
 
 function kindOf(text: string): QuestionKind {
   return KIND_PATTERNS.find(([, re]) => re.test(text))?.[0] ?? "other";
