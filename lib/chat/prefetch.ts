@@ -12,6 +12,7 @@ import { SEARCH_TOOL } from "@/lib/tools/mod.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 import { isDiagramRequest } from "@/lib/search/diagram_request.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
+import { spelledOut } from "@/lib/text/chat_speak.ts";
 import {
   CONTACT_TOOL_NAME,
   isAskForMissing,
@@ -55,12 +56,12 @@ export function prefetchCall(options: PrefetchOptions): PrefetchCall | null {
 }
 
 /**
- * The query for a question: its text parts without the greeting or thanks around them, as
- * the offline model reads them (so its answers are the same in both modes), cut to what
- * the tool accepts.
+ * The query for a question: its text parts without the greeting or thanks around them and
+ * with its chat spellings written out, as the offline model reads them (so its answers are the
+ * same in both modes), cut to what the tool accepts.
  */
 export function searchQuery(message: ModelMessage & { role: "user" }): string {
-  const text = withoutCourtesy(textOf(message.content).trim());
+  const text = spelledOut(withoutCourtesy(textOf(message.content).trim()));
   if (text.length <= MAX_QUERY_CHARS) return text;
   // Whole words, and never half of a surrogate pair.
   const cut = text.slice(0, MAX_QUERY_CHARS + 1);

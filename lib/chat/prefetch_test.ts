@@ -93,3 +93,11 @@ Deno.test("prefetch: a request to draw how the assistant works is not searched w
     "a question about the assistant is still searched",
   );
 });
+
+Deno.test("prefetch: chat spellings are searched as the words they stand for", () => {
+  // "pq dá pau qdo altero…?" weighed "pq" and "qdo" as words no page has, and was refused.
+  assert.equal(
+    searchQuery(user("Oi, pq dá pau qdo altero um x de fora?")),
+    "por que dá pau quando altero um x de fora?",
+  );
+});

@@ -47,6 +47,7 @@ import { interfaceLang } from "./interface_lang.ts";
 import { langEvidence } from "@/lib/search/detect_lang.ts";
 import { vocabularyLang } from "@/lib/search/lexicon.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
+import { spelledOut } from "@/lib/text/chat_speak.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
 
@@ -171,15 +172,17 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
     });
   if (talk && talkReply && talk.kind !== "who") return { kind: "text", text: talkReply };
   // The search and the answer read the question without its greeting or thanks, whose
-  // words are on no page and would count against it (lib/text/courtesy.ts).
-  const asked = withoutCourtesy(question);
+  // words are on no page and would count against it (lib/text/courtesy.ts), and with its chat
+  // spellings written out ("pq" → "por que", lib/text/chat_speak.ts).
+  const polite = withoutCourtesy(question);
+  const asked = spelledOut(polite);
   if (result !== undefined) {
     if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
     const text = buildExtractiveAnswer(asked, result, {
       // "Hi, GIL?": the greeting dropped from the question still tells its language; so
       // does the search that translated "tupla vs lista?" for an English-only site.
       fallbackLang: earlier ?? latestTranslatedFrom(prompt) ?? wordAndPagesLang(asked, result) ??
-        (asked === question ? ui : lang),
+        (polite === question ? ui : lang),
       translation: latestSearchOutput(prompt, translationOf) ?? undefined,
     });
     return { kind: "text", text: talkReply && isNotCoveredAnswer(text) ? talkReply : text };
