@@ -1,5 +1,6 @@
 /**
- * Chat spellings visitors type for whole words ("pq", "qdo", "oq", "vc", "p/"): read as the
+ * Chat spellings visitors type for whole words ("pq", "qdo", "oq", "vc", "p/", "whats",
+ * "youd"): read as the
  * words they stand for before the question is searched and answered. Left as typed, "pq dá pau
  * qdo altero…?" weighed "pq" and "qdo" as the rarest words there are, and was refused as
  * off-topic; "pq…?" asks why, which the answer reads from "por que".
@@ -28,11 +29,53 @@ const SPELLINGS: ReadonlyMap<string, string> = new Map([
   ["qlq", "qualquer"],
   ["qq", "qualquer"],
   ["abt", "about"],
+  // English contractions typed without the apostrophe: "whats" is no word, "what's" is a
+  // question word and a stopword. "its", "id", "ill", "were", "lets", "wont" are words too.
+  ...[
+    "whats",
+    "wheres",
+    "hows",
+    "whos",
+    "thats",
+    "theres",
+    "dont",
+    "doesnt",
+    "didnt",
+    "isnt",
+    "arent",
+    "wasnt",
+    "cant",
+    "couldnt",
+    "shouldnt",
+    "wouldnt",
+    "havent",
+    "hasnt",
+    "im",
+    "ive",
+    "youre",
+    "theyre",
+    "youve",
+    "weve",
+    "theyve",
+    "werent",
+    "hadnt",
+    "mustnt",
+    "youd",
+    "theyd",
+    "youll",
+    "theyll",
+    "itll",
+  ].map((
+    w,
+  ): [string, string] => [
+    w,
+    w.replace(/(nt|s|m|ve|re|d|ll)$/, (e) => e === "nt" ? "n't" : `'${e}`),
+  ]),
 ]);
 
 /** A chat spelling as a word of its own, or "p/", "c/", "s/", "w/", "w/o" before a word. */
 const CHAT_WORD =
-  /(?<![\p{L}\p{N}_./-])(?:([\p{L}]{2,4})(?![\p{L}\p{N}_/.-])|([pcsw])\/(o)?(?=\s+\p{L}))/giu;
+  /(?<![\p{L}\p{N}_./'’-])(?:(\p{L}{2,8})(?![\p{L}\p{N}_/.'’-])|([pcsw])\/(o)?(?=\s+\p{L}))/giu;
 
 const SLASHED: Record<string, string> = { p: "para", c: "com", s: "sem", w: "with" };
 

@@ -15,3 +15,14 @@ Deno.test("chat spellings are written out; words, code and other readings stay",
   assert.equal(spelledOut("abri qdo.py e o td da tabela"), "abri qdo.py e o td da tabela");
   assert.equal(spelledOut("PQ?"), "Por que?");
 });
+
+Deno.test("English contractions typed without the apostrophe get it back; words stay", () => {
+  // "Any linters youd recommend?" weighed "youd" as a word no page has and was refused.
+  assert.equal(spelledOut("Any linters youd recommend?"), "Any linters you'd recommend?");
+  assert.equal(
+    spelledOut("Whats the difference? I dont get it"),
+    "What's the difference? I don't get it",
+  );
+  assert.equal(spelledOut("Its id is ill"), "Its id is ill");
+  assert.equal(spelledOut("don't"), "don't");
+});
