@@ -47,9 +47,10 @@ const NEGATED_OPENER =
  * junto, como assim?" asks why.
  */
 function tailKind(question: string): QuestionKind {
-  // The question mark is often left off, or followed by an emoji or an emoticon ("…, why? 🙂").
+  // The question mark is often left off, doubled ("…, why??") or followed by an emoji or an
+  // emoticon ("…, why? 🙂").
   const end = question.slice(-200).replace(TRAILING_MOOD, "");
-  const tail = /[,;:.!?]\s*([^,;:.!?]+)\??\s*$/u.exec(end)?.[1];
+  const tail = /[,;:.!?]\s*([^,;:.!?]+)[?!]*\s*$/u.exec(end)?.[1];
   if (!tail) return "other";
   if (/^\s*(?:como assim|why|how come)\b/iu.test(tail)) return "why";
   return kindOf(tail);

@@ -54,4 +54,6 @@ Deno.test("question kind: the last clause asks also without its mark, or with an
   assert.equal(questionKind("Editei meu módulo mas roda a versão velha, como recarrego"), "how");
   assert.equal(questionKind("Mexi numa lista e a outra mudou junto, como assim? :)"), "why");
   assert.equal(questionKind("Editei o módulo, como recarrego? kkkk"), "how");
+  assert.equal(questionKind("Editei o módulo, como recarrego???"), "how");
+  assert.equal(questionKind("Every lambda gives the last number, why?!"), "why");
 });
