@@ -82,6 +82,10 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   // nothing without it: they count only in a run with another courtesy phrase.
   ["filler", null, "there|all|everyone|folks|guys|so much|a lot|again|very much|you|too|today"],
   ["filler", null, "muito|mesmo|pessoal|gente|galera|ai|por ai|com voce|com vc|pra voce|voce|hoje"],
+  // The assistant addressed by name ("Oi assistente, …", "Hey bot, …"): on no site's pages.
+  // Alone before a pause it opens the message as a greeting does ("Assistente, como…?").
+  ["greeting", null, "~assistente|~bot|~robo|~chatbot|~assistant|~robot"],
+  ["filler", null, "assistente|bot|robo|robozinho|chatbot|assistant|robot|ia"],
 ];
 
 const PHRASES: readonly Phrase[] = TABLE.flatMap(([kind, lang, list]) =>

@@ -137,3 +137,17 @@ Deno.test("courtesy: the announced held-out questions read as the held-out quest
     }
   }
 });
+
+Deno.test("courtesy: the assistant addressed by name is part of the greeting", () => {
+  // "Oi assistente, …" weighed "assistente" as a word no page has: held-out answers fell
+  // 0.400 → 0.225 (tests/fixtures/courtesy/heldout_addressed_pt.jsonl).
+  assert.equal(withoutCourtesy("Oi assistente, como copio um objeto?"), "como copio um objeto?");
+  assert.equal(withoutCourtesy("Hey bot, how do I copy a file?"), "how do I copy a file?");
+  assert.equal(withoutCourtesy("Assistente, como copio?"), "como copio?");
+  // Not before a pause, it is a word of the question.
+  assert.equal(
+    withoutCourtesy("Assistente de IA funciona offline?"),
+    "Assistente de IA funciona offline?",
+  );
+  assert.equal(smallTalk("Oi assistente")?.kind, "greeting");
+});
