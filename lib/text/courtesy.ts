@@ -27,7 +27,7 @@ export interface SmallTalk {
 
 interface Phrase {
   words: readonly string[];
-  kind: SmallTalkKind | "please" | "filler" | "request";
+  kind: SmallTalkKind | "please" | "filler" | "request" | "laugh";
   lang: CourtesyLang | null;
   /**
    * Whether the phrase also has an ordinary sense ("tudo bem usar…?", "salve o arquivo"):
@@ -72,6 +72,9 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["request", "pt", "me explique|me explica uma coisa|pode me dizer|podem me dizer|alguem sabe"],
   ["request", "pt", "voce pode me dizer|voces podem me dizer|sabe me dizer|sabem me dizer"],
   ["request", "pt", "me diz uma coisa|me fala uma coisa|me tira uma duvida|tira uma duvida"],
+  // A cry for help before a pause ("Socorro! …", "Help! …", "Me ajuda: …").
+  ["request", "pt", "~socorro|~me ajuda|~me ajudem|~ajuda|~ajudinha"],
+  ["request", "en", "~help|~help me|~please help|~pls help|~urgent"],
   ["request", "en", "i'd like to know|i would like to know|i want to know|i wanted to know"],
   ["request", "en", "i was wondering|i wonder|quick question|i have a question|~question"],
   ["request", "en", "i've got a question|can you tell me|could you tell me|can you explain"],
@@ -143,8 +146,18 @@ function pausesAt(message: string, words: readonly Word[], i: number): boolean {
   );
 }
 
+/**
+ * Laughter typed as a word ("kkkk", "rsrs", "hahaha", "lol"): it has any length, so it is
+ * matched by its shape, not listed.
+ */
+const LAUGH =
+  /^(?:k{3,}|(?:rs)+|(?:ha){2,}h?|(?:ah){2,}|(?:he){2,}h?|(?:hu){2,}|lol|lmao|rofl|xd)$/;
+
 /** The longest courtesy phrase starting at word `i`. */
 function phraseAt(message: string, words: readonly Word[], i: number): Phrase | null {
+  if (words[i] && LAUGH.test(words[i].text)) {
+    return { words: [words[i].text], kind: "laugh", lang: null, ambiguous: false };
+  }
   let best: Phrase | null = null;
   for (const p of PHRASES) {
     if (best && best.words.length >= p.words.length) continue;
@@ -190,7 +203,7 @@ export function smallTalk(message: string): SmallTalk | null {
     ? "thanks"
     : kinds.has("bye")
     ? "bye"
-    : kinds.has("ack")
+    : kinds.has("ack") || [...kinds].every((k) => k === "laugh" || k === "filler")
     ? "ack"
     : "greeting";
   const langs = new Set(found.map((p) => p.lang).filter((l) => l !== null));
@@ -211,7 +224,8 @@ function trailingStart(message: string, words: readonly Word[], from: number): n
   for (let j = Math.max(from + 1, words.length - MAX_TAIL); j < words.length; j++) {
     const { found, next } = courtesyRun(message, words, j);
     const closing = found.every((p) =>
-      p.kind === "thanks" || p.kind === "bye" || p.kind === "please" || p.kind === "filler"
+      p.kind === "thanks" || p.kind === "bye" || p.kind === "please" || p.kind === "filler" ||
+      p.kind === "laugh"
     );
     if (next === words.length && closing) {
       return j;

@@ -151,3 +151,16 @@ Deno.test("courtesy: the assistant addressed by name is part of the greeting", (
   );
   assert.equal(smallTalk("Oi assistente")?.kind, "greeting");
 });
+
+Deno.test("courtesy: laughter after a question and a cry for help before it are left out", () => {
+  // "…? kkkk" weighed "kkkk" as a word no page has: pyfaq held-out pt "not covered" 0.125 →
+  // 0.375 (tests/fixtures/courtesy/heldout_laughter_pt.jsonl).
+  assert.equal(withoutCourtesy("Como copio um objeto? kkkk"), "Como copio um objeto?");
+  assert.equal(withoutCourtesy("How do I copy a file? lol"), "How do I copy a file?");
+  assert.equal(withoutCourtesy("Socorro! como recupero o arquivo?"), "como recupero o arquivo?");
+  assert.equal(withoutCourtesy("HELP!! how do I copy?"), "how do I copy?");
+  // Not before a pause, "help" and "ajuda" are words of the question.
+  assert.equal(withoutCourtesy("Help with installing?"), "Help with installing?");
+  assert.equal(withoutCourtesy("Ajuda com instalação?"), "Ajuda com instalação?");
+  assert.equal(smallTalk("kkkkk")?.kind, "ack");
+});
