@@ -27,7 +27,7 @@ export interface SmallTalk {
 
 interface Phrase {
   words: readonly string[];
-  kind: SmallTalkKind | "please" | "filler" | "request" | "laugh";
+  kind: SmallTalkKind | "please" | "filler" | "request" | "laugh" | "appeal";
   lang: CourtesyLang | null;
   /**
    * Whether the phrase also has an ordinary sense ("tudo bem usar…?", "salve o arquivo"):
@@ -46,6 +46,15 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["greeting", "en", "~what's up|~whats up|~sup|~yo"],
   ["thanks", "pt", "obrigado|obrigada|obg|brigado|brigada|valeu|vlw|agradeco|~grato|~grata"],
   ["thanks", "en", "thanks|thank you|thx|ty|cheers|much appreciated"],
+  ["thanks", "pt", "obrigado desde ja|desde ja obrigado|desde ja agradeco|agradeco desde ja"],
+  ["thanks", "pt", "agradeco a ajuda|obrigado pela ajuda|obrigada pela ajuda|grato pela ajuda"],
+  ["thanks", "pt", "abracos|abraco|abs|att|atenciosamente|bjs|beijos|agradecido|agradecida"],
+  ["thanks", "en", "thanks in advance|thank you in advance|tia|thanks for your help|regards"],
+  ["thanks", "en", "thanks for the help|thank you for your help|appreciate it|best regards"],
+  ["thanks", "en", "appreciate any help|any help appreciated|cheers mate"],
+  // Asking anyone at all, as a sentence of its own after the question ("…? Alguém sabe?").
+  ["appeal", "pt", "alguem sabe|alguem|alguem ai|alguem pode ajudar|alguma ideia|ideias"],
+  ["appeal", "en", "anyone|anyone know|anybody|any ideas|ideas|any help|can anyone help"],
   ["bye", "pt", "tchau|ate mais|ate logo|ate a proxima|falou|flw"],
   // "Legal" is also "lawful", "certo" also "right/correct": those need a pause after them.
   ["ack", null, "ok|okay"],
@@ -153,14 +162,24 @@ function pausesAt(message: string, words: readonly Word[], i: number): boolean {
 const LAUGH =
   /^(?:k{3,}|(?:rs)+|(?:ha){2,}h?|(?:ah){2,}|(?:he){2,}h?|(?:hu){2,}|lol|lmao|rofl|xd)$/;
 
-/** The longest courtesy phrase starting at word `i`. */
-function phraseAt(message: string, words: readonly Word[], i: number): Phrase | null {
+/**
+ * The longest courtesy phrase starting at word `i`; an appeal to anyone ("Alguém sabe?") only
+ * where `appeals` allows it, after the question: opening one ("Ideias para o projeto?") it is
+ * the question.
+ */
+function phraseAt(
+  message: string,
+  words: readonly Word[],
+  i: number,
+  appeals: boolean,
+): Phrase | null {
   if (words[i] && LAUGH.test(words[i].text)) {
     return { words: [words[i].text], kind: "laugh", lang: null, ambiguous: false };
   }
   let best: Phrase | null = null;
   for (const p of PHRASES) {
     if (best && best.words.length >= p.words.length) continue;
+    if (p.kind === "appeal" && !appeals) continue;
     if (!p.words.every((w, k) => words[i + k]?.text === w)) continue;
     if (p.ambiguous && !pausesAt(message, words, i + p.words.length)) continue;
     best = p;
@@ -172,13 +191,13 @@ function phraseAt(message: string, words: readonly Word[], i: number): Phrase | 
  * The run of courtesy phrases from word `from`: the phrases and the index after them. A run
  * of fillers alone ("você", "all") is no courtesy, so it counts only with another phrase.
  */
-function courtesyRun(message: string, words: readonly Word[], from: number) {
+function courtesyRun(message: string, words: readonly Word[], from: number, appeals = false) {
   const found: Phrase[] = [];
   let i = from;
   for (
-    let p = phraseAt(message, words, i);
+    let p = phraseAt(message, words, i, appeals);
     p && found.length < MAX_RUN;
-    p = phraseAt(message, words, i)
+    p = phraseAt(message, words, i, appeals)
   ) {
     found.push(p);
     i += p.words.length;
@@ -192,7 +211,7 @@ function courtesyRun(message: string, words: readonly Word[], from: number) {
  */
 export function smallTalk(message: string): SmallTalk | null {
   const words = wordsOf(message);
-  const { found, next } = courtesyRun(message, words, 0);
+  const { found, next } = courtesyRun(message, words, 0, true);
   if (!found.length || next < words.length) return null;
   const kinds = new Set(found.map((p) => p.kind));
   const kind: SmallTalkKind = kinds.has("self")
@@ -222,12 +241,16 @@ export function asksNothing(message: string): boolean {
 /** Where the courtesy that closes the message (thanks, please, goodbyes) begins. */
 function trailingStart(message: string, words: readonly Word[], from: number): number {
   for (let j = Math.max(from + 1, words.length - MAX_TAIL); j < words.length; j++) {
-    const { found, next } = courtesyRun(message, words, j);
+    const { found, next } = courtesyRun(message, words, j, true);
     const closing = found.every((p) =>
       p.kind === "thanks" || p.kind === "bye" || p.kind === "please" || p.kind === "filler" ||
-      p.kind === "laugh"
+      p.kind === "laugh" || p.kind === "appeal"
     );
-    if (next === words.length && closing) {
+    // An appeal to anyone is courtesy only as a sentence of its own: "Para quem envio? Alguém
+    // sabe?" drops it, "Como envio para alguém?" keeps its "alguém".
+    const appeal = found.some((p) => p.kind === "appeal");
+    const ownSentence = /[?!.…]\s*$/u.test(message.slice(0, words[j].start));
+    if (next === words.length && closing && (!appeal || ownSentence)) {
       return j;
     }
   }
