@@ -44,6 +44,8 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["greeting", "en", "hi|hello|hey|hiya|howdy|good morning|good afternoon|good evening|greetings"],
   ["greeting", "en", "~how are you|~how are you doing|~how's it going|~how is it going"],
   ["greeting", "en", "~what's up|~whats up|~sup|~yo"],
+  ["greeting", "pt", "espero que esteja bem|espero que estejam bem|espero que esteja tudo bem"],
+  ["greeting", "en", "hope you are well|hope you're well|hope you're doing well|hope all is well"],
   ["thanks", "pt", "obrigado|obrigada|obg|brigado|brigada|valeu|vlw|agradeco|~grato|~grata"],
   ["thanks", "en", "thanks|thank you|thx|ty|cheers|much appreciated"],
   ["thanks", "pt", "obrigado desde ja|desde ja obrigado|desde ja agradeco|agradeco desde ja"],
@@ -81,6 +83,8 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["request", "pt", "me explique|me explica uma coisa|pode me dizer|podem me dizer|alguem sabe"],
   ["request", "pt", "voce pode me dizer|voces podem me dizer|sabe me dizer|sabem me dizer"],
   ["request", "pt", "me diz uma coisa|me fala uma coisa|me tira uma duvida|tira uma duvida"],
+  ["request", "pt", "preciso de ajuda|preciso de uma ajuda|preciso de uma ajudinha"],
+  ["request", "en", "i need help|need help|i need some help|need some help"],
   // A cry for help before a pause ("Socorro! …", "Help! …", "Me ajuda: …").
   ["request", "pt", "~socorro|~me ajuda|~me ajudem|~ajuda|~ajudinha"],
   ["request", "en", "~help|~help me|~please help|~pls help|~urgent"],
@@ -162,6 +166,15 @@ function pausesAt(message: string, words: readonly Word[], i: number): boolean {
 const LAUGH =
   /^(?:k{3,}|(?:rs)+|(?:ha){2,}h?|(?:ah){2,}|(?:he){2,}h?|(?:hu){2,}|lol|lmao|rofl|xd)$/;
 
+/** A greeting typed with its letters drawn out ("oiii", "olaaa", "heyyy", "hiii"). */
+const DRAWN_GREETING: ReadonlyArray<readonly [RegExp, CourtesyLang]> = [
+  [/^(?:o+i+e*|o+l+a+|e+a+e+|i+a+e+)$/, "pt"],
+  [/^(?:h+i+|h+e+y+|h+e+l+o+)$/, "en"],
+];
+
+/** "Hello world", "Olá mundo": a program's first words, not a greeting. */
+const HELLO_WORLD = new Set(["world", "mundo"]);
+
 /**
  * The longest courtesy phrase starting at word `i`; an appeal to anyone ("Alguém sabe?") only
  * where `appeals` allows it, after the question: opening one ("Ideias para o projeto?") it is
@@ -176,6 +189,9 @@ function phraseAt(
   if (words[i] && LAUGH.test(words[i].text)) {
     return { words: [words[i].text], kind: "laugh", lang: null, ambiguous: false };
   }
+  if (words[i] && HELLO_WORLD.has(words[i + 1]?.text)) return null;
+  const drawn = words[i] && DRAWN_GREETING.find(([shape]) => shape.test(words[i].text));
+  if (drawn) return { words: [words[i].text], kind: "greeting", lang: drawn[1], ambiguous: false };
   let best: Phrase | null = null;
   for (const p of PHRASES) {
     if (best && best.words.length >= p.words.length) continue;
