@@ -84,6 +84,12 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["request", "pt", "voce pode me dizer|voces podem me dizer|sabe me dizer|sabem me dizer"],
   ["request", "pt", "me diz uma coisa|me fala uma coisa|me tira uma duvida|tira uma duvida"],
   ["request", "pt", "preciso de ajuda|preciso de uma ajuda|preciso de uma ajudinha"],
+  ["request", "pt", "~pergunta|~duvida|mais uma pergunta|outra pergunta|outra duvida"],
+  ["request", "pt", "mais uma duvida|alguem pode me ajudar|alguem me ajuda|alguem pode ajudar"],
+  ["request", "en", "another question|one more question|one more thing|can someone help"],
+  ["request", "en", "can anyone help|can someone help me|can anyone help me|could someone help"],
+  // A word that only opens what follows, before a pause ("Então, …", "Well, …").
+  ["request", null, "~entao|~enfim|~bom|~bem|~well|~so|~now|~anyway"],
   ["request", "en", "i need help|need help|i need some help|need some help"],
   // A cry for help before a pause ("Socorro! …", "Help! …", "Me ajuda: …").
   ["request", "pt", "~socorro|~me ajuda|~me ajudem|~ajuda|~ajudinha"],

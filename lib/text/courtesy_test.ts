@@ -192,3 +192,15 @@ Deno.test('courtesy: drawn-out greetings, wishes and "I need help" open a messag
   // "Hello world" is a program's first words.
   assert.equal(withoutCourtesy("Hello world em Python?"), "Hello world em Python?");
 });
+
+Deno.test('courtesy: an aside before the question ("Pergunta:", "Então,", "Well,") is left out', () => {
+  // tests/fixtures/courtesy/heldout_asides_*.jsonl: 0.350 / 0.550 before, as plain after.
+  assert.equal(withoutCourtesy("Pergunta: como copio?"), "como copio?");
+  assert.equal(withoutCourtesy("Alguém pode me ajudar? Como copio?"), "Como copio?");
+  assert.equal(withoutCourtesy("Então, como copio?"), "como copio?");
+  assert.equal(withoutCourtesy("Can someone help me? How do I copy?"), "How do I copy?");
+  assert.equal(withoutCourtesy("Well, how do I copy?"), "how do I copy?");
+  // Without the pause they are words of the question.
+  assert.equal(withoutCourtesy("Então o Python é lento?"), "Então o Python é lento?");
+  assert.equal(withoutCourtesy("Pergunta sobre frete?"), "Pergunta sobre frete?");
+});
