@@ -86,6 +86,21 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["request", "pt", "preciso de ajuda|preciso de uma ajuda|preciso de uma ajudinha"],
   ["request", "pt", "~pergunta|~duvida|mais uma pergunta|outra pergunta|outra duvida"],
   ["request", "pt", "mais uma duvida|alguem pode me ajudar|alguem me ajuda|alguem pode ajudar"],
+  [
+    "request",
+    "pt",
+    "alguem sabe me dizer|alguem sabe dizer|alguem sabe me explicar|sabe me explicar",
+  ],
+  [
+    "request",
+    "pt",
+    "pode me explicar|podem me explicar|voce pode me explicar|alguem pode explicar",
+  ],
+  [
+    "request",
+    "en",
+    "can someone explain|can anyone explain|could anyone explain|can you explain to me",
+  ],
   ["request", "en", "another question|one more question|one more thing|can someone help"],
   ["request", "en", "can anyone help|can someone help me|can anyone help me|could someone help"],
   // A word that only opens what follows, before a pause ("Então, …", "Well, …").

@@ -200,6 +200,12 @@ Deno.test('courtesy: an aside before the question ("Pergunta:", "Então,", "Well
   assert.equal(withoutCourtesy("Então, como copio?"), "como copio?");
   assert.equal(withoutCourtesy("Can someone help me? How do I copy?"), "How do I copy?");
   assert.equal(withoutCourtesy("Well, how do I copy?"), "how do I copy?");
+  assert.equal(
+    withoutCourtesy(
+      "Bom dia!! Então, alguém sabe me dizer como copio um objeto? Obrigado desde já",
+    ),
+    "como copio um objeto?",
+  );
   // Without the pause they are words of the question.
   assert.equal(withoutCourtesy("Então o Python é lento?"), "Então o Python é lento?");
   assert.equal(withoutCourtesy("Pergunta sobre frete?"), "Pergunta sobre frete?");
