@@ -1,6 +1,8 @@
 /**
- * Courtesy around a visitor's question: greetings, thanks, "please", goodbyes, in
- * Portuguese and English. A search for "Hey, good morning, how do I copy an object?" must
+ * Courtesy around a visitor's question, in Portuguese and English: greetings (the assistant
+ * addressed by name too), thanks, "please", goodbyes, what announces the question ("Gostaria
+ * de saber:", "Quick question:", "Então,"), laughter after it ("kkkk") and closings ("Obrigado
+ * desde já!", "Alguém sabe?"). A search for "Hey, good morning, how do I copy an object?" must
  * read "how do I copy an object?": the greeting's words are on no page, so they weigh as
  * the rarest words there are and the "not covered" gate refuses a question the site
  * answers. A message that is courtesy and nothing else ("Oi, tudo certo por aí?") is small
