@@ -263,6 +263,7 @@ export class SearchEngine {
     this.#repair = new TermRepair({
       terms: postings.terms,
       df: (i) => postings.postOffsets[i + 1] - postings.postOffsets[i],
+      passages: postings.docLens.length,
     }, () => this.#textWords());
     this.#pages = this.#pageWeight > 0
       ? this.#pageScorer(options.bm25 ?? DEFAULT_BM25, options.pageField ?? "headings")

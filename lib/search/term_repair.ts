@@ -7,20 +7,22 @@
  * the site has ranks exactly as before, and each repair needs the other spelling in the
  * index's own vocabulary.
  *
- * Visitors also swap two neighbouring letters ("pyhton", "prorgamei"): such a word is read
- * as the one word of the site's text that the swap back gives. The check is on the text's
- * words, not on stems: stems of swapped words collide with other words ("abrem" → "barem" →
- * "bar", "filme" → "filem" → "fil").
+ * Visitors also swap two neighbouring letters ("pyhton", "prorgamei") or drop one
+ * ("lingagem"): such a word is read as the one word of the site's text that the swap back, or
+ * the letter put back, gives. The check is on the text's words, not on stems: stems of swapped
+ * words collide with other words ("abrem" → "barem" → "bar", "filme" → "filem" → "fil").
  *
  * A word the page writes with a hyphen ("stand-alone", "pós-graduação") is often typed as one
  * ("standalone"): such a word is read as the parts of the site's hyphenated word it joins.
  * Only the query side changes: indexing the joined form too lowered FaQuAD.
  *
- * Tried and left out (docs/history/benchmarks-diary.md): one-typo repair of stems, and
- * splitting off a glued function word ("mylist"): on stems both mostly found other words
- * ("sorteio" → "sorted", "today" → "to" + "day") and let off-topic questions through.
+ * Tried and left out (docs/history/benchmarks-diary.md): one-typo repair of stems, a changed or
+ * an extra letter put right, a dropped letter in any five-letter word, and splitting off a
+ * glued function word ("mylist"): they mostly found other words ("sorteio" → "sorted",
+ * "defeito" → "efeito", "frete" → "frente", "today" → "to" + "day") and let off-topic
+ * questions through.
  */
-import { type Lang, stem } from "./analyzer.ts";
+import { isStopword, type Lang, stem } from "./analyzer.ts";
 import { termId } from "./bm25.ts";
 
 /** What a repair reads of the index: its sorted term list and each term's passage count. */
@@ -29,6 +31,8 @@ export interface Vocabulary {
   readonly terms: readonly string[];
   /** Passages holding `terms[i]`. */
   df(i: number): number;
+  /** How many passages the index has, when known. */
+  readonly passages?: number;
 }
 
 /** The words of the site's text a repair checks against (lib/search/engine.ts lists them). */
@@ -41,6 +45,18 @@ export interface SiteWords {
 
 /** Shortest word whose swapped letters are repaired: shorter ones swap into other words. */
 const MIN_SWAPPED = 5;
+
+/** Shortest word a dropped letter is put back in (one less for a word on many passages). */
+const MIN_EDITED = 6;
+
+/** Shortest function word ("qundo", "shoud") a dropped letter is recognised in. */
+const MIN_FUNCTION_TYPO = 4;
+
+/** Share of the site's passages a word is on for its five-letter typo to be read as it. */
+const FREQUENT_SHARE = 0.05;
+
+/** The letters a typo drops, as folded words spell them. */
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 /** The prefix a visitor glues to a word where the page writes it with a hyphen ("e-mail"). */
 const GLUED_PREFIXES = new Set(["e"]);
@@ -81,7 +97,7 @@ export class TermRepair {
     const found = this.has(own)
       ? null
       : this.#digits(token, lang) ?? this.#prefixed(token, lang) ?? this.#joined(token, lang) ??
-        this.#swapped(token, lang);
+        this.#swapped(token, lang) ?? this.#dropped(token, lang);
     if (this.#memo.size < 10_000) this.#memo.set(key, found);
     return found;
   }
@@ -147,6 +163,40 @@ export class TermRepair {
     const words = this.#words()?.words;
     const real = new Set(candidates.filter((w) => words?.has(w)).map((w) => stem(w, lang)));
     return real.size === 1 ? [...real] : null;
+  }
+
+  /**
+   * A word typed with one letter dropped: "lingagem" → "linguagem", "instalr" → "instalar", the
+   * term of the one word of the site's text that putting a letter back gives; null when none or
+   * several do. Only six letters or more, or five for a word on many of the site's passages
+   * ("pyhon" → "python"): shorter ones are one letter from too many others ("frete" →
+   * "frente", "banco" → "branco"). A function word so typed ("qundo", "shoud") is left out, as
+   * the word itself would be, rather than weighed as a word the site lacks.
+   */
+  #dropped(token: string, lang: Lang): string[] | null {
+    if (!this.#words || token.length < MIN_FUNCTION_TYPO || !/^\p{L}+$/u.test(token)) return null;
+    const content = new Set<string>();
+    let functionWord = false;
+    for (let i = 0; i <= token.length; i++) {
+      for (const letter of LETTERS) {
+        const word = token.slice(0, i) + letter + token.slice(i);
+        if (isStopword(word, lang)) functionWord = true;
+        else if (token.length >= MIN_EDITED - 1 && this.has(stem(word, lang))) content.add(word);
+      }
+    }
+    const words = content.size ? this.#words()?.words : undefined;
+    const real = new Set([...content].filter((w) => words?.has(w)).map((w) => stem(w, lang)));
+    if (real.size > 1) return null;
+    const [term] = real;
+    if (term && (token.length >= MIN_EDITED || this.#frequent(term))) return [term];
+    return functionWord ? [] : null;
+  }
+
+  /** Whether `term` is on a large share of the site's passages (false when that is unknown). */
+  #frequent(term: string): boolean {
+    const passages = this.#vocab.passages;
+    const i = termId(this.#vocab.terms, term);
+    return passages !== undefined && i >= 0 && this.#vocab.df(i) >= FREQUENT_SHARE * passages;
   }
 
   /** The first index in the sorted terms not before `term`. */
