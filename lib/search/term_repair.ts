@@ -175,17 +175,21 @@ export class TermRepair {
    */
   #dropped(token: string, lang: Lang): string[] | null {
     if (!this.#words || token.length < MIN_FUNCTION_TYPO || !/^\p{L}+$/u.test(token)) return null;
-    const content = new Set<string>();
+    // The text's words first: a set lookup per candidate, where a stem each would cost 26 per
+    // letter of the token.
+    const words = token.length >= MIN_EDITED - 1 ? this.#words()?.words : undefined;
+    const real = new Set<string>();
     let functionWord = false;
     for (let i = 0; i <= token.length; i++) {
       for (const letter of LETTERS) {
         const word = token.slice(0, i) + letter + token.slice(i);
         if (isStopword(word, lang)) functionWord = true;
-        else if (token.length >= MIN_EDITED - 1 && this.has(stem(word, lang))) content.add(word);
+        else if (words?.has(word)) {
+          const term = stem(word, lang);
+          if (this.has(term)) real.add(term);
+        }
       }
     }
-    const words = content.size ? this.#words()?.words : undefined;
-    const real = new Set([...content].filter((w) => words?.has(w)).map((w) => stem(w, lang)));
     if (real.size > 1) return null;
     const [term] = real;
     if (term && (token.length >= MIN_EDITED || this.#frequent(term))) return [term];
