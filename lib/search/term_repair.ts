@@ -7,9 +7,9 @@
  * the site has ranks exactly as before, and each repair needs the other spelling in the
  * index's own vocabulary.
  *
- * Visitors also swap two neighbouring letters ("pyhton", "prorgamei") or drop one
- * ("lingagem"): such a word is read as the one word of the site's text that the swap back, or
- * the letter put back, gives. The check is on the text's words, not on stems: stems of swapped
+ * Visitors also swap two neighbouring letters ("pyhton", "prorgamei"), drop one ("lingagem")
+ * or type one twice ("linguuagem"): such a word is read as the one word of the site's text that
+ * the swap back, the letter put back or the doubled letter taken out gives. The check is on the text's words, not on stems: stems of swapped
  * words collide with other words ("abrem" → "barem" → "bar", "filme" → "filem" → "fil").
  *
  * A word the page writes with a hyphen ("stand-alone", "pós-graduação") is often typed as one
@@ -97,7 +97,7 @@ export class TermRepair {
     const found = this.has(own)
       ? null
       : this.#digits(token, lang) ?? this.#prefixed(token, lang) ?? this.#joined(token, lang) ??
-        this.#swapped(token, lang) ?? this.#dropped(token, lang);
+        this.#swapped(token, lang) ?? this.#dropped(token, lang) ?? this.#doubled(token, lang);
     if (this.#memo.size < 10_000) this.#memo.set(key, found);
     return found;
   }
@@ -194,6 +194,26 @@ export class TermRepair {
     const [term] = real;
     if (term && (token.length >= MIN_EDITED || this.#frequent(term))) return [term];
     return functionWord ? [] : null;
+  }
+
+  /**
+   * A letter typed twice ("linguuagem" → "linguagem", "pythonn" → "python"): the term of the one
+   * word of the site's text that one letter of a doubled pair taken out gives; null when none
+   * or several do. Only six letters or more, like a dropped letter; any letter taken out was
+   * tried and read off-topic words as the site's ("defeito" → "efeito").
+   */
+  #doubled(token: string, lang: Lang): string[] | null {
+    if (!this.#words || token.length < MIN_EDITED || !/^\p{L}+$/u.test(token)) return null;
+    const words = this.#words()?.words;
+    const real = new Set<string>();
+    for (let i = 1; i < token.length; i++) {
+      if (token[i] !== token[i - 1]) continue;
+      const word = token.slice(0, i) + token.slice(i + 1);
+      if (!words?.has(word)) continue;
+      const term = stem(word, lang);
+      if (this.has(term)) real.add(term);
+    }
+    return real.size === 1 ? [...real] : null;
   }
 
   /** Whether `term` is on a large share of the site's passages (false when that is unknown). */
