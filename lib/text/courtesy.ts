@@ -164,7 +164,8 @@ function pauseAfter(message: string, end: number): boolean {
   // A short window, not the rest of the message: this runs for many words of a long one.
   const rest = message.slice(end, end + PAUSE_WINDOW);
   if (end + PAUSE_WINDOW < message.length && !rest.trim()) return false;
-  return /^\s*([,.!?;:…)-]|$)/u.test(rest);
+  // A hyphen inside a word ("Bem-vindo", "So-called") joins, it does not pause.
+  return /^\s*([,.!?;:…)]|-(?!\p{L})|$)/u.test(rest);
 }
 
 /** How far after a word a pause is looked for. */

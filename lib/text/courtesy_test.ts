@@ -208,5 +208,9 @@ Deno.test('courtesy: an aside before the question ("Pergunta:", "Então,", "Well
   );
   // Without the pause they are words of the question.
   assert.equal(withoutCourtesy("Então o Python é lento?"), "Então o Python é lento?");
+  // A hyphen inside a word is no pause.
+  assert.equal(withoutCourtesy("Bem-vindo ao site?"), "Bem-vindo ao site?");
+  assert.equal(withoutCourtesy("So-called decorators?"), "So-called decorators?");
+  assert.equal(withoutCourtesy("Oi - como copio?"), "como copio?");
   assert.equal(withoutCourtesy("Pergunta sobre frete?"), "Pergunta sobre frete?");
 });
