@@ -9,8 +9,9 @@
  *
  * Visitors also swap two neighbouring letters ("pyhton", "prorgamei"), drop one ("lingagem")
  * or type one twice ("linguuagem"): such a word is read as the one word of the site's text that
- * the swap back, the letter put back or the doubled letter taken out gives. The check is on the text's words, not on stems: stems of swapped
- * words collide with other words ("abrem" → "barem" → "bar", "filme" → "filem" → "fil").
+ * the swap back, the letter put back or the doubled letter taken out gives. The check is on the
+ * text's words, not on stems: stems of swapped words collide with other words ("abrem" →
+ * "barem" → "bar", "filme" → "filem" → "fil").
  *
  * A word the page writes with a hyphen ("stand-alone", "pós-graduação") is often typed as one
  * ("standalone"): such a word is read as the parts of the site's hyphenated word it joins.
@@ -87,8 +88,8 @@ export class TermRepair {
   /**
    * The index terms a folded query `token` of `lang` stands for when its stem is not in the
    * index: a version digit dropped or added, the "e" of "e-mail" glued on or left off, a
-   * hyphenated word typed as one, or two neighbouring letters swapped; null when it needs none
-   * or nothing fits.
+   * hyphenated word typed as one, two neighbouring letters swapped, a letter dropped or typed
+   * twice; null when it needs none or nothing fits.
    */
   repair(token: string, lang: Lang): string[] | null {
     const key = `${lang}:${token}`;
