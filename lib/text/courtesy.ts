@@ -48,6 +48,8 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["greeting", "en", "~what's up|~whats up|~sup|~yo"],
   ["greeting", "pt", "espero que esteja bem|espero que estejam bem|espero que esteja tudo bem"],
   ["greeting", "en", "hope you are well|hope you're well|hope you're doing well|hope all is well"],
+  ["greeting", "en", "hope you are doing well|hope this finds you well|hope you are doing good"],
+  ["greeting", "pt", "fala galera|fala pessoal|fala ai|prezados|prezadas|prezado|prezada|~cara"],
   ["thanks", "pt", "obrigado|obrigada|obg|brigado|brigada|valeu|vlw|agradeco|~grato|~grata"],
   ["thanks", "en", "thanks|thank you|thx|ty|cheers|much appreciated"],
   ["thanks", "pt", "obrigado desde ja|desde ja obrigado|desde ja agradeco|agradeco desde ja"],
@@ -113,6 +115,7 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["request", "en", "~help|~help me|~please help|~pls help|~urgent"],
   ["request", "en", "i'd like to know|i would like to know|i want to know|i wanted to know"],
   ["request", "en", "i was wondering|i wonder|quick question|i have a question|~question"],
+  ["request", "en", "~quick q"],
   ["request", "en", "i've got a question|can you tell me|could you tell me|can you explain"],
   ["request", "en", "could you explain|do you know|does anyone know|anyone know|tell me"],
   ["please", "pt", "por favor|por gentileza|pfv|pfvr"],
@@ -120,6 +123,7 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   // Words that ride along with courtesy ("hi there", "muito obrigado", "por aí") and mean
   // nothing without it: they count only in a run with another courtesy phrase.
   ["filler", null, "there|all|everyone|folks|guys|so much|a lot|again|very much|you|too|today"],
+  ["filler", null, "team|all of you|a todos|a todas|todos|todas"],
   ["filler", null, "muito|mesmo|pessoal|gente|galera|ai|por ai|com voce|com vc|pra voce|voce|hoje"],
   // The assistant addressed by name ("Oi assistente, …", "Hey bot, …"): on no site's pages.
   // Alone before a pause it opens the message as a greeting does ("Assistente, como…?").

@@ -189,6 +189,11 @@ Deno.test('courtesy: drawn-out greetings, wishes and "I need help" open a messag
     withoutCourtesy("Boa noite pessoal, tudo bem? Preciso de ajuda: como copio?"),
     "como copio?",
   );
+  assert.equal(withoutCourtesy("Boa tarde a todos, como copio?"), "como copio?");
+  assert.equal(withoutCourtesy("Prezados, como copio?"), "como copio?");
+  assert.equal(withoutCourtesy("Hello team, how do I copy?"), "how do I copy?");
+  assert.equal(withoutCourtesy("Quick q: how do I copy?"), "how do I copy?");
+  assert.equal(withoutCourtesy("Todos os planos têm suporte?"), "Todos os planos têm suporte?");
   // "Hello world" is a program's first words.
   assert.equal(withoutCourtesy("Hello world em Python?"), "Hello world em Python?");
 });
