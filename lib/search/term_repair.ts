@@ -56,6 +56,12 @@ const MIN_FUNCTION_TYPO = 4;
 /** Share of the site's passages a word is on for its five-letter typo to be read as it. */
 const FREQUENT_SHARE = 0.05;
 
+/**
+ * Longest word a typo is looked for in: no word of a site is longer, and the candidates grow
+ * with the square of the length (a 2,000-letter token took half a second).
+ */
+const MAX_TYPO_LENGTH = 32;
+
 /** The letters a typo drops, as folded words spell them. */
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
@@ -152,7 +158,7 @@ export class TermRepair {
    * neighbouring letters back gives; null when none or several do.
    */
   #swapped(token: string, lang: Lang): string[] | null {
-    if (!this.#words || token.length < MIN_SWAPPED || !/^\p{L}+$/u.test(token)) return null;
+    if (!this.#words || !typoLength(token, MIN_SWAPPED)) return null;
     const candidates: string[] = [];
     for (let i = 0; i + 1 < token.length; i++) {
       if (token[i] === token[i + 1]) continue;
@@ -175,7 +181,7 @@ export class TermRepair {
    * the word itself would be, rather than weighed as a word the site lacks.
    */
   #dropped(token: string, lang: Lang): string[] | null {
-    if (!this.#words || token.length < MIN_FUNCTION_TYPO || !/^\p{L}+$/u.test(token)) return null;
+    if (!this.#words || !typoLength(token, MIN_FUNCTION_TYPO)) return null;
     // The text's words first: a set lookup per candidate, where a stem each would cost 26 per
     // letter of the token.
     const words = token.length >= MIN_EDITED - 1 ? this.#words()?.words : undefined;
@@ -185,10 +191,7 @@ export class TermRepair {
       for (const letter of LETTERS) {
         const word = token.slice(0, i) + letter + token.slice(i);
         if (isStopword(word, lang)) functionWord = true;
-        else if (words?.has(word)) {
-          const term = stem(word, lang);
-          if (this.has(term)) real.add(term);
-        }
+        else this.#addTextTerm(real, word, words, lang);
       }
     }
     if (real.size > 1) return null;
@@ -204,17 +207,26 @@ export class TermRepair {
    * tried and read off-topic words as the site's ("defeito" → "efeito").
    */
   #doubled(token: string, lang: Lang): string[] | null {
-    if (!this.#words || token.length < MIN_EDITED || !/^\p{L}+$/u.test(token)) return null;
+    if (!this.#words || !typoLength(token, MIN_EDITED)) return null;
     const words = this.#words()?.words;
     const real = new Set<string>();
     for (let i = 1; i < token.length; i++) {
       if (token[i] !== token[i - 1]) continue;
-      const word = token.slice(0, i) + token.slice(i + 1);
-      if (!words?.has(word)) continue;
-      const term = stem(word, lang);
-      if (this.has(term)) real.add(term);
+      this.#addTextTerm(real, token.slice(0, i) + token.slice(i + 1), words, lang);
     }
     return real.size === 1 ? [...real] : null;
+  }
+
+  /** Adds `word`'s term to `terms` when `word` is a word of the site's text and the index's. */
+  #addTextTerm(
+    terms: Set<string>,
+    word: string,
+    words: ReadonlySet<string> | undefined,
+    lang: Lang,
+  ): void {
+    if (!words?.has(word)) return;
+    const term = stem(word, lang);
+    if (this.has(term)) terms.add(term);
   }
 
   /** Whether `term` is on a large share of the site's passages (false when that is unknown). */
@@ -236,4 +248,9 @@ export class TermRepair {
     }
     return lo;
   }
+}
+
+/** Whether `token` is a word of letters whose length a typo is looked for in. */
+function typoLength(token: string, min: number): boolean {
+  return token.length >= min && token.length <= MAX_TYPO_LENGTH && /^\p{L}+$/u.test(token);
 }
