@@ -529,8 +529,8 @@ const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
  * A command line a page shows on its own ("dpkg --purge linux-image-NNN", "deb http://… main",
  * "apt-mark hold package_name", "dlocate -S foo", "zgrep foo Contents-ARCH.gz"): a lower-case
  * word, then an option, a URL, a path, a redirection, a name with "_" or a file name within the
- * next two words; quoted as written, with no
- * capital and no stop added (a line of prose ends with one of its own).
+ * next two words; quoted as written, with no capital and no stop added (a line of prose ends
+ * with one of its own).
  */
 const COMMAND_LINE =
   /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]|\.[a-z]{1,4}(?:\s|$)))/u;

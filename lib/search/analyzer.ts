@@ -103,10 +103,10 @@ const STEM_CACHE_MAX = 200_000;
  * "arquivo", "ecrã" → "tela", "registo" → "registro"): a site and its visitor often write
  * the two variants, and both are read the same way, so a page of either variant is found in
  * the other's words. Word for word, not stem for stem: a European word may share its stem with
- * a Brazilian word of another meaning. The pairs are learned from LibreOffice's two Portuguese translations
- * (lib/search/data/pt_variants.ts, `deno task lexicon:variants`).
+ * a Brazilian word of another meaning. The pairs are learned from LibreOffice's two Portuguese
+ * translations (lib/search/data/pt_variants.ts, `deno task lexicon:variants`). The table both
+ * ways, folded: European → Brazilian, Brazilian → its European words.
  */
-/** The table both ways, folded: European → Brazilian, Brazilian → its European words. */
 let variants: { brazilian: Map<string, string>; european: Map<string, string[]> } | undefined;
 
 function variantTables(): NonNullable<typeof variants> {

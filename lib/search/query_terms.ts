@@ -297,10 +297,10 @@ export function withoutClitics(query: string): string {
  * A question as the text a full-text engine should search (the Postgres search analyses
  * text, not terms): the words `queryTerms` leaves out are cut — stopwords, interrogatives,
  * spoken contractions ("pra", "vc"), the opening modal, the "what does it mean" frame, an
- * English clitic — in any of
- * `langs`, and everything else stays as typed, code included ("list.sort()"). Stopwords go
- * here too because Postgres reads its stop list after unaccent: "são", "não" came through as
- * "sao", "nao". A question made only of such words stays whole, so "quando?" still searches.
+ * English clitic — in any of `langs`, and everything else stays as typed, code included
+ * ("list.sort()"). Stopwords go here too because Postgres reads its stop list after unaccent:
+ * "são", "não" came through as "sao", "nao". A question made only of such words stays whole,
+ * so "quando?" still searches.
  */
 export function searchText(query: string, langs: readonly Lang[]): string {
   const text = withoutClitics(query);

@@ -1,9 +1,8 @@
 /**
  * Chat spellings visitors type for whole words ("pq", "qdo", "oq", "vc", "p/", "whats",
- * "youd"): read as the
- * words they stand for before the question is searched and answered. Left as typed, "pq dá pau
- * qdo altero…?" weighed "pq" and "qdo" as the rarest words there are, and was refused as
- * off-topic; "pq…?" asks why, which the answer reads from "por que".
+ * "youd"): read as the words they stand for before the question is searched and answered. Left
+ * as typed, "pq dá pau qdo altero…?" weighed "pq" and "qdo" as the rarest words there are, and
+ * was refused as off-topic; "pq…?" asks why, which the answer reads from "por que".
  *
  * Only spellings with no other common reading are listed: "td" is also HTML's cell, "mt" a
  * Brazilian state, "bc" a calculator, "q" and "n" names in code.
