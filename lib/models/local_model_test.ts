@@ -442,6 +442,21 @@ Deno.test("detectLang tells Portuguese from English", () => {
   assert.equal(detectLang("Fastest way to join lots of strings?"), "en");
 });
 
+Deno.test("a page that links to a .com address is not read as Portuguese", () => {
+  // The URL's "com" counted as the Portuguese word: this English answer on an English site
+  // began "From the site's pages in Portuguese:".
+  const answer = buildExtractiveAnswer("How do I access the serial port?", [{
+    n: 1,
+    title: "How do I access the serial port (RS232)?",
+    url: "/serial",
+    text: "For Win32, OSX, Linux, BSD, Jython, IronPython: pyserial For Unix, see a Usenet " +
+      "post by Mitch Chapman: https://groups.google.com/groups?selm=34A04430.CF9@ohioee.com",
+    score: 3,
+  }]);
+  assert.match(answer, /^“For Win32/);
+  assert.equal(detectLang("Veja o guia em https://docs.example.com/en/guide"), "pt");
+});
+
 Deno.test("a sub-heading inside a passage is never quoted as an answer", () => {
   const answer = buildExtractiveAnswer("Onde os dados ficam guardados?", [{
     n: 1,

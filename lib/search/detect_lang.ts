@@ -61,7 +61,7 @@ export function detectLang(text: string, fallback: AnswerLang = "pt"): AnswerLan
  * ("tupla vs lista?", "GIL?"): the caller then decides by what else it knows.
  */
 export function langEvidence(text: string): AnswerLang | null {
-  const sample = text.slice(0, 2000);
+  const sample = withoutAddresses(text.slice(0, 2000));
   let pt = 0;
   let en = 0;
   for (const word of fold(sample).split(/[^\p{L}\p{N}']+/u)) {
@@ -74,4 +74,16 @@ export function langEvidence(text: string): AnswerLang | null {
   const enSpelling = (sample.match(new RegExp(EN_SPELLING, "giu")) ?? []).length;
   if (ptSpelling !== enSpelling) return ptSpelling > enSpelling ? "pt" : "en";
   return null;
+}
+
+/**
+ * The text without web and mail addresses and dotted names ("groups.google.com",
+ * "os.path.join"), whose parts are no language's words: the "com" of a URL counted as
+ * Portuguese "com", and an English page that links to one was quoted as "From the site's
+ * pages in Portuguese:".
+ */
+function withoutAddresses(text: string): string {
+  return text.split(/\s+/).filter((token) =>
+    !token.includes("://") && !token.includes("@") && !/\w\.\w/.test(token)
+  ).join(" ");
 }
