@@ -24,7 +24,8 @@ import { beirSiteSearch } from "./eval_answers.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
 import { MIN_MATCH } from "@/lib/models/extractive.ts";
 import { loadSiteSet } from "./eval_site.ts";
-import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
+import { smallTalk } from "@/lib/text/courtesy.ts";
+import { plainQuestion } from "@/lib/text/visitor_question.ts";
 
 const FIXTURES = fileURLToPath(new URL("../tests/fixtures/", import.meta.url));
 const FOLDS = 5;
@@ -117,11 +118,11 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
   const out: Scored[] = [];
   for (const s of sets) {
     for (const q of s.questions) {
-      // As the offline model: small talk is never searched, courtesy is left out of the query.
+      // As the offline model: small talk is never searched, and the query is what it searches.
       const talk = smallTalk(q.text);
       const { passages } = talk && talk.kind !== "who"
         ? { passages: [] }
-        : await s.engine.search(withoutCourtesy(q.text), { k: 5 });
+        : await s.engine.search(plainQuestion(q.text), { k: 5 });
       const match = Math.max(0, ...passages.map((p) => p.match ?? 0));
       out.push({
         id: `${s.name}/${q._id}`,

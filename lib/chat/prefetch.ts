@@ -11,8 +11,8 @@ import type { PrefetchCall } from "./engine/prefetch_step.ts";
 import { SEARCH_TOOL } from "@/lib/tools/mod.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 import { isDiagramRequest } from "@/lib/search/diagram_request.ts";
-import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
-import { spelledOut } from "@/lib/text/chat_speak.ts";
+import { smallTalk } from "@/lib/text/courtesy.ts";
+import { plainQuestion } from "@/lib/text/visitor_question.ts";
 import {
   CONTACT_TOOL_NAME,
   isAskForMissing,
@@ -61,7 +61,7 @@ export function prefetchCall(options: PrefetchOptions): PrefetchCall | null {
  * same in both modes), cut to what the tool accepts.
  */
 export function searchQuery(message: ModelMessage & { role: "user" }): string {
-  const text = spelledOut(withoutCourtesy(textOf(message.content).trim()));
+  const text = plainQuestion(textOf(message.content).trim());
   if (text.length <= MAX_QUERY_CHARS) return text;
   // Whole words, and never half of a surrogate pair.
   const cut = text.slice(0, MAX_QUERY_CHARS + 1);

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { analyze } from "@/lib/search/analyzer.ts";
 import { searchText, withoutClitics } from "@/lib/search/query_terms.ts";
+import { askedPart } from "@/lib/search/asked_part.ts";
 import { citationFilter } from "./citations.ts";
 import { clampTitle, fallbackTitle } from "./title.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
@@ -94,6 +95,7 @@ const FUNCTIONS: Record<string, (text: string) => unknown> = {
   analyze: (text) => analyze(text, "pt", {}),
   withoutClitics: (text) => withoutClitics(text),
   searchText: (text) => searchText(text, ["pt", "en"]),
+  askedPart: (text) => askedPart(text),
 };
 
 for (const [name, fn] of Object.entries(FUNCTIONS)) {

@@ -47,7 +47,8 @@ import { interfaceLang } from "./interface_lang.ts";
 import { langEvidence } from "@/lib/search/detect_lang.ts";
 import { vocabularyLang } from "@/lib/search/lexicon.ts";
 import { smallTalk, withoutCourtesy } from "@/lib/text/courtesy.ts";
-import { spelledOut } from "@/lib/text/chat_speak.ts";
+import { plainQuestion } from "@/lib/text/visitor_question.ts";
+import { askedPart } from "@/lib/search/asked_part.ts";
 import { ARTIFACT_TOOL } from "@/lib/artifacts/types.ts";
 import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
 
@@ -171,11 +172,11 @@ function planCall(call: LanguageModelV4CallOptions, generateId: () => string): P
       contact: !toolsOff && hasTool(call, CONTACT_TOOL_NAME),
     });
   if (talk && talkReply && talk.kind !== "who") return { kind: "text", text: talkReply };
-  // The search and the answer read the question without its greeting or thanks, whose
-  // words are on no page and would count against it (lib/text/courtesy.ts), and with its chat
-  // spellings written out ("pq" → "por que", lib/text/chat_speak.ts).
+  // The answer reads the question as the search does: without its greeting or thanks, with its
+  // chat spellings written out (lib/text/visitor_question.ts), and without what the visitor
+  // tells about themselves around a question that stands on its own (lib/search/asked_part.ts).
   const polite = withoutCourtesy(question);
-  const asked = spelledOut(polite);
+  const asked = askedPart(plainQuestion(question));
   if (result !== undefined) {
     if (result === null) return { kind: "text", text: SEARCH_FAILED[lang] };
     const text = buildExtractiveAnswer(asked, result, {

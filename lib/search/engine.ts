@@ -6,6 +6,7 @@
 import { type SiteWords, TermRepair } from "./term_repair.ts";
 import { analyze, codeTerms, fold, isStopword, type Lang, tokenize } from "./analyzer.ts";
 import { expandQuery, type FeedbackParams } from "./feedback.ts";
+import { askedPart } from "./asked_part.ts";
 import {
   askedVerb,
   isQuestionWord,
@@ -758,8 +759,12 @@ export class SearchEngine {
     return this.rankWithVector(query, vector, limit);
   }
 
-  /** The public search: passages with text, numbered when they have a URL. */
-  async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
+  /**
+   * The public search: passages with text, numbered when they have a URL. A message that holds
+   * a question standing on its own is searched by that question (./asked_part.ts).
+   */
+  async search(message: string, options: SearchOptions = {}): Promise<SearchResult> {
+    const query = askedPart(message);
     const k = Math.max(0, Math.floor(options.k ?? 5));
     const ranked = await this.rank(query, k, options.signal);
     const match = this.#matcher(withoutClitics(query));

@@ -12,6 +12,7 @@ import { Lru } from "@/lib/lru.ts";
 import type { Embedder } from "../embedder.ts";
 import { SearchUnavailableError } from "../errors.ts";
 import { rrf } from "../rrf.ts";
+import { askedPart } from "../asked_part.ts";
 import type {
   IndexStatus,
   Passage,
@@ -109,7 +110,9 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
       checking = null;
     });
 
-  async function search(query: string, opts: SearchOptions = {}): Promise<SearchResult> {
+  async function search(message: string, opts: SearchOptions = {}): Promise<SearchResult> {
+    // As the embedded search: a question that stands on its own is searched alone.
+    const query = askedPart(message);
     const k = Math.max(0, Math.floor(opts.k ?? 5));
     // The first search learns whether the database holds vectors of this embedder's model.
     if (!checkedAt) await refresh();
