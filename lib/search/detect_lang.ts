@@ -83,6 +83,8 @@ export function langEvidence(text: string): AnswerLang | null {
  * pages in Portuguese:".
  */
 function withoutAddresses(text: string): string {
+  // Most text has none: it is read once, not split.
+  if (!/:\/\/|@|\w\.\w/.test(text)) return text;
   return text.split(/\s+/).filter((token) =>
     !token.includes("://") && !token.includes("@") && !/\w\.\w/.test(token)
   ).join(" ");
