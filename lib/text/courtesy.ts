@@ -118,6 +118,11 @@ const TABLE: ReadonlyArray<readonly [Phrase["kind"], CourtesyLang | null, string
   ["request", "en", "~quick q"],
   ["request", "en", "i've got a question|can you tell me|could you tell me|can you explain"],
   ["request", "en", "could you explain|do you know|does anyone know|anyone know|tell me"],
+  // Asking whether anyone knows: "Vocês sabem por que…?", "Any idea why…?".
+  ["request", "pt", "voce sabe|voces sabem|vc sabe|vcs sabem|alguem ai sabe|alguem saberia"],
+  ["request", "pt", "sera que alguem sabe|sera que voce sabe|sera que voces sabem|voce saberia"],
+  ["request", "en", "any idea|does somebody know|does anybody know|anybody know|somebody know"],
+  ["request", "en", "do you guys know|would anyone know|does anyone here know|do any of you know"],
   ["please", "pt", "por favor|por gentileza|pfv|pfvr"],
   ["please", "en", "please|pls|plz"],
   // Words that ride along with courtesy ("hi there", "muito obrigado", "por aí") and mean

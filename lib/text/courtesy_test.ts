@@ -219,3 +219,17 @@ Deno.test('courtesy: an aside before the question ("Pergunta:", "Então,", "Well
   assert.equal(withoutCourtesy("Oi - como copio?"), "como copio?");
   assert.equal(withoutCourtesy("Pergunta sobre frete?"), "Pergunta sobre frete?");
 });
+
+Deno.test("courtesy: asking whether anyone knows opens the question", () => {
+  // "sabem", "idea" and "somebody" weighed as the question's words: the held-out questions so
+  // asked (tests/fixtures/courtesy/heldout_know_*.jsonl) were answered 0.375 / 0.525.
+  assert.equal(withoutCourtesy("Vocês sabem por que a lista muda?"), "por que a lista muda?");
+  assert.equal(withoutCourtesy("Será que alguém sabe como clono?"), "como clono?");
+  assert.equal(withoutCourtesy("Any idea why the list changes?"), "why the list changes?");
+  assert.equal(withoutCourtesy("Does somebody know how I clone?"), "how I clone?");
+  // Alone, it asks nothing yet.
+  assert.equal(smallTalk("Você sabe?")?.kind, "greeting");
+  // Inside the question the words are the question's.
+  assert.equal(withoutCourtesy("O que você sabe sobre listas?"), "O que você sabe sobre listas?");
+});
+
