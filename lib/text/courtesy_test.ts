@@ -232,4 +232,3 @@ Deno.test("courtesy: asking whether anyone knows opens the question", () => {
   // Inside the question the words are the question's.
   assert.equal(withoutCourtesy("O que você sabe sobre listas?"), "O que você sabe sobre listas?");
 });
-
