@@ -35,6 +35,12 @@ const POINTS_BACK: Record<Lang, RegExp> = {
     /\b(?:them|they|those|these|their)\b|\b(?:fix|do|remove|use|get|make|solve|change|run|call|package|turn|handle|install|avoid|stop|undo|keep|mean|about|with)\s+(?:it|that|this)\b|^\s*(?:why\s+)?(?:is|does|was|can|will|would|should|did|do)\s+(?:that|this|it)\b(?!\s+(?:safe|possible|ok|okay|true|better|worth|necessary)\b)/u,
 };
 
+/**
+ * What code has and a remark does not: an assignment or comparison, brackets, a call, a dotted
+ * name or a version ("mylist.sort", "3.12"), backticks, the interactive prompt.
+ */
+const CODE = /[=`{}[\]]|\w\(|\w\.\w|>>>/;
+
 /** Closing quotes and brackets that may follow a question mark. */
 const CLOSERS = new Set(['"', "'", "”", "’", ")", "]"]);
 
@@ -63,6 +69,9 @@ export function askedPart(message: string): string {
   const parts = messageSentences(message);
   const questions = parts.filter(asks);
   if (!questions.length || questions.length === parts.length) return message;
+  // Code beside the question is what it asks about ("x = mylist.sort()" ⏎ "Por que x fica
+  // None?"), never a remark.
+  if (parts.some((s) => !asks(s) && CODE.test(s))) return message;
   const question = questions.join(" ");
   // "Não sou da área de TI. Oi, tudo certo?": the only question is a greeting.
   if (asksNothing(question)) return message;
@@ -75,9 +84,10 @@ export function askedPart(message: string): string {
 }
 
 /**
- * A message's sentences: a run ends at ".", "!", "?" or "…" before a space. Never inside
- * quotation marks: a question that quotes a passage ("De quem foram as palavras “… irreversível.
- * Mais do que isto…”?") is one sentence.
+ * A message's sentences: a run ends at ".", "!", "?" or "…" before a space, and at a line
+ * break (chat messages put a remark on a line of its own). Never at a mark inside quotation
+ * marks: a question that quotes a passage ("De quem foram as palavras “… irreversível. Mais
+ * do que isto…”?") is one sentence.
  */
 export function messageSentences(message: string): string[] {
   const text = message.trim();
@@ -89,7 +99,7 @@ export function messageSentences(message: string): string[] {
     if (c === "“") quoted = true;
     else if (c === "”") quoted = false;
     else if (c === '"') quoted = !quoted;
-    else if (!quoted && /[.!?…]/.test(c) && /\s/.test(text[i + 1] ?? "")) {
+    else if (c === "\n" || (!quoted && /[.!?…]/.test(c) && /\s/.test(text[i + 1] ?? ""))) {
       out.push(text.slice(start, i + 1).trim());
       start = i + 1;
     }

@@ -57,6 +57,20 @@ Deno.test("asked part: a question that leans on the sentence before it is search
   );
 });
 
+Deno.test("asked part: a remark on a line of its own is a sentence; code beside a question is not a remark", () => {
+  assert.equal(
+    askedPart("Sou iniciante\nComo clono um objeto sem mexer no original?"),
+    "Como clono um objeto sem mexer no original?",
+  );
+  for (
+    const message of [
+      "Meu código:\nx = mylist.sort()\nPor que x fica None depois disso?",
+      "Escrevi x = mylist.sort(). Por que x fica None depois disso?",
+      "I'm on Python 3.12. Why does my script print None at the end?",
+    ]
+  ) assert.equal(askedPart(message), message);
+});
+
 Deno.test("asked part: messages with nothing but questions, or no question, are searched whole", () => {
   for (
     const message of [
