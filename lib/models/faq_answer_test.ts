@@ -321,3 +321,19 @@ Deno.test("a number before a parenthesis is no function call, so no step", () =>
   const chosen = faqAnswerSentences("How can I give money to Debian?", text);
   assert.ok(!chosen.some((s) => s.includes("501(c)")), chosen.join(" | "));
 });
+
+Deno.test("a how question gets the step after the problem, even when both run past 60 words", () => {
+  // "Ao usar…" sets the scene of the problem; it is no step. The step follows a long setup.
+  const setup = "Ao usar o assistente com um navegador antigo, a janela do chat pode abrir em " +
+    "branco depois de uma atualização do sistema operacional do computador.";
+  const step = "Primeiro, certifique-se de que o navegador esteja atualizado e, se isso não " +
+    "resolver o problema, limpe os dados do site nas configurações do navegador e abra a " +
+    "página de novo para carregar o widget outra vez.";
+  const text = `${setup} ${step} ${"Outra observação qualquer sobre o tema. ".repeat(6)}`;
+  const chosen = faqAnswerSentences(
+    "O chat abre em branco, como conserto?",
+    text,
+    "Por que a janela do chat abre em branco?",
+  );
+  assert.deepEqual(chosen.slice(0, 2), [setup, step]);
+});
