@@ -119,9 +119,10 @@ export function faqAnswerSentences(
   const detail = found?.text ?? null;
   // A sentence that holds two or more words the visitor asks beyond the entry's question
   // ("…num produto que eu vendo?" of "Are there copyright restrictions…?") answers them; when
-  // it cannot follow the entry's lead, it leads.
+  // it cannot follow the entry's lead, it leads, unless it runs past 45 words alone (code).
   if (
     found && found.held >= DETAIL_LEADS && !reasonFirst &&
+    wordCount(found.text) <= ANSWER_WORDS &&
     wordCount(chosen[0]) + wordCount(found.text) > DETAIL_WORDS
   ) {
     return ledBy(found.text, all);

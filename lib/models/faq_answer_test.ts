@@ -354,4 +354,12 @@ Deno.test("the sentence holding what the visitor asks beyond the entry's questio
   );
   assert.equal(chosen[0], detail);
   assert.ok(chosen.join(" ").split(/\s+/).length <= 45);
+  // A block of code past 45 words never leads: the entry's own first sentence does.
+  const long = detail.replace(/\.$/, `: ${"x = produto(1) ".repeat(8)}.`);
+  const withCode = faqAnswerSentences(
+    "Posso vender um produto com o assistente dentro?",
+    text.replace(detail, long),
+    "Há restrições de direitos autorais sobre o uso do assistente?",
+  );
+  assert.equal(withCode[0], first);
 });
