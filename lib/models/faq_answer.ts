@@ -22,8 +22,8 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
   where:
     /https?:\/\/|www\.|\b[\w-]+\.(?:org|com|net|io|br)\b|\/[\w-]+\/|\b(?:em|no|na|at|on|in) (?:https?|www|the \w+ (?:page|site|section|menu))/iu,
   // A step: a call ("reversed(x)", not "501(c)"), code, or a verb that asks to use, run, try,
-  // install, add or visit something, or names the command to type. "Ao usar o GDB…", "while
-  // you run it…" set the scene of the problem; they ask nothing.
+  // install, add or visit something, or names the command to type. "Ao usar o GDB…", "when
+  // run as root…" set the scene of the problem; they ask nothing.
   how:
     /\b[\p{L}_][\w.]*\([^)]*\)|`[^`]+`|(?<!\b(?:ao|when|while)\s)\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import|comando|command|tente|try|experimente|certifique-se|make sure|instale|install|adicione|add|visite|visit)\b|=/iu,
   // A year or a version number: "O Python 3.13 provavelmente será a primeira versão…".
@@ -151,9 +151,10 @@ export function faqAnswerSentences(
 
 /** `lead`, then the entry's sentences after it while the answer stays within 45 words. */
 function ledBy(lead: string, all: readonly string[]): string[] {
+  const at = all.indexOf(lead);
   const out = [lead];
   let words = wordCount(lead);
-  for (const s of all.slice(all.indexOf(lead) + 1, all.indexOf(lead) + DETAIL_REACH)) {
+  for (const s of all.slice(at + 1, at + DETAIL_REACH)) {
     if (words + wordCount(s) > ANSWER_WORDS) break;
     out.push(s);
     words += wordCount(s);
