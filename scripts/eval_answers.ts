@@ -20,7 +20,9 @@
  * questions fail and why; with `--qrels` (the gold entry of each question) each line also
  * says which entries the answer cited, the gold entry's rank among the search's results and
  * the reason of a miss (refused, right entry but other sentences, right entry ranked lower,
- * not found), and the summary counts the reasons. Questions in the other language than the
+ * not found), and the summary counts the reasons and gives `answered_or_offered`: the share
+ * whose right entry the answer quotes or offers as a related question under it
+ * (lib/text/related_questions.ts). Questions in the other language than the
  * corpus's (`--lang`) are translated with the shipped lexicon, as the app does on a
  * one-language site; `--lexicon <tsv>` searches with that file instead (docs/search.md),
  * `--lexicon off` with none. `--typos` asks every question (off-topic ones too) with one typo
@@ -37,7 +39,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { toLang } from "@/lib/search/analyzer.ts";
 import { type BeirDoc, parseJsonl, parseQrels } from "@/lib/search/beir.ts";
 import { withTypo } from "@/lib/eval/typos.ts";
-import { type Asker, chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { type Asker, chatAsker, citedPassages, offeredPassages } from "@/lib/eval/chat_turns.ts";
 import { prepareDetailsFile } from "@/lib/eval/details_file.ts";
 import { answerEvalApp, engineSiteSearch } from "./answer_eval_app.ts";
 import { runSiteAnswerEval } from "./eval_site_answers.ts";
@@ -261,17 +263,20 @@ interface Asked {
   offRecords: AnswerRecord[];
   details: string[];
   reasons: Record<string, number>;
+  /** Questions missed whose right entry was offered as a related question under the answer. */
+  offered: number;
 }
 
 /** Asks the covered questions, then the off-topic ones, and reads each answer. */
 async function askAll(ask: Asker, inputs: AnswerInputs): Promise<Asked> {
-  const out: Asked = { records: [], offRecords: [], details: [], reasons: {} };
+  const out: Asked = { records: [], offRecords: [], details: [], reasons: {}, offered: 0 };
   const all = [
     ...inputs.queries.map((q) => ({ q, gold: q.metadata!.answers!, into: out.records })),
     ...inputs.offTopic.map((q) => ({ q, gold: [] as string[], into: out.offRecords })),
   ];
   for (const [i, { q, gold, into }] of all.entries()) {
-    const { text, valid, sources } = await ask(i, q.text);
+    const turn = await ask(i, q.text);
+    const { text, valid, sources } = turn;
     const record = {
       answer: text,
       gold,
@@ -287,6 +292,8 @@ async function askAll(ask: Asker, inputs: AnswerInputs): Promise<Asked> {
       ? missReason(record, cited, goldEntries, at < 0 ? null : at + 1)
       : undefined;
     if (why) out.reasons[why] = (out.reasons[why] ?? 0) + 1;
+    const offered = offeredPassages(turn);
+    if (why && why !== "answered" && offered.some((id) => goldEntries.has(id))) out.offered++;
     out.details.push(JSON.stringify({
       id: q._id,
       question: q.text,
@@ -298,9 +305,21 @@ async function askAll(ask: Asker, inputs: AnswerInputs): Promise<Asked> {
       ...(why
         ? { cited, gold_entry: [...goldEntries], gold_rank: at < 0 ? null : at + 1, why }
         : {}),
+      ...(offered.length ? { related: offered } : {}),
     }));
   }
   return out;
+}
+
+/**
+ * The share of the questions whose right entry the visitor reaches from the answer: quoted,
+ * or offered as a related question under it (one click away).
+ */
+function reachedSummary(asked: Asked): Record<string, number> {
+  const n = asked.records.length;
+  if (!n) return {};
+  const answered = asked.reasons["answered"] ?? 0;
+  return { answered_or_offered: Number(((answered + asked.offered) / n).toFixed(4)) };
 }
 
 /** The share of the off-topic questions told "not covered", when there were some. */
@@ -342,7 +361,7 @@ export async function runAnswerEval(
   return {
     model: values.model,
     ...summarize(asked.records),
-    ...(inputs.qrels ? { why: asked.reasons } : {}),
+    ...(inputs.qrels ? { why: asked.reasons, ...reachedSummary(asked) } : {}),
     ...offTopicSummary(asked.offRecords),
     seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };

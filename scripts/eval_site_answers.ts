@@ -24,7 +24,7 @@ import { detectLang } from "@/lib/search/detect_lang.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
 import { OFFLINE_MODEL_ID } from "@/lib/models/catalog.ts";
-import { type Asker, chatAsker, citedPassages } from "@/lib/eval/chat_turns.ts";
+import { type Asker, chatAsker, citedPassages, offeredPassages } from "@/lib/eval/chat_turns.ts";
 import { prepareDetailsFile } from "@/lib/eval/details_file.ts";
 import {
   type AnswerRecord,
@@ -48,6 +48,10 @@ interface SiteAnswer {
   words: number;
   /** Why it missed, or "answered", for a judged question. */
   why?: string;
+  /** The passages offered as related questions under the answer, when there were some. */
+  related?: string[];
+  /** A judged question missed whose judged passage is offered as a related question. */
+  offered?: boolean;
 }
 
 /** A question to ask, as BEIR jsonl writes it; ours carry their set and language. */
@@ -93,7 +97,9 @@ async function askQuestions(questions: Questions, ask: Asker): Promise<SiteAnswe
     const lang = q.metadata?.lang === "en" || q.metadata?.lang === "pt"
       ? q.metadata.lang
       : detectLang(q.text, "pt");
-    const { text, valid, sources } = await ask(i, q.text, acceptLanguage(lang));
+    const turn = await ask(i, q.text, acceptLanguage(lang));
+    const { text, valid, sources } = turn;
+    const related = offeredPassages(turn);
     const cited = citedPassages(text, sources);
     const record: AnswerRecord = {
       answer: text,
@@ -105,6 +111,7 @@ async function askQuestions(questions: Questions, ask: Asker): Promise<SiteAnswe
     const judged = new Set([...(grades ?? [])].filter(([, g]) => g > 0).map(([id]) => id));
     const order = [...sources.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
     const at = order.findIndex((id) => judged.has(id));
+    const why = judged.size ? missReason(record, cited, judged, at < 0 ? null : at + 1) : null;
     out.push({
       id: q._id,
       set: q.metadata?.set ?? "questions",
@@ -113,7 +120,11 @@ async function askQuestions(questions: Questions, ask: Asker): Promise<SiteAnswe
       cited,
       not_covered: record.notCovered,
       words: wordCount(text),
-      ...(judged.size ? { why: missReason(record, cited, judged, at < 0 ? null : at + 1) } : {}),
+      ...(why ? { why } : {}),
+      ...(related.length ? { related } : {}),
+      ...(why && why !== "answered" && related.some((id) => judged.has(id))
+        ? { offered: true }
+        : {}),
     });
   }
   return out;
@@ -155,7 +166,12 @@ function summarize(answers: readonly SiteAnswer[]): Record<string, unknown> {
     out[name] = {
       questions: rs.length,
       ...(judged.length
-        ? { answered: round(judged.filter((r) => r.why === "answered").length / judged.length) }
+        ? {
+          answered: round(judged.filter((r) => r.why === "answered").length / judged.length),
+          answered_or_offered: round(
+            judged.filter((r) => r.why === "answered" || r.offered).length / judged.length,
+          ),
+        }
         : {}),
       not_covered: round(rs.filter((r) => r.not_covered).length / rs.length),
       mean_words: round(rs.reduce((sum, r) => sum + r.words, 0) / rs.length),

@@ -6,6 +6,7 @@ import { modelChoices, showModelPicker } from "@/lib/client/model_choices.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";
 import type { Locale, Messages } from "@/lib/i18n/mod.ts";
 import { Icon } from "@/components/Icon.tsx";
+import { QUESTION_FIELD } from "@/lib/protocol/form_fields.ts";
 
 /**
  * The question box, the agent picker (`pickAgent`: a new chat, several agents), the model
@@ -42,7 +43,7 @@ export function Composer({ c, pickAgent }: { c: Conversation; pickAgent: boolean
       <label class="visually-hidden" for="composer-input">{t.composerLabel}</label>
       <textarea
         id="composer-input"
-        name="text"
+        name={QUESTION_FIELD}
         ref={c.refs.textarea}
         rows={1}
         placeholder={t.composerPlaceholder}

@@ -5,7 +5,8 @@ import { format, type Locale, type Messages } from "@/lib/i18n/mod.ts";
 import { descriptorOf, toolPart, type ToolPartView } from "@/lib/client/approval.ts";
 import { approvalCard } from "@/lib/client/approval_slot.ts";
 import { citeHrefFor, partKey } from "./prerender.ts";
-import { citedSourcesOf, type Source } from "./sources.ts";
+import { citedSourcesOf, relatedQuestionsOf, type Source } from "./sources.ts";
+import { RelatedQuestions } from "./RelatedQuestions.tsx";
 import { MarkdownText } from "./MarkdownText.tsx";
 import { ArtifactCard, type ArtifactPartView } from "./ArtifactCard.tsx";
 
@@ -41,6 +42,11 @@ interface MessageProps {
   interrupted?: boolean;
   /** Redoes this answer; offered when it failed or was cut off (island only). */
   onRetry?: () => void;
+  /**
+   * Asks a related question (the last answer only): `send` in the island, a post of the chat's
+   * form to `action` without JavaScript.
+   */
+  ask?: { action: string; send: (text: string) => void };
 }
 
 /** One message: the visitor's question or an answer with its tools, sources and receipt. */
@@ -55,6 +61,7 @@ export function Message(
     prerendered,
     interrupted = false,
     onRetry,
+    ask,
   }: MessageProps,
 ) {
   if (message.role === "user") {
@@ -100,6 +107,7 @@ export function Message(
         </p>
       )}
       {sources.length > 0 && <SourceChips sources={sources} messageId={message.id} t={t} />}
+      {ask && !streaming && <Related message={message} t={t} ask={ask} />}
       {!streaming && <OutcomeNote meta={meta} stopped={interrupted} t={t} onRetry={onRetry} />}
       {!streaming && meta.model && <Receipt meta={meta} t={t} />}
       {actions}
@@ -309,6 +317,22 @@ function SearchCard(
       <span>{format(t.searching, { query })}</span>
     </div>
   );
+}
+
+/** The related questions of a finished answer, when it has some. */
+function Related(
+  { message, t, ask }: {
+    message: ChatMessage;
+    t: Messages;
+    ask: NonNullable<MessageProps["ask"]>;
+  },
+) {
+  const outcome = message.metadata?.outcome;
+  // A failed, stopped or pending answer is redone or resumed first.
+  if (outcome !== undefined && outcome !== "finished") return null;
+  const related = relatedQuestionsOf(message);
+  if (!related.length) return null;
+  return <RelatedQuestions related={related} t={t} action={ask.action} onAsk={ask.send} />;
 }
 
 function SourceChips(

@@ -104,6 +104,9 @@ function ThreadItem(
         }
         : undefined}
       streaming={busy && isLast && m.role === "assistant"}
+      ask={!busy && isLast && m === latest
+        ? { action: `/c/${chat.id}`, send: c.composer.send }
+        : undefined}
       actions={busy ? null : itemActions(c, { m, latest, questionId, isLast, isLastUser, nav })}
     />
   );

@@ -7,6 +7,11 @@
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { httpLink } from "@/lib/text/source_link.ts";
 import { newCodeScan, scanCode } from "@/lib/text/code_spans.ts";
+import {
+  type FoundPassage,
+  type RelatedQuestion,
+  relatedQuestions,
+} from "@/lib/text/related_questions.ts";
 
 /** One numbered source of an answer. */
 export interface Source {
@@ -55,6 +60,33 @@ export function citedNumbers(message: ChatMessage): Set<number> {
 export function citedSourcesOf(message: ChatMessage): Source[] {
   const cited = citedNumbers(message);
   return sourcesOf(message).filter((s) => cited.has(s.n));
+}
+
+/**
+ * The passages a message's searches returned, in their order, for the related questions
+ * under it (lib/text/related_questions.ts); internal passages carry no number and are left out.
+ */
+export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
+  const out: FoundPassage[] = [];
+  for (const part of message.parts) {
+    if (part.type !== "tool-search_site" || part.state !== "output-available") continue;
+    for (const p of (part.output as SearchToolOutput).passages ?? []) {
+      if (p.n === undefined) continue;
+      out.push({
+        n: p.n,
+        title: p.title,
+        url: p.url,
+        match: p.match,
+        relatedQuestion: p.relatedQuestion,
+      });
+    }
+  }
+  return out;
+}
+
+/** The related questions offered under an answer: FAQ entries it found but did not quote. */
+export function relatedQuestionsOf(message: ChatMessage): RelatedQuestion[] {
+  return relatedQuestions(foundPassagesOf(message), citedNumbers(message));
 }
 
 /** Collects the numbered sources of a message, in citation order. */

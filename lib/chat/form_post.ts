@@ -8,9 +8,7 @@ import type { Ctx } from "@/lib/define.ts";
 import { readFormBody } from "@/lib/http/body.ts";
 import { clientIp } from "@/lib/http/client_ip.ts";
 import { ERROR_STATUS, type ErrorCode, HttpError } from "@/lib/http/errors.ts";
-
-/** The form's field that holds the question. */
-export const QUESTION_FIELD = "text";
+import { QUESTION_FIELD } from "@/lib/protocol/form_fields.ts";
 
 /** Answers the form's question in chat `chatId`, then 303 to `/c/:chatId` (or back, if empty). */
 export async function answerFormPost(ctx: Ctx, chatId: string): Promise<Response> {

@@ -3,6 +3,7 @@
  * process — and what each turn streamed, for the answer evals (scripts/eval_answers.ts,
  * scripts/eval_site_answers.ts).
  */
+import { type FoundPassage, relatedQuestions } from "@/lib/text/related_questions.ts";
 
 /** What one turn streamed: the answer, the valid citation count, each numbered source's passage. */
 export interface TurnOutcome {
@@ -10,6 +11,8 @@ export interface TurnOutcome {
   valid: number;
   /** The passage each source number stands for, as `sourceOf` named it. */
   sources: Map<number, string>;
+  /** The passages the turn's searches returned, in their order (the related questions' pool). */
+  found: FoundPassage[];
 }
 
 /** Names the passage a cited URL stands for, or null when it is none of the eval's. */
@@ -20,23 +23,49 @@ export function readTurn(raw: string, sourceOf: SourceOf): TurnOutcome {
   let text = "";
   let valid = 0;
   const sources = new Map<number, string>();
+  const found: FoundPassage[] = [];
   for (const line of raw.split("\n")) {
     if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
     const chunk = JSON.parse(line.slice(6));
     if (chunk.type === "text-delta") text += chunk.delta;
+    if (chunk.type === "tool-output-available") found.push(...foundIn(chunk.output));
     const passage = chunk.type === "source-url" ? sourceOf(chunk.url) : null;
     if (passage !== null) sources.set(Number(chunk.sourceId), passage);
     if (chunk.type === "error") throw new Error(`The turn failed: ${chunk.errorText}`);
     const citations = chunk.type === "message-metadata" && chunk.messageMetadata?.citations;
     if (citations) valid = citations.valid;
   }
-  return { text, valid, sources };
+  return { text, valid, sources, found };
+}
+
+/** The passages of a search tool's output; nothing for another tool's. */
+function foundIn(output: unknown): FoundPassage[] {
+  const passages = (output as { passages?: unknown } | null)?.passages;
+  if (!Array.isArray(passages)) return [];
+  return passages.filter((p): p is FoundPassage =>
+    typeof p === "object" && p !== null && typeof (p as FoundPassage).title === "string"
+  );
+}
+
+/** The source numbers an answer cites, by its `[N]` markers. */
+export function citedNumbers(text: string): Set<number> {
+  return new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
 }
 
 /** The passages an answer cites, by its `[N]` markers, each once. */
 export function citedPassages(text: string, sources: ReadonlyMap<number, string>): string[] {
-  const ids = [...text.matchAll(/\[(\d+)\]/g)].map((m) => sources.get(Number(m[1])));
-  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+  const ids = [...citedNumbers(text)].map((n) => sources.get(n));
+  return ids.filter((id): id is string => id !== undefined);
+}
+
+/**
+ * The passages the related questions under an answer ask (lib/text/related_questions.ts),
+ * as `sources` names them.
+ */
+export function offeredPassages(turn: TurnOutcome): string[] {
+  return relatedQuestions(turn.found, citedNumbers(turn.text))
+    .map((r) => turn.sources.get(r.n))
+    .filter((id): id is string => id !== undefined);
 }
 
 /** One visitor (one cookie across questions), each question in a chat of its own. */

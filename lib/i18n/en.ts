@@ -28,6 +28,7 @@ export const en: typeof ptBR = {
   thinking: "Thinking…",
   searching: "Searching the site: {query}",
   sources: "Sources",
+  relatedQuestions: "Related questions",
   agentPickerLabel: "Agent",
   allAgents: "All agents",
   modelLabel: "Model",

@@ -25,6 +25,7 @@ export const ptBR = {
   thinking: "Pensando…",
   searching: "Buscando no site: {query}",
   sources: "Fontes",
+  relatedQuestions: "Perguntas relacionadas",
   agentPickerLabel: "Agente",
   allAgents: "Todos os agentes",
   modelLabel: "Modelo",

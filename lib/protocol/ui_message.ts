@@ -63,6 +63,11 @@ export interface PublicPassage {
   score: number;
   /** Share of the query's weight the passage holds (lib/search/types.ts `Passage.match`). */
   match?: number;
+  /**
+   * An FAQ entry whose own question holds a word of the search's query: the chat may offer
+   * it under the answer as a related question (lib/text/related_questions.ts).
+   */
+  relatedQuestion?: true;
   ref?: never;
   internal?: never;
 }

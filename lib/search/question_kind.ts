@@ -64,16 +64,7 @@ function kindOf(text: string): QuestionKind {
   return KIND_PATTERNS.find(([, re]) => re.test(text))?.[0] ?? "other";
 }
 
-/** Whether a heading path's last part reads as a question: the passage is an FAQ entry. */
-export function isFaqEntry(title: string): boolean {
-  const last = title.split(" › ").at(-1) ?? "";
-  return /\?\s*$/.test(last);
-}
-
-/** The question of an FAQ entry's heading path (its last part). */
-export function entryQuestion(title: string): string {
-  return title.split(" › ").at(-1) ?? "";
-}
+export { entryQuestion, isFaqEntry } from "@/lib/text/faq_heading.ts";
 
 /**
  * A label that reads as a question, with the question mark FAQ pages often leave off

@@ -23,6 +23,8 @@ import type {
   SearchToolOutput,
 } from "@/lib/protocol/ui_message.ts";
 import { sourceLink } from "@/lib/text/source_link.ts";
+import { entryQuestion, isFaqEntry } from "@/lib/text/faq_heading.ts";
+import { contentTerms, questionTerms } from "@/lib/models/terms.ts";
 
 /** Name of the tool, shared with the offline model. */
 export const SEARCH_TOOL = "search_site";
@@ -54,6 +56,21 @@ export function numberedSources(output: unknown): NumberedSource[] {
       ? [{ n: p.n, url: p.url, title: String(p.title ?? "") }]
       : []
   );
+}
+
+/**
+ * Whether a passage found for `query` is an FAQ entry whose own question holds one of the
+ * query's words: a question the chat may offer under the answer (lib/text/related_questions.ts).
+ * An entry found by its answer's words alone ("O que é um artefato?" for a question about the
+ * cookie) reads as unrelated to the visitor, however much of the query its text holds.
+ */
+function relatedEntryTest(query: string): (title: string) => boolean {
+  const asked = questionTerms(query);
+  return (title) => {
+    if (!isFaqEntry(title)) return false;
+    for (const term of contentTerms(entryQuestion(title))) if (asked.has(term)) return true;
+    return false;
+  };
 }
 
 /** Options of {@linkcode createSearchTool}. */
@@ -90,6 +107,7 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           note: "The site search is unavailable right now.",
         };
       }
+      const related = relatedEntryTest(query);
       const passages = result.passages.map((p): PublicPassage | InternalPassageRef => {
         const url = p.url === null ? null : sourceLink(p.url, options.origin, options.siteOrigins);
         if (url === null || p.n === undefined) {
@@ -107,6 +125,7 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           text: p.text,
           score: p.score,
           ...(p.match === undefined ? {} : { match: p.match }),
+          ...(related(p.title) ? { relatedQuestion: true as const } : {}),
         };
       });
       const read = {
@@ -130,7 +149,12 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
 export function modelView(output: unknown, search: SiteSearch): JSONValue {
   if (!isObject(output) || !Array.isArray(output.passages)) return toJson(output);
   const passages = output.passages.map((p: unknown) => {
-    if (!isObject(p) || typeof p.ref !== "string" || p.internal !== true) return p;
+    if (!isObject(p)) return p;
+    if (typeof p.ref !== "string" || p.internal !== true) {
+      // Which entries the chat offers as related questions is the page's business.
+      const { relatedQuestion: _, ...shown } = p;
+      return shown;
+    }
     const stored = search.passage(p.ref);
     return stored
       ? { title: stored.title, text: stored.text, internal: true }

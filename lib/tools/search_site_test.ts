@@ -152,3 +152,34 @@ Deno.test("search_site: a question the search translated says so in the output a
   // A search in the question's own language adds nothing.
   assert.equal((await run(fakeSearch({ known: false }))).output.translatedFrom, undefined);
 });
+
+Deno.test("search tool: an FAQ entry whose question shares the query's words is marked related", async () => {
+  const entry = (id: string, question: string, n: number): Passage => ({
+    ...passage(id, `/faq#${id}`, "Texto da resposta.", n),
+    title: `Perguntas frequentes › ${question}`,
+  });
+  const search: SiteSearch = {
+    search: () =>
+      Promise.resolve({
+        mode: "lexical",
+        passages: [
+          entry("conta", "Preciso criar uma conta?", 1),
+          entry("apagar", "Como apago o cookie de visitante?", 2),
+          // Found by its answer's words: its question shares none of the visitor's.
+          entry("artefato", "O que é um artefato?", 3),
+          // A section, not an FAQ entry, even though its heading names the cookie.
+          { ...passage("dados", "/dados#cookie", "Texto.", 4), title: "Seus dados › O cookie" },
+        ],
+      }),
+    passage: () => null,
+    status: () => ({ status: "unavailable", error: "not used" }),
+  };
+  const t = createSearchTool(search, { origin: "https://site.test" });
+  const input = { query: "O que o cookie guarda sobre mim?" };
+  const output = await t.execute!(input, CALL) as SearchToolOutput;
+  const marked = output.passages.map((p) => "relatedQuestion" in p && p.relatedQuestion === true);
+  assert.deepEqual(marked, [false, true, false, false]);
+  // The model is shown the passages, not what the page offers.
+  const view = await t.toModelOutput!({ toolCallId: "c1", input, output });
+  assert.doesNotMatch(JSON.stringify(view), /relatedQuestion/);
+});

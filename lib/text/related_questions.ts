@@ -1,0 +1,66 @@
+/**
+ * The related questions offered under an answer: the FAQ entries its search found but the
+ * answer did not quote, as questions the visitor can ask with one click. The search often
+ * ranks the entry a visitor meant second or third (their words are not the site's), and the
+ * answer quotes the first; the entry's own question, offered beside it, is the way there.
+ * Shared: the chat shows them, the answer eval counts them (scripts/eval_answers.ts).
+ */
+import { entryQuestion } from "./faq_heading.ts";
+
+/** A passage a turn's search returned, as the chat and the eval both see it. */
+export interface FoundPassage {
+  /** Its source number; passages of internal documents have none and are never offered. */
+  n?: number;
+  /** Its heading path. */
+  title: string;
+  url?: string | null;
+  /** The share of the question the passage holds (lib/search/types.ts `Passage.match`). */
+  match?: number;
+  /** An FAQ entry whose own question shares a word with the search's query (lib/tools/search_site.ts). */
+  relatedQuestion?: boolean;
+}
+
+/** A question offered under an answer, and the source number of the entry it asks. */
+export interface RelatedQuestion {
+  question: string;
+  n: number;
+}
+
+/** How many related questions an answer offers at most. */
+export const MAX_RELATED = 3;
+
+/**
+ * Least `match` of an entry offered: the offline model's "not covered" gate
+ * (lib/models/extractive.ts MIN_MATCH), so a question is offered only when it would itself
+ * count as found. Lower, off-topic questions got a list of unrelated ones.
+ */
+export const RELATED_MIN_MATCH = 0.54;
+
+/**
+ * The FAQ entries among `found` that the answer did not cite (`cited`: its source numbers),
+ * whose question shares a word with the visitor's and which the search counts as found, in the
+ * search's order, each question once, at most `MAX_RELATED`; an entry at the URL of a cited
+ * passage is no other question.
+ */
+export function relatedQuestions(
+  found: readonly FoundPassage[],
+  cited: ReadonlySet<number>,
+): RelatedQuestion[] {
+  const citedUrls = new Set(
+    found.filter((p) => p.n !== undefined && cited.has(p.n) && p.url).map((p) => p.url),
+  );
+  const seen = new Set<string>();
+  const out: RelatedQuestion[] = [];
+  for (const p of found) {
+    if (out.length >= MAX_RELATED) break;
+    if (p.n === undefined || cited.has(p.n) || !p.relatedQuestion) continue;
+    if (p.match === undefined || p.match < RELATED_MIN_MATCH) continue;
+    if (p.url && citedUrls.has(p.url)) continue;
+    const question = entryQuestion(p.title).trim();
+    const key = question.toLocaleLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ question, n: p.n });
+  }
+  return out;
+}
