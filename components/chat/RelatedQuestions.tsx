@@ -21,7 +21,7 @@ export function RelatedQuestions(
       <h3 class="related-title">{t.relatedQuestions}</h3>
       <ul>
         {related.map((r) => (
-          <li key={r.n}>
+          <li key={r.url}>
             <button
               type="submit"
               class="related-question"

@@ -63,14 +63,16 @@ export function citedSourcesOf(message: ChatMessage): Source[] {
 }
 
 /**
- * The passages a message's searches returned, in their order, for the related questions
- * under it (lib/text/related_questions.ts); internal passages carry no number and are left out.
+ * The passages a message's searches returned, in their order, then the FAQ entries ranked past
+ * them (`more`), for the related questions under it (lib/text/related_questions.ts); internal
+ * passages carry no number and are left out.
  */
 export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
   const out: FoundPassage[] = [];
   for (const part of message.parts) {
     if (part.type !== "tool-search_site" || part.state !== "output-available") continue;
-    for (const p of (part.output as SearchToolOutput).passages ?? []) {
+    const output = part.output as SearchToolOutput;
+    for (const p of output.passages ?? []) {
       if (p.n === undefined) continue;
       out.push({
         n: p.n,
@@ -80,6 +82,7 @@ export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
         relatedQuestion: p.relatedQuestion,
       });
     }
+    for (const e of output.more ?? []) out.push({ ...e, relatedQuestion: true });
   }
   return out;
 }

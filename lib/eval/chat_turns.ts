@@ -12,8 +12,11 @@ export interface TurnOutcome {
   /** The passage each source number stands for, as `sourceOf` named it. */
   sources: Map<number, string>;
   /** The passages the turn's searches returned, in their order (the related questions' pool). */
-  found: FoundPassage[];
+  found: FoundPassageOf[];
 }
+
+/** A passage a search returned, with the eval's passage id for it (`sourceOf`). */
+export type FoundPassageOf = FoundPassage & { id: string | null };
 
 /** Names the passage a cited URL stands for, or null when it is none of the eval's. */
 export type SourceOf = (url: string) => string | null;
@@ -23,12 +26,12 @@ export function readTurn(raw: string, sourceOf: SourceOf): TurnOutcome {
   let text = "";
   let valid = 0;
   const sources = new Map<number, string>();
-  const found: FoundPassage[] = [];
+  const found: FoundPassageOf[] = [];
   for (const line of raw.split("\n")) {
     if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
     const chunk = JSON.parse(line.slice(6));
     if (chunk.type === "text-delta") text += chunk.delta;
-    if (chunk.type === "tool-output-available") found.push(...foundIn(chunk.output));
+    if (chunk.type === "tool-output-available") found.push(...foundIn(chunk.output, sourceOf));
     const passage = chunk.type === "source-url" ? sourceOf(chunk.url) : null;
     if (passage !== null) sources.set(Number(chunk.sourceId), passage);
     if (chunk.type === "error") throw new Error(`The turn failed: ${chunk.errorText}`);
@@ -38,13 +41,22 @@ export function readTurn(raw: string, sourceOf: SourceOf): TurnOutcome {
   return { text, valid, sources, found };
 }
 
-/** The passages of a search tool's output; nothing for another tool's. */
-function foundIn(output: unknown): FoundPassage[] {
-  const passages = (output as { passages?: unknown } | null)?.passages;
+/**
+ * The passages of a search tool's output, then the entries ranked past them (`more`), each
+ * with the passage `sourceOf` names; nothing for another tool's output.
+ */
+function foundIn(output: unknown, sourceOf: SourceOf): FoundPassageOf[] {
+  const { passages, more } = (output ?? {}) as { passages?: unknown; more?: unknown };
   if (!Array.isArray(passages)) return [];
-  return passages.filter((p): p is FoundPassage =>
-    typeof p === "object" && p !== null && typeof (p as FoundPassage).title === "string"
-  );
+  const listed = [
+    ...passages,
+    ...(Array.isArray(more) ? more.map((e) => ({ ...e, relatedQuestion: true })) : []),
+  ];
+  return listed
+    .filter((p): p is FoundPassage =>
+      typeof p === "object" && p !== null && typeof (p as FoundPassage).title === "string"
+    )
+    .map((p) => ({ ...p, id: p.url ? sourceOf(p.url) : null }));
 }
 
 /** The source numbers an answer cites, by its `[N]` markers. */
@@ -63,9 +75,10 @@ export function citedPassages(text: string, sources: ReadonlyMap<number, string>
  * as `sources` names them.
  */
 export function offeredPassages(turn: TurnOutcome): string[] {
+  const ids = new Map(turn.found.map((p) => [p.url, p.id]));
   return relatedQuestions(turn.found, citedNumbers(turn.text))
-    .map((r) => turn.sources.get(r.n))
-    .filter((id): id is string => id !== undefined);
+    .map((r) => ids.get(r.url))
+    .filter((id): id is string => typeof id === "string");
 }
 
 /** One visitor (one cookie across questions), each question in a chat of its own. */

@@ -98,6 +98,13 @@ export interface SearchTranslation {
   words: string[][];
 }
 
+/** An FAQ entry a search ranked past its passages, offered only as a related question. */
+export interface RelatedEntry {
+  title: string;
+  url: string;
+  match: number;
+}
+
 /** The `search_site` tool's output as the UI and KV see it (the model's view: `toModelOutput`). */
 export interface SearchToolOutput {
   mode: "hybrid" | "lexical" | "unavailable";
@@ -110,6 +117,11 @@ export interface SearchToolOutput {
   translatedFrom?: "pt" | "en";
   /** The question's translation, when the search also looked in the other language. */
   translation?: SearchTranslation;
+  /**
+   * FAQ entries ranked just past the passages whose question shares the query's words: the
+   * chat may offer them as related questions; the model never sees them.
+   */
+  more?: RelatedEntry[];
 }
 
 /** A `search_site` tool part of a message, in any state. */

@@ -9,7 +9,7 @@ import { entryQuestion } from "./faq_heading.ts";
 
 /** A passage a turn's search returned, as the chat and the eval both see it. */
 export interface FoundPassage {
-  /** Its source number; passages of internal documents have none and are never offered. */
+  /** Its source number, for a passage shown; none for an entry ranked past them (`more`). */
   n?: number;
   /** Its heading path. */
   title: string;
@@ -20,10 +20,10 @@ export interface FoundPassage {
   relatedQuestion?: boolean;
 }
 
-/** A question offered under an answer, and the source number of the entry it asks. */
+/** A question offered under an answer, and the address of the entry it asks. */
 export interface RelatedQuestion {
   question: string;
-  n: number;
+  url: string;
 }
 
 /** How many related questions an answer offers at most. */
@@ -37,10 +37,10 @@ export const MAX_RELATED = 3;
 export const RELATED_MIN_MATCH = 0.54;
 
 /**
- * The FAQ entries among `found` that the answer did not cite (`cited`: its source numbers),
- * whose question shares a word with the visitor's and which the search counts as found, in the
- * search's order, each question once, at most `MAX_RELATED`; an entry at the URL of a cited
- * passage is no other question.
+ * The FAQ entries among `found` (the passages shown, then the entries ranked past them) that
+ * the answer did not cite (`cited`: its source numbers), whose question shares a word with the
+ * visitor's and which the search counts as found, in the search's order, each question once,
+ * at most `MAX_RELATED`; an entry at the URL of a cited passage is no other question.
  */
 export function relatedQuestions(
   found: readonly FoundPassage[],
@@ -53,14 +53,14 @@ export function relatedQuestions(
   const out: RelatedQuestion[] = [];
   for (const p of found) {
     if (out.length >= MAX_RELATED) break;
-    if (p.n === undefined || cited.has(p.n) || !p.relatedQuestion) continue;
-    if (p.match === undefined || p.match < RELATED_MIN_MATCH) continue;
-    if (p.url && citedUrls.has(p.url)) continue;
+    // An internal passage has no address: it is never offered.
+    if (!p.url || (p.n !== undefined && cited.has(p.n)) || !p.relatedQuestion) continue;
+    if (p.match === undefined || p.match < RELATED_MIN_MATCH || citedUrls.has(p.url)) continue;
     const question = entryQuestion(p.title).trim();
     const key = question.toLocaleLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ question, n: p.n });
+    out.push({ question, url: p.url });
   }
   return out;
 }

@@ -24,8 +24,8 @@ Deno.test("related questions: the entries the answer did not quote, in the searc
     entry(3, "Por quanto tempo as conversas ficam guardadas?"),
   ];
   assert.deepEqual(relatedQuestions(found, new Set([1])), [
-    { question: "Como apago meus dados?", n: 2 },
-    { question: "Por quanto tempo as conversas ficam guardadas?", n: 3 },
+    { question: "Como apago meus dados?", url: "/perguntas-frequentes#e2" },
+    { question: "Por quanto tempo as conversas ficam guardadas?", url: "/perguntas-frequentes#e3" },
   ]);
 });
 
@@ -46,23 +46,40 @@ Deno.test("related questions: none below the gate's match, nor without one", () 
     { ...entry(3, "Posso usar em inglês?"), match: undefined },
     entry(4, "Onde ficam meus dados?", RELATED_MIN_MATCH),
   ];
-  assert.deepEqual(relatedQuestions(found, new Set([1])).map((r) => r.n), [4]);
+  assert.deepEqual(relatedQuestions(found, new Set([1])).map((r) => r.url), [
+    "/perguntas-frequentes#e4",
+  ]);
 });
 
 Deno.test("related questions: no internal passage, no twin of a cited one, each question once", () => {
   const found = [
     entry(1, "Preciso de conta?"),
     { ...entry(2, "Preciso de conta?"), url: "/perguntas-frequentes#e1" },
-    { ...entry(9, "Como apago?"), n: undefined },
+    { ...entry(9, "Como apago?"), url: null },
     entry(3, "Como apago meus dados?"),
     entry(4, "como apago meus dados?"),
   ];
-  assert.deepEqual(relatedQuestions(found, new Set([1])).map((r) => r.n), [3]);
+  assert.deepEqual(relatedQuestions(found, new Set([1])).map((r) => r.url), [
+    "/perguntas-frequentes#e3",
+  ]);
+});
+
+Deno.test("related questions: entries ranked past the passages shown come after them", () => {
+  const past = { ...entry(0, "Onde ficam meus dados?"), n: undefined };
+  const found = [entry(1, "Preciso de conta?"), entry(2, "Como apago meus dados?"), past];
+  assert.deepEqual(relatedQuestions(found, new Set([1])).map((r) => r.question), [
+    "Como apago meus dados?",
+    "Onde ficam meus dados?",
+  ]);
 });
 
 Deno.test("related questions: at most three, and all of them when the answer cites none", () => {
   const found = [1, 2, 3, 4, 5].map((n) => entry(n, `Pergunta número ${n}?`));
   const related = relatedQuestions(found, new Set());
   assert.equal(related.length, MAX_RELATED);
-  assert.deepEqual(related.map((r) => r.n), [1, 2, 3]);
+  assert.deepEqual(related.map((r) => r.question), [
+    "Pergunta número 1?",
+    "Pergunta número 2?",
+    "Pergunta número 3?",
+  ]);
 });

@@ -20,6 +20,7 @@ import type { SiteSearch } from "@/lib/search/types.ts";
 import type {
   InternalPassageRef,
   PublicPassage,
+  RelatedEntry,
   SearchToolOutput,
 } from "@/lib/protocol/ui_message.ts";
 import { sourceLink } from "@/lib/text/source_link.ts";
@@ -73,6 +74,9 @@ function relatedEntryTest(query: string): (title: string) => boolean {
   };
 }
 
+/** How many passages past those shown a search reads for related questions. */
+const RELATED_DEPTH = 5;
+
 /** Options of {@linkcode createSearchTool}. */
 export interface SearchToolOptions {
   /** Origin that makes passage URLs absolute. */
@@ -96,9 +100,12 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
       "Passages marked internal have no number: they are background for you, never quoted or cited.",
     inputSchema: SEARCH_INPUT,
     async execute({ query }, { abortSignal }): Promise<SearchToolOutput> {
+      const k = options.k ?? 5;
       let result;
       try {
-        result = await search.search(query, { k: options.k ?? 5, signal: abortSignal });
+        // Deeper than the passages shown: the entries ranked next may be offered as related
+        // questions (`more`), since the one the visitor meant is often there.
+        result = await search.search(query, { k: k + RELATED_DEPTH, signal: abortSignal });
       } catch (error) {
         console.error("search_site failed:", error);
         return {
@@ -108,7 +115,7 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
         };
       }
       const related = relatedEntryTest(query);
-      const passages = result.passages.map((p): PublicPassage | InternalPassageRef => {
+      const passages = result.passages.slice(0, k).map((p): PublicPassage | InternalPassageRef => {
         const url = p.url === null ? null : sourceLink(p.url, options.origin, options.siteOrigins);
         if (url === null || p.n === undefined) {
           return { ref: p.id, title: p.title, internal: true };
@@ -128,9 +135,16 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           ...(related(p.title) ? { relatedQuestion: true as const } : {}),
         };
       });
+      const more = result.passages.slice(k).flatMap((p): RelatedEntry[] => {
+        const url = p.url === null ? null : sourceLink(p.url, options.origin, options.siteOrigins);
+        return url !== null && p.match !== undefined && related(p.title)
+          ? [{ title: p.title, url, match: p.match }]
+          : [];
+      });
       const read = {
         ...(result.translatedFrom ? { translatedFrom: result.translatedFrom } : {}),
         ...(result.translation ? { translation: result.translation } : {}),
+        ...(more.length ? { more } : {}),
       };
       return passages.length
         ? { mode: result.mode, passages, ...read }
@@ -148,6 +162,8 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
  */
 export function modelView(output: unknown, search: SiteSearch): JSONValue {
   if (!isObject(output) || !Array.isArray(output.passages)) return toJson(output);
+  // The entries offered as related questions are the page's business, not the model's.
+  const { more: _, ...shown } = output;
   const passages = output.passages.map((p: unknown) => {
     if (!isObject(p)) return p;
     if (typeof p.ref !== "string" || p.internal !== true) {
@@ -160,7 +176,7 @@ export function modelView(output: unknown, search: SiteSearch): JSONValue {
       ? { title: stored.title, text: stored.text, internal: true }
       : { title: p.title, internal: true, note: MISSING_INTERNAL_NOTE };
   });
-  return toJson({ ...output, passages });
+  return toJson({ ...shown, passages });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -183,3 +183,45 @@ Deno.test("search tool: an FAQ entry whose question shares the query's words is 
   const view = await t.toModelOutput!({ toolCallId: "c1", input, output });
   assert.doesNotMatch(JSON.stringify(view), /relatedQuestion/);
 });
+
+Deno.test("search tool: the related entries ranked past the passages shown go in `more` only", async () => {
+  const entry = (id: string, question: string): Passage => ({
+    ...passage(id, `/faq#${id}`, "Texto da resposta.", 1),
+    title: `Perguntas frequentes › ${question}`,
+    match: 0.7,
+  });
+  let asked = 0;
+  const search: SiteSearch = {
+    search: (_query, options) => {
+      asked = options?.k ?? 0;
+      return Promise.resolve({
+        mode: "lexical",
+        passages: [
+          entry("conta", "Preciso criar uma conta?"),
+          entry("apagar", "Como apago o cookie?"),
+          entry("artefato", "O que é um artefato?"),
+          { ...entry("nota", "Guardamos o cookie?"), url: null },
+        ],
+      });
+    },
+    passage: () => null,
+    status: () => ({ status: "unavailable", error: "not used" }),
+  };
+  const t = createSearchTool(search, { origin: "https://site.test", k: 1 });
+  const input = { query: "O que o cookie guarda?" };
+  const output = await t.execute!(input, CALL) as SearchToolOutput;
+  assert.ok(asked > 1, "the search reads past the passages shown");
+  assert.deepEqual(output.passages.map((p) => p.title), [
+    "Perguntas frequentes › Preciso criar uma conta?",
+  ]);
+  assert.deepEqual(output.more, [
+    {
+      title: "Perguntas frequentes › Como apago o cookie?",
+      url: "https://site.test/faq#apagar",
+      match: 0.7,
+    },
+  ]);
+  assert.deepEqual(numberedSources(output).map((s) => s.n), [1], "no source for them");
+  const view = await t.toModelOutput!({ toolCallId: "c1", input, output });
+  assert.doesNotMatch(JSON.stringify(view), /apagar|"more"/);
+});
