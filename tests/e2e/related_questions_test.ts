@@ -14,7 +14,7 @@ import {
 } from "../support/browser.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { testConfig } from "../support/chat_client.ts";
-import { ask, openChat, waitForAnswer } from "../support/ui.ts";
+import { ask, openChat, runAxe, waitForAnswer } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const WIDTHS = [390, 1440] as const;
@@ -73,6 +73,10 @@ Deno.test({
           "Perguntas relacionadas",
         );
         assert.equal(await hasHorizontalScroll(page), false);
+        const serious = (await runAxe(page)).filter((v) =>
+          v.impact === "serious" || v.impact === "critical"
+        );
+        assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.join(", ")}`), []);
         await page.screenshot({ path: `${shots}/related-questions-${width}.png` });
 
         await page.locator("form.related button").first().click();
