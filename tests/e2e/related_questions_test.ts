@@ -5,33 +5,15 @@
  * question gets none. Screenshots in test-results/screenshots/ (SCREENSHOT_DIR).
  */
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import {
-  hasHorizontalScroll,
-  launchBrowser,
-  screenshotDir,
-  watchPage,
-} from "../support/browser.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { testConfig } from "../support/chat_client.ts";
+import type { Page } from "playwright-core";
+import { hasHorizontalScroll, screenshotDir, watchPage } from "../support/browser.ts";
+import { withApp } from "../support/app_browser.ts";
 import { ask, openChat, runAxe, waitForAnswer } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const WIDTHS = [390, 1440] as const;
 /** Our site's FAQ answers this from "Preciso criar uma conta…?" and has other entries about it. */
 const QUESTION = "O que o cookie guarda sobre mim?";
-
-/** Runs `fn` with a server and a browser, closing both. */
-async function withApp(fn: (server: TestServer, browser: Browser) => Promise<void>) {
-  const server = await startTestServer({ config: testConfig() });
-  const browser = await launchBrowser();
-  try {
-    await fn(server, browser);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-}
 
 /** The related questions under the last answer, as its buttons read. */
 function relatedUnderLast(page: Page): Promise<string[]> {

@@ -6,9 +6,8 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext } from "playwright-core";
-import { launchBrowser, screenshotDir } from "../support/browser.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { testConfig } from "../support/chat_client.ts";
+import { screenshotDir } from "../support/browser.ts";
+import { withApp } from "../support/app_browser.ts";
 import { ask, openChat, waitForAnswer } from "../support/ui.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
@@ -24,18 +23,6 @@ function context(
     locale: options.locale ?? "pt-BR",
     javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
-}
-
-/** Runs `fn` with a server and a browser, closing both. */
-async function withApp(fn: (server: TestServer, browser: Browser) => Promise<void>) {
-  const server = await startTestServer({ config: testConfig() });
-  const browser = await launchBrowser();
-  try {
-    await fn(server, browser);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
 }
 
 Deno.test({
