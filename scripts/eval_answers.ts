@@ -265,11 +265,20 @@ interface Asked {
   reasons: Record<string, number>;
   /** Questions missed whose right entry was offered as a related question under the answer. */
   offered: number;
+  /** Off-topic questions whose answer offered related questions all the same. */
+  offTopicOffered: number;
 }
 
 /** Asks the covered questions, then the off-topic ones, and reads each answer. */
 async function askAll(ask: Asker, inputs: AnswerInputs): Promise<Asked> {
-  const out: Asked = { records: [], offRecords: [], details: [], reasons: {}, offered: 0 };
+  const out: Asked = {
+    records: [],
+    offRecords: [],
+    details: [],
+    reasons: {},
+    offered: 0,
+    offTopicOffered: 0,
+  };
   const all = [
     ...inputs.queries.map((q) => ({ q, gold: q.metadata!.answers!, into: out.records })),
     ...inputs.offTopic.map((q) => ({ q, gold: [] as string[], into: out.offRecords })),
@@ -294,6 +303,7 @@ async function askAll(ask: Asker, inputs: AnswerInputs): Promise<Asked> {
     if (why) out.reasons[why] = (out.reasons[why] ?? 0) + 1;
     const offered = offeredPassages(turn);
     if (why && why !== "answered" && offered.some((id) => goldEntries.has(id))) out.offered++;
+    if (into === out.offRecords && offered.length) out.offTopicOffered++;
     out.details.push(JSON.stringify({
       id: q._id,
       question: q.text,
@@ -322,11 +332,21 @@ function reachedSummary(asked: Asked): Record<string, number> {
   return { answered_or_offered: Number(((answered + asked.offered) / n).toFixed(4)) };
 }
 
-/** The share of the off-topic questions told "not covered", when there were some. */
-function offTopicSummary(offRecords: readonly AnswerRecord[]): Record<string, unknown> {
-  if (!offRecords.length) return {};
-  const refused = offRecords.filter((r) => r.notCovered).length / offRecords.length;
-  return { offtopic: { questions: offRecords.length, not_covered: Number(refused.toFixed(4)) } };
+/**
+ * The share of the off-topic questions told "not covered", and of those shown related
+ * questions, when there were some.
+ */
+function offTopicSummary(asked: Asked): Record<string, unknown> {
+  const n = asked.offRecords.length;
+  if (!n) return {};
+  const refused = asked.offRecords.filter((r) => r.notCovered).length / n;
+  return {
+    offtopic: {
+      questions: n,
+      not_covered: Number(refused.toFixed(4)),
+      with_related: Number((asked.offTopicOffered / n).toFixed(4)),
+    },
+  };
 }
 
 /** Run the eval and return its summary; `pgUrl` is the database `--postgres` searches. */
@@ -362,7 +382,7 @@ export async function runAnswerEval(
     model: values.model,
     ...summarize(asked.records),
     ...(inputs.qrels ? { why: asked.reasons, ...reachedSummary(asked) } : {}),
-    ...offTopicSummary(asked.offRecords),
+    ...offTopicSummary(asked),
     seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };
 }

@@ -115,3 +115,40 @@ Deno.test("eval:answers --translations refuses pages that translate no page of t
     /No document of --translations .* has the id of a --corpus document/,
   );
 });
+
+Deno.test("eval:answers counts a right entry offered as a related question, not quoted", async () => {
+  const dir = tempDir();
+  const corpus = `${dir}/corpus.jsonl`;
+  const queries = `${dir}/queries.jsonl`;
+  const qrels = `${dir}/qrels.tsv`;
+  await Deno.writeTextFile(
+    corpus,
+    [
+      { _id: "copy", title: "How do I copy a file?", text: "The shutil module has copyfile." },
+      {
+        _id: "mode",
+        title: "How do I copy a file's permissions?",
+        text: "Use shutil.copymode after the copy.",
+      },
+      { _id: "sort", title: "How do I sort a list?", text: "Use sorted() or list.sort()." },
+    ].map((d) => JSON.stringify(d)).join("\n"),
+  );
+  await Deno.writeTextFile(
+    queries,
+    JSON.stringify({
+      _id: "q1",
+      text: "How do I copy a file?",
+      metadata: { answers: ["shutil.copymode"] },
+    }),
+  );
+  await Deno.writeTextFile(qrels, "query-id\tcorpus-id\tscore\nq1\tmode\t1\n");
+  const details = `${dir}/details.jsonl`;
+  const summary = await runAnswerEval([
+    ...["--corpus", corpus, "--queries", queries, "--qrels", qrels, "--lang", "en"],
+    ...["--details", details],
+  ]);
+  assert.equal(summary.gold_contained, 0, "the answer quotes the other entry");
+  assert.equal(summary.answered_or_offered, 1, "the right one is offered under it");
+  const line = JSON.parse(readFileSync(details, "utf8").trim());
+  assert.deepEqual(line.related, ["mode"]);
+});

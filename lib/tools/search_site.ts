@@ -162,14 +162,13 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
  */
 export function modelView(output: unknown, search: SiteSearch): JSONValue {
   if (!isObject(output) || !Array.isArray(output.passages)) return toJson(output);
-  // The entries offered as related questions are the page's business, not the model's.
+  // Which entries the chat offers as related questions is the page's business, not the model's.
   const { more: _, ...shown } = output;
   const passages = output.passages.map((p: unknown) => {
     if (!isObject(p)) return p;
     if (typeof p.ref !== "string" || p.internal !== true) {
-      // Which entries the chat offers as related questions is the page's business.
-      const { relatedQuestion: _, ...shown } = p;
-      return shown;
+      const { relatedQuestion: _, ...passage } = p;
+      return passage;
     }
     const stored = search.passage(p.ref);
     return stored
