@@ -6,12 +6,7 @@
  */
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { httpLink } from "@/lib/text/source_link.ts";
-import { newCodeScan, scanCode } from "@/lib/text/code_spans.ts";
-import {
-  type FoundPassage,
-  type RelatedQuestion,
-  relatedQuestions,
-} from "@/lib/text/related_questions.ts";
+import { citedNumbers } from "@/lib/text/message_citations.ts";
 
 /** One numbered source of an answer. */
 export interface Source {
@@ -35,23 +30,6 @@ export function textFragmentUrl(url: string, text: string): string {
   return `${base}#${anchor}:~:text=${encoded}`;
 }
 
-/** `[N]`, not the text of a markdown link (`[1](…)`). */
-const CITED = /\[(\d{1,3})\](?!\()/g;
-
-/**
- * The numbers a message's text cites: its `[N]` outside code, read by the scan the server's
- * citation filter reads (`a[2]` in a code span is code).
- */
-export function citedNumbers(message: ChatMessage): Set<number> {
-  const out = new Set<number>();
-  for (const part of message.parts) {
-    if (part.type !== "text") continue;
-    const code = scanCode(part.text, newCodeScan());
-    for (const m of part.text.matchAll(CITED)) if (!code[m.index]) out.add(Number(m[1]));
-  }
-  return out;
-}
-
 /**
  * The sources the answer cites, for its chips and its copy: the search numbers every passage
  * it returns, and chips for the ones the answer never used would present them as its sources.
@@ -60,36 +38,6 @@ export function citedNumbers(message: ChatMessage): Set<number> {
 export function citedSourcesOf(message: ChatMessage): Source[] {
   const cited = citedNumbers(message);
   return sourcesOf(message).filter((s) => cited.has(s.n));
-}
-
-/**
- * The passages a message's searches returned, in their order, then the FAQ entries ranked past
- * them (`more`), for the related questions under it (lib/text/related_questions.ts); internal
- * passages carry no number and are left out.
- */
-export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
-  const out: FoundPassage[] = [];
-  for (const part of message.parts) {
-    if (part.type !== "tool-search_site" || part.state !== "output-available") continue;
-    const output = part.output as SearchToolOutput;
-    for (const p of output.passages ?? []) {
-      if (p.n === undefined) continue;
-      out.push({
-        n: p.n,
-        title: p.title,
-        url: p.url,
-        match: p.match,
-        relatedQuestion: p.relatedQuestion,
-      });
-    }
-    for (const e of output.more ?? []) out.push({ ...e, relatedQuestion: true });
-  }
-  return out;
-}
-
-/** The related questions offered under an answer: FAQ entries it found but did not quote. */
-export function relatedQuestionsOf(message: ChatMessage): RelatedQuestion[] {
-  return relatedQuestions(foundPassagesOf(message), citedNumbers(message));
 }
 
 /** Collects the numbered sources of a message, in citation order. */

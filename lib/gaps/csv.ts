@@ -18,9 +18,11 @@ export function gapsCsv(groups: readonly GapGroup[]): string {
     "stopped",
     "thumbs_down",
     "retried",
+    "related",
     "last_at",
     "chat_ids",
     "questions",
+    "went_on_to",
   ]];
   for (const g of groups) {
     rows.push([
@@ -31,9 +33,11 @@ export function gapsCsv(groups: readonly GapGroup[]): string {
       String(g.reasons.stopped ?? 0),
       String(g.reasons["thumbs-down"] ?? 0),
       String(g.reasons.retried ?? 0),
+      String(g.reasons.related ?? 0),
       new Date(g.lastAt).toISOString(),
       g.chatIds.join(" "),
       g.questions.join(" | "),
+      g.followed.join(" | "),
     ]);
   }
   return rows.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n";

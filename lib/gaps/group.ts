@@ -23,6 +23,8 @@ export interface GapGroup {
   chatIds: string[];
   /** Every distinct question of the group, newest first. */
   questions: string[];
+  /** The related questions visitors went on to from the group's answers, newest first. */
+  followed: string[];
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {
@@ -57,6 +59,7 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
         lastAt: gap.at,
         chatIds: [],
         questions: [],
+        followed: [],
       };
       groups.push({ terms, group: found });
     }
@@ -64,6 +67,7 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
     found.reasons[gap.reason] = (found.reasons[gap.reason] ?? 0) + 1;
     if (!found.chatIds.includes(gap.chatId)) found.chatIds.push(gap.chatId);
     if (!found.questions.includes(gap.question)) found.questions.push(gap.question);
+    if (gap.followed && !found.followed.includes(gap.followed)) found.followed.push(gap.followed);
   }
   return groups.map((g) => g.group);
 }

@@ -1,7 +1,8 @@
 /**
  * Whether a turn left its question unanswered — the answer says the site does not cover it,
  * the visitor stopped it, or the visitor asked for another answer (regenerate) — and the gap
- * to record for /admin/gaps. Small talk ("Oi, tudo bem?") is never a gap.
+ * to record for /admin/gaps; and whether its question went on from the previous answer to a
+ * related question offered under it. Small talk ("Oi, tudo bem?") is never a gap.
  */
 import type { AnswerOutcome, ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { saysNotCovered } from "@/lib/eval/answer_metrics.ts";
@@ -33,4 +34,30 @@ export function turnGap(
   }
   if (!reason) return null;
   return { at: turn.at, chatId: turn.chatId, question, reason, lang: detectLang(question, "pt") };
+}
+
+/**
+ * The gap of the previous question when this turn asks a related question offered under its
+ * answer (`followedFrom`, lib/chat/turn/plan.ts): the answer quoted another entry than the one
+ * the visitor went on to, which the owner may want to answer that wording with.
+ */
+export function relatedGap(
+  turn: {
+    chatId: string;
+    question: ChatMessage | null;
+    followedFrom: ChatMessage | null;
+    at: number;
+  },
+): GapRecord | null {
+  const question = textOf(turn.followedFrom);
+  const followed = textOf(turn.question);
+  if (!question || !followed || smallTalk(question)) return null;
+  return {
+    at: turn.at,
+    chatId: turn.chatId,
+    question,
+    reason: "related",
+    lang: detectLang(question, "pt"),
+    followed,
+  };
 }

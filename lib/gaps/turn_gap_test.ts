@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import { notCoveredAnswer } from "@/lib/models/extractive.ts";
 import { smallTalkReply } from "@/lib/models/local_small_talk.ts";
-import { turnGap } from "./turn_gap.ts";
+import { relatedGap, turnGap } from "./turn_gap.ts";
 
 const msg = (role: "user" | "assistant", text: string, valid = 0): ChatMessage => ({
   id: role,
@@ -55,4 +55,23 @@ Deno.test("turnGap: small talk is no content gap, whatever the answer", () => {
     turnGap(greeted, msg("assistant", notCoveredAnswer("pt")), "finished")?.question,
     "Oi! Vocês entregam em Portugal?",
   );
+});
+
+Deno.test("relatedGap: the previous question, with the related question the visitor went on to", () => {
+  const related = {
+    chatId: "c1",
+    question: msg("user", "Como apago tudo o que o assistente guardou sobre mim?"),
+    followedFrom: msg("user", "O que o cookie guarda sobre mim?"),
+    at: 11,
+  };
+  assert.deepEqual(relatedGap(related), {
+    at: 11,
+    chatId: "c1",
+    question: "O que o cookie guarda sobre mim?",
+    reason: "related",
+    lang: "pt",
+    followed: "Como apago tudo o que o assistente guardou sobre mim?",
+  });
+  assert.equal(relatedGap({ ...related, followedFrom: null }), null);
+  assert.equal(relatedGap({ ...related, followedFrom: msg("user", "Oi, tudo bem?") }), null);
 });

@@ -4,7 +4,7 @@ import type { Locale } from "./mod.ts";
 const ptBR = {
   title: "Perguntas sem resposta",
   intro:
-    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, ou que receberam avaliação negativa, agrupadas por semelhança. Escreva uma resposta: ela passa a ser buscada e citada na hora.",
+    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, que receberam avaliação negativa ou depois das quais o visitante foi para uma pergunta relacionada, agrupadas por semelhança. Escreva uma resposta: ela passa a ser buscada e citada na hora.",
   csv: "Exportar CSV",
   empty: "Nenhuma pergunta sem resposta por enquanto.",
   question: "Pergunta",
@@ -17,7 +17,9 @@ const ptBR = {
     stopped: "interrompida",
     "thumbs-down": "avaliação negativa",
     retried: "resposta pedida de novo",
+    related: "foi para uma pergunta relacionada",
   },
+  followed: "Seguiram para",
   answerThis: "Responder",
   answerText: "Resposta",
   lang: "Idioma",
@@ -36,7 +38,7 @@ const ptBR = {
 const en: typeof ptBR = {
   title: "Unanswered questions",
   intro:
-    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, or that got a thumbs-down, grouped by similarity. Write an answer: the search finds and cites it at once.",
+    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, that got a thumbs-down or after which the visitor went on to a related question, grouped by similarity. Write an answer: the search finds and cites it at once.",
   csv: "Export CSV",
   empty: "No unanswered questions so far.",
   question: "Question",
@@ -49,7 +51,9 @@ const en: typeof ptBR = {
     stopped: "stopped",
     "thumbs-down": "thumbs-down",
     retried: "asked again",
+    related: "went on to a related question",
   },
+  followed: "Went on to",
   answerThis: "Answer",
   answerText: "Answer",
   lang: "Language",

@@ -6,8 +6,11 @@
  *   ["gaps", seq % GAP_RING] → GapRecord (kept 90 days)
  */
 
-/** Why a question counts as a gap. */
-export type GapReason = "not-covered" | "stopped" | "thumbs-down" | "retried";
+/**
+ * Why a question counts as a gap; "related": the visitor went on to one of the related
+ * questions offered under its answer (lib/text/related_questions.ts).
+ */
+export type GapReason = "not-covered" | "stopped" | "thumbs-down" | "retried" | "related";
 
 /** One unanswered question. */
 export interface GapRecord {
@@ -17,6 +20,8 @@ export interface GapRecord {
   question: string;
   reason: GapReason;
   lang: "pt" | "en";
+  /** "related": the related question the visitor went on to, cut to `MAX_QUESTION`. */
+  followed?: string;
 }
 
 /** Most records kept: a new one replaces the oldest. */
@@ -27,7 +32,11 @@ const KEEP_MS = 90 * 86_400_000;
 
 /** Records a gap; a failed write is logged, never thrown (the visitor's turn must not fail). */
 export async function recordGap(kv: Deno.Kv, gap: GapRecord): Promise<void> {
-  const record = { ...gap, question: gap.question.trim().slice(0, MAX_QUESTION) };
+  const record = {
+    ...gap,
+    question: gap.question.trim().slice(0, MAX_QUESTION),
+    ...(gap.followed ? { followed: gap.followed.trim().slice(0, MAX_QUESTION) } : {}),
+  };
   if (!record.question) return;
   try {
     // The counter is checked, so two writers never take the same slot.

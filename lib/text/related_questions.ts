@@ -5,7 +5,9 @@
  * answer quotes the first; the entry's own question, offered beside it, is the way there.
  * Shared: the chat shows them, the answer eval counts them (scripts/eval_answers.ts).
  */
+import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { entryQuestion } from "./faq_heading.ts";
+import { citedNumbers } from "./message_citations.ts";
 
 /** A passage a turn's search returned, as the chat and the eval both see it. */
 export interface FoundPassage {
@@ -63,4 +65,43 @@ export function relatedQuestions(
     out.push({ question, url: p.url });
   }
   return out;
+}
+
+/**
+ * The passages a message's searches returned, in their order, then the FAQ entries ranked past
+ * them (`more`): the pool of the related questions under it. Internal passages carry no number
+ * and are left out.
+ */
+export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
+  const out: FoundPassage[] = [];
+  for (const part of message.parts) {
+    if (part.type !== "tool-search_site" || part.state !== "output-available") continue;
+    const output = part.output as SearchToolOutput;
+    for (const p of output.passages ?? []) {
+      if (p.n === undefined) continue;
+      out.push({
+        n: p.n,
+        title: p.title,
+        url: p.url,
+        match: p.match,
+        relatedQuestion: p.relatedQuestion,
+      });
+    }
+    for (const e of output.more ?? []) out.push({ ...e, relatedQuestion: true });
+  }
+  return out;
+}
+
+/** The related questions offered under an answer: FAQ entries it found but did not quote. */
+export function relatedQuestionsOf(message: ChatMessage): RelatedQuestion[] {
+  return relatedQuestions(foundPassagesOf(message), citedNumbers(message));
+}
+
+/**
+ * Whether `question` is one of the related questions offered under `answer`: the visitor went
+ * on from it (a click, or the same words typed), so the answer likely missed what they asked.
+ */
+export function followsRelated(answer: ChatMessage, question: string): boolean {
+  const asked = question.trim().toLocaleLowerCase();
+  return relatedQuestionsOf(answer).some((r) => r.question.toLocaleLowerCase() === asked);
 }

@@ -138,6 +138,12 @@ function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; loca
           {group.questions.slice(1, 6).map((q) => <li key={q}>{q}</li>)}
         </ul>
       )}
+      {group.followed.length > 0 && (
+        <p class="gap-meta">
+          {g.followed}:{" "}
+          {group.followed.slice(0, 5).map((q, i) => <span key={q}>{i ? " · " : ""}“{q}”</span>)}
+        </p>
+      )}
       <p class="gap-meta">
         {g.chats}: {group.chatIds.slice(0, 10).map((id) => <code key={id}>{id}</code>)}
       </p>

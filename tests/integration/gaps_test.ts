@@ -15,6 +15,9 @@ import {
   userMessage,
 } from "../support/chat_client.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
+import { relatedQuestionsOf } from "@/lib/text/related_questions.ts";
+import { listGaps } from "@/lib/store/gaps.ts";
 
 const ADMIN_TOKEN = "admin-token-gaps-0123456789abcdef";
 const QUESTION = "Qual é a receita do bolo de cenoura com cobertura de chocolate?";
@@ -206,6 +209,63 @@ Deno.test("gaps: an answer asked for again (regenerate) records the question", a
     const html = await gapsPageWith(server, cookie, chatId);
     assert.match(html, /Quais dados vocês guardam e por quanto tempo\?/);
     assert.match(html, /resposta pedida de novo ×1/);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("gaps: going on to a related question records the question its answer missed", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const jar = new CookieJar();
+    const chatId = newChatId();
+    const question = "O que o cookie guarda sobre mim?";
+    const first = await postChat(server.url, { id: chatId, message: userMessage(question) }, {
+      jar,
+    });
+    const { chunks } = await readSse(first);
+    // The related questions the page shows under the answer (lib/text/related_questions.ts).
+    const output = chunks.find((c) => c.type === "tool-output-available");
+    const more = output?.type === "tool-output-available"
+      ? (output.output as SearchToolOutput)
+      : null;
+    const answer: ChatMessage = {
+      id: "a",
+      role: "assistant",
+      parts: [
+        {
+          type: "tool-search_site",
+          toolCallId: "t",
+          state: "output-available",
+          input: { query: question },
+          output: more,
+        } as ChatMessage["parts"][number],
+        { type: "text", text: streamedText(chunks) },
+      ],
+    };
+    const [related] = relatedQuestionsOf(answer);
+    assert.ok(related, "the answer offers a related question");
+    // An ordinary follow-up first: no such gap.
+    const other = await postChat(server.url, {
+      id: chatId,
+      message: userMessage("E por quanto tempo?"),
+    }, { jar });
+    await readSse(other);
+    const next = await postChat(server.url, {
+      id: chatId,
+      message: userMessage("O que o cookie guarda sobre mim?"),
+    }, { jar });
+    await readSse(next);
+    const clicked = await postChat(server.url, {
+      id: chatId,
+      message: userMessage(related.question),
+    }, { jar });
+    await readSse(clicked);
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, "foi para uma pergunta relacionada ×1");
+    const gaps = (await listGaps(server.services.kv)).filter((g) => g.reason === "related");
+    assert.deepEqual(gaps.map((g) => [g.question, g.followed]), [[question, related.question]]);
+    assert.ok(html.includes(`“${related.question}”`), "the question they went on to is shown");
   } finally {
     await server.close();
   }

@@ -25,7 +25,7 @@ import { readCookie } from "@/lib/http/visitor.ts";
 import { pickLocale } from "@/lib/i18n/mod.ts";
 import { isSpace } from "@/lib/text/scan.ts";
 import { createMarkdown } from "@/lib/client/markdown.ts";
-import { citedNumbers } from "@/components/chat/sources.ts";
+import { citedNumbers } from "@/lib/text/message_citations.ts";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 
 /** The markdown renderer the server uses for saved answers (/c/:id). */

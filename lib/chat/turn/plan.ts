@@ -22,6 +22,8 @@ import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
 import { prefetchCall } from "../prefetch.ts";
 import type { PrefetchCall } from "../engine/prefetch_step.ts";
 import type { TurnDeps } from "./deps.ts";
+import { followsRelated } from "@/lib/text/related_questions.ts";
+import { textOf } from "@/lib/gaps/turn_gap.ts";
 
 /** One turn as the visitor asked for it: plain values, read from HTTP by the caller. */
 export interface ChatTurnInput {
@@ -64,6 +66,11 @@ export interface TurnPlan {
   earlier: EarlierAnswer[];
   /** Regenerate: the question asked again (the visitor was not content with its answer). */
   retried: ChatMessage | null;
+  /**
+   * The previous question, when the new one is a related question offered under its answer
+   * (the visitor went on from that answer: a content gap).
+   */
+  followedFrom: ChatMessage | null;
   /** The tools of the turn with their approval rule. */
   turnTools: TurnTools;
   /** What agent calls of this turn carry. */
@@ -135,6 +142,7 @@ export async function planTurn(input: ChatTurnInput, deps: TurnDeps): Promise<Tu
     continued: next.continued,
     earlier: next.earlier ?? [],
     retried: next.retried ?? null,
+    followedFrom: next.followedFrom ?? null,
     turnTools: turn,
     context,
     agentId: request.agent ?? modelId,
@@ -182,6 +190,8 @@ interface NextMessages {
   earlier?: EarlierAnswer[];
   /** Regenerate: the question answered again. */
   retried?: ChatMessage | null;
+  /** A new question that is a related question of the last answer: that answer's question. */
+  followedFrom?: ChatMessage | null;
 }
 
 /** The messages of the turn, for each kind of request. */
@@ -263,7 +273,19 @@ function questionPlan(
     question: user,
     replaceFrom: edited >= 0 ? user.id : null,
     continued: null,
+    followedFrom: edited >= 0 ? null : followedFrom(history, user),
   };
+}
+
+/**
+ * The question of the last answer when `user` asks one of the related questions offered under
+ * that answer (lib/text/related_questions.ts), else null.
+ */
+function followedFrom(history: readonly ChatMessage[], user: ChatMessage): ChatMessage | null {
+  const answer = history.at(-1);
+  const asked = history.at(-2);
+  if (answer?.role !== "assistant" || asked?.role !== "user") return null;
+  return followsRelated(answer, textOf(user)) ? asked : null;
 }
 
 /**

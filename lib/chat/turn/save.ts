@@ -7,7 +7,7 @@
  */
 import { HttpError } from "@/lib/http/errors.ts";
 import { recordGap } from "@/lib/store/gaps.ts";
-import { turnGap } from "@/lib/gaps/turn_gap.ts";
+import { relatedGap, turnGap } from "@/lib/gaps/turn_gap.ts";
 import { inSpan, TURN_SPANS } from "@/lib/telemetry/spans.ts";
 import { countedTokens } from "@/lib/protocol/usage.ts";
 import type { TurnDeps } from "./deps.ts";
@@ -183,9 +183,11 @@ export async function settle(
     return true;
   }
   const saved = settledAnswer(answer, outcome, plan.earlier);
-  const gap = turnGap({ ...plan, at: deps.clock() }, saved, outcome);
+  const at = deps.clock();
   // Recorded beside the save, never in the way of the visitor's answer (/admin/gaps).
-  if (gap) void recordGap(deps.kv, gap);
+  for (const gap of [turnGap({ ...plan, at }, saved, outcome), relatedGap({ ...plan, at })]) {
+    if (gap) void recordGap(deps.kv, gap);
+  }
   return await inSpan(TURN_SPANS.save, () => saveAnswer(deps, plan, saved, start), {
     "chat.save": "end",
   });
