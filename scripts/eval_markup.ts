@@ -9,7 +9,9 @@
  * part, into a folder; `importCorpus` reads the folder, the chunker makes the passages, and
  * each passage whose heading is an entry's question stands for that entry. Prints one JSON
  * line per markup: entries kept as units (their question heading the passage holding their
- * answer, read as an FAQ entry), and the offline model's answers on the natural questions (scripts/eval_answers.ts).
+ * answer, read as an FAQ entry), and the offline model's answers on the natural questions
+ * (scripts/eval_answers.ts): gold span held, and right entry quoted or offered as a related
+ * question under the answer.
  */
 import { parseArgs } from "node:util";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -261,6 +263,7 @@ export async function main(args: string[]): Promise<void> {
         units,
         passages: docs.length,
         gold_contained: answers.gold_contained,
+        answered_or_offered: answers.answered_or_offered,
         not_covered: answers.not_covered,
         mean_words: answers.mean_words,
       }));
