@@ -45,9 +45,9 @@ interface MessageProps {
   onRetry?: () => void;
   /**
    * Asks a related question (the last answer only): `send` in the island, a post of the chat's
-   * form to `action` without JavaScript.
+   * form to `action` without JavaScript; the questions already `asked` (folded) are not offered.
    */
-  ask?: { action: string; send: (text: string) => void };
+  ask?: { action: string; send: (text: string) => void; asked?: ReadonlySet<string> };
 }
 
 /** One message: the visitor's question or an answer with its tools, sources and receipt. */
@@ -331,7 +331,8 @@ function Related(
   const outcome = message.metadata?.outcome;
   // A failed, stopped or pending answer is redone or resumed first.
   if (outcome !== undefined && outcome !== "finished") return null;
-  const related = relatedQuestionsOf(message);
+  const related = relatedQuestionsOf(message)
+    .filter((r) => !ask.asked?.has(r.question.toLocaleLowerCase()));
   if (!related.length) return null;
   return <RelatedQuestions related={related} t={t} action={ask.action} onAsk={ask.send} />;
 }

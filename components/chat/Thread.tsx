@@ -19,6 +19,10 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
   const error = chat.signals.errorSignal.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
+  // A related question the visitor already asked in this chat is not offered again.
+  const asked = new Set(
+    list.flatMap((m) => m.role === "user" ? [textOf(m).trim().toLocaleLowerCase()] : []),
+  );
   return (
     <div
       class="thread"
@@ -34,6 +38,7 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
           questionId={list[i - 1]?.id ?? ""}
           isLast={m === last}
           isLastUser={m === lastUser}
+          asked={asked}
         />
       ))}
       {chat.status === "submitted" && last?.role === "user" && (
@@ -58,13 +63,15 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
 
 /** One message: the edit form while it is edited, else the message and its actions. */
 function ThreadItem(
-  { c, message: latest, questionId, isLast, isLastUser }: {
+  { c, message: latest, questionId, isLast, isLastUser, asked }: {
     c: Conversation;
     message: ChatMessage;
     /** The message before it: for an answer, its question. */
     questionId: string;
     isLast: boolean;
     isLastUser: boolean;
+    /** The visitor's questions so far, folded: not offered again as related questions. */
+    asked: ReadonlySet<string>;
   },
 ) {
   const { t, client: { chat }, composer: { editing }, versions } = c;
@@ -105,7 +112,7 @@ function ThreadItem(
         : undefined}
       streaming={busy && isLast && m.role === "assistant"}
       ask={!busy && isLast && m === latest
-        ? { action: `/c/${chat.id}`, send: c.composer.send }
+        ? { action: `/c/${chat.id}`, send: c.composer.send, asked }
         : undefined}
       actions={busy ? null : itemActions(c, { m, latest, questionId, isLast, isLastUser, nav })}
     />

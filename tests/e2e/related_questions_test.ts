@@ -79,6 +79,10 @@ Deno.test({
         await ask(page, "Vocês entregam pizza?");
         await waitForAnswer(page);
         assert.deepEqual(await relatedUnderLast(page), [], "an off-topic question gets none");
+        // The first question again: its answer's questions but the one already asked.
+        await ask(page, QUESTION);
+        await waitForAnswer(page);
+        assert.deepEqual(await relatedUnderLast(page), related.slice(1));
         assert.deepEqual(seen.errors, []);
         await ctx.close();
       }
