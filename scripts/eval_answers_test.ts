@@ -4,27 +4,28 @@ import { runAnswerEval } from "./eval_answers.ts";
 import { PG_URL } from "@/tests/support/pg.ts";
 import { tempDir } from "@/tests/support/temp.ts";
 
-/** A corpus of two FAQ entries and one question with its gold span, in files. */
-async function files(): Promise<string[]> {
-  const dir = tempDir();
+const COPY = {
+  _id: "copy",
+  title: "How do I copy a file?",
+  text: "The shutil module has copyfile.",
+};
+const SORT = { _id: "sort", title: "How do I sort a list?", text: "Use sorted() or list.sort()." };
+
+/** `docs` as a corpus file and "How do I copy a file?" with gold span `gold`, in `dir`. */
+async function writeSet(dir: string, docs: object[], gold: string): Promise<string[]> {
   const corpus = `${dir}/corpus.jsonl`;
   const queries = `${dir}/queries.jsonl`;
-  await Deno.writeTextFile(
-    corpus,
-    [
-      { _id: "copy", title: "How do I copy a file?", text: "The shutil module has copyfile." },
-      { _id: "sort", title: "How do I sort a list?", text: "Use sorted() or list.sort()." },
-    ].map((d) => JSON.stringify(d)).join("\n"),
-  );
+  await Deno.writeTextFile(corpus, docs.map((d) => JSON.stringify(d)).join("\n"));
   await Deno.writeTextFile(
     queries,
-    JSON.stringify({
-      _id: "q1",
-      text: "How do I copy a file?",
-      metadata: { answers: ["shutil module has copyfile"] },
-    }),
+    JSON.stringify({ _id: "q1", text: COPY.title, metadata: { answers: [gold] } }),
   );
   return ["--corpus", corpus, "--queries", queries, "--lang", "en"];
+}
+
+/** A corpus of two FAQ entries and one question with its gold span, in files. */
+function files(): Promise<string[]> {
+  return writeSet(tempDir(), [COPY, SORT], "shutil module has copyfile");
 }
 
 Deno.test("eval:answers answers through the embedded search", async () => {
@@ -118,35 +119,16 @@ Deno.test("eval:answers --translations refuses pages that translate no page of t
 
 Deno.test("eval:answers counts a right entry offered as a related question, not quoted", async () => {
   const dir = tempDir();
-  const corpus = `${dir}/corpus.jsonl`;
-  const queries = `${dir}/queries.jsonl`;
+  const mode = {
+    _id: "mode",
+    title: "How do I copy a file's permissions?",
+    text: "Use shutil.copymode after the copy.",
+  };
+  const args = await writeSet(dir, [COPY, mode, SORT], "shutil.copymode");
   const qrels = `${dir}/qrels.tsv`;
-  await Deno.writeTextFile(
-    corpus,
-    [
-      { _id: "copy", title: "How do I copy a file?", text: "The shutil module has copyfile." },
-      {
-        _id: "mode",
-        title: "How do I copy a file's permissions?",
-        text: "Use shutil.copymode after the copy.",
-      },
-      { _id: "sort", title: "How do I sort a list?", text: "Use sorted() or list.sort()." },
-    ].map((d) => JSON.stringify(d)).join("\n"),
-  );
-  await Deno.writeTextFile(
-    queries,
-    JSON.stringify({
-      _id: "q1",
-      text: "How do I copy a file?",
-      metadata: { answers: ["shutil.copymode"] },
-    }),
-  );
   await Deno.writeTextFile(qrels, "query-id\tcorpus-id\tscore\nq1\tmode\t1\n");
   const details = `${dir}/details.jsonl`;
-  const summary = await runAnswerEval([
-    ...["--corpus", corpus, "--queries", queries, "--qrels", qrels, "--lang", "en"],
-    ...["--details", details],
-  ]);
+  const summary = await runAnswerEval([...args, "--qrels", qrels, "--details", details]);
   assert.equal(summary.gold_contained, 0, "the answer quotes the other entry");
   assert.equal(summary.answered_or_offered, 1, "the right one is offered under it");
   const line = JSON.parse(readFileSync(details, "utf8").trim());
