@@ -3,7 +3,8 @@
  * answer did not quote, as questions the visitor can ask with one click. The search often
  * ranks the entry a visitor meant second or third (their words are not the site's), and the
  * answer quotes the first; the entry's own question, offered beside it, is the way there.
- * Shared: the chat shows them, the answer eval counts them (scripts/eval_answers.ts).
+ * Shared: the chat shows them, the turn records a visitor who goes on to one as a content gap
+ * (lib/gaps/turn_gap.ts), the answer eval counts them (scripts/eval_answers.ts).
  */
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { entryQuestion } from "./faq_heading.ts";
@@ -18,7 +19,7 @@ export interface FoundPassage {
   url?: string | null;
   /** The share of the question the passage holds (lib/search/types.ts `Passage.match`). */
   match?: number;
-  /** An FAQ entry whose own question shares a word with the search's query (lib/tools/search_site.ts). */
+  /** An FAQ entry whose question shares a word with the search's query (lib/tools/search_site.ts). */
   relatedQuestion?: boolean;
 }
 
