@@ -19,7 +19,7 @@ export interface FoundPassage {
   url?: string | null;
   /** The share of the question the passage holds (lib/search/types.ts `Passage.match`). */
   match?: number;
-  /** An FAQ entry whose question shares a word with the search's query (lib/tools/search_site.ts). */
+  /** An FAQ entry whose question shares a word with the query (lib/tools/search_site.ts). */
   relatedQuestion?: boolean;
 }
 
