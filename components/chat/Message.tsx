@@ -328,9 +328,6 @@ function Related(
     ask: NonNullable<MessageProps["ask"]>;
   },
 ) {
-  const outcome = message.metadata?.outcome;
-  // A failed, stopped or pending answer is redone or resumed first.
-  if (outcome !== undefined && outcome !== "finished") return null;
   const related = relatedQuestionsOf(message)
     .filter((r) => !ask.asked?.has(r.question.toLocaleLowerCase()));
   if (!related.length) return null;

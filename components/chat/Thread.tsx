@@ -10,6 +10,8 @@ import { answerForCopy } from "./copy_text.ts";
 import { EditForm } from "./EditForm.tsx";
 import { Message } from "./Message.tsx";
 
+const NONE_ASKED: ReadonlySet<string> = new Set();
+
 /**
  * The conversation's messages (a log), the typing dots while the question travels, the
  * error banner (with retry) and a notice. `list` is the messages as painted.
@@ -19,8 +21,9 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
   const error = chat.signals.errorSignal.value;
   const last = list.at(-1);
   const lastUser = list.findLast((m) => m.role === "user");
-  // A related question the visitor already asked in this chat is not offered again.
-  const asked = new Set(
+  // A related question the visitor already asked in this chat is not offered again. Read only
+  // when the last answer offers them: not on every frame of a streaming answer.
+  const asked = c.client.busy.value ? NONE_ASKED : new Set(
     list.flatMap((m) => m.role === "user" ? [textOf(m).trim().toLocaleLowerCase()] : []),
   );
   return (

@@ -3,7 +3,11 @@
  * process — and what each turn streamed, for the answer evals (scripts/eval_answers.ts,
  * scripts/eval_site_answers.ts).
  */
-import { type FoundPassage, relatedQuestions } from "@/lib/text/related_questions.ts";
+import {
+  foundInOutput,
+  type FoundPassage,
+  relatedQuestions,
+} from "@/lib/text/related_questions.ts";
 
 /** What one turn streamed: the answer, the valid citation count, each numbered source's passage. */
 export interface TurnOutcome {
@@ -41,22 +45,9 @@ export function readTurn(raw: string, sourceOf: SourceOf): TurnOutcome {
   return { text, valid, sources, found };
 }
 
-/**
- * The passages of a search tool's output, then the entries ranked past them (`more`), each
- * with the passage `sourceOf` names; nothing for another tool's output.
- */
+/** The related questions' pool of a tool output (`foundInOutput`), named by `sourceOf`. */
 function foundIn(output: unknown, sourceOf: SourceOf): FoundPassageOf[] {
-  const { passages, more } = (output ?? {}) as { passages?: unknown; more?: unknown };
-  if (!Array.isArray(passages)) return [];
-  const listed = [
-    ...passages,
-    ...(Array.isArray(more) ? more.map((e) => ({ ...e, relatedQuestion: true })) : []),
-  ];
-  return listed
-    .filter((p): p is FoundPassage =>
-      typeof p === "object" && p !== null && typeof (p as FoundPassage).title === "string"
-    )
-    .map((p) => ({ ...p, id: p.url ? sourceOf(p.url) : null }));
+  return foundInOutput(output).map((p) => ({ ...p, id: p.url ? sourceOf(p.url) : null }));
 }
 
 /** The source numbers an answer cites, by its `[N]` markers. */

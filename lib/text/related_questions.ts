@@ -6,7 +6,12 @@
  * Shared: the chat shows them, the turn records a visitor who goes on to one as a content gap
  * (lib/gaps/turn_gap.ts), the answer eval counts them (scripts/eval_answers.ts).
  */
-import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
+import type {
+  ChatMessage,
+  PublicPassage,
+  RelatedEntry,
+  SearchToolOutput,
+} from "@/lib/protocol/ui_message.ts";
 import { entryQuestion } from "./faq_heading.ts";
 import { citedNumbers } from "./message_citations.ts";
 
@@ -69,32 +74,48 @@ export function relatedQuestions(
 }
 
 /**
- * The passages a message's searches returned, in their order, then the FAQ entries ranked past
- * them (`more`): the pool of the related questions under it. Internal passages carry no number
- * and are left out.
+ * The passages a search tool's output returned, in order, then the FAQ entries ranked past them
+ * (`more`): the pool of the related questions. Internal passages carry no number and are left
+ * out; anything else than a search output gives nothing (an output saved in KV is read as is).
  */
-export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
+export function foundInOutput(output: unknown): FoundPassage[] {
+  const { passages, more } = (output ?? {}) as Partial<Record<keyof SearchToolOutput, unknown>>;
+  if (!Array.isArray(passages)) return [];
   const out: FoundPassage[] = [];
-  for (const part of message.parts) {
-    if (part.type !== "tool-search_site" || part.state !== "output-available") continue;
-    const output = part.output as SearchToolOutput;
-    for (const p of output.passages ?? []) {
-      if (p.n === undefined) continue;
-      out.push({
-        n: p.n,
-        title: p.title,
-        url: p.url,
-        match: p.match,
-        relatedQuestion: p.relatedQuestion,
-      });
+  for (const p of passages as Array<Partial<PublicPassage>>) {
+    if (typeof p?.n !== "number" || typeof p.title !== "string") continue;
+    out.push({
+      n: p.n,
+      title: p.title,
+      url: p.url,
+      match: p.match,
+      relatedQuestion: p.relatedQuestion,
+    });
+  }
+  if (Array.isArray(more)) {
+    for (const e of more as RelatedEntry[]) {
+      if (typeof e?.title === "string") out.push({ ...e, relatedQuestion: true });
     }
-    for (const e of output.more ?? []) out.push({ ...e, relatedQuestion: true });
   }
   return out;
 }
 
-/** The related questions offered under an answer: FAQ entries it found but did not quote. */
+/** The pool of the related questions under an answer, from each of its searches. */
+export function foundPassagesOf(message: ChatMessage): FoundPassage[] {
+  return message.parts.flatMap((part) =>
+    part.type === "tool-search_site" && part.state === "output-available"
+      ? foundInOutput(part.output)
+      : []
+  );
+}
+
+/**
+ * The related questions offered under an answer: FAQ entries it found but did not quote. A
+ * failed, stopped or pending answer offers none: it is redone or resumed first.
+ */
 export function relatedQuestionsOf(message: ChatMessage): RelatedQuestion[] {
+  const outcome = message.metadata?.outcome;
+  if (outcome !== undefined && outcome !== "finished") return [];
   return relatedQuestions(foundPassagesOf(message), citedNumbers(message));
 }
 

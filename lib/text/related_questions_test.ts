@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import type { AnswerOutcome, ChatMessage } from "@/lib/protocol/ui_message.ts";
 import {
+  followsRelated,
   type FoundPassage,
   MAX_RELATED,
   RELATED_MIN_MATCH,
   relatedQuestions,
+  relatedQuestionsOf,
 } from "./related_questions.ts";
 
 /** An FAQ entry of our FAQ page sharing a word with the visitor's question, found at `match`. */
@@ -82,4 +85,30 @@ Deno.test("related questions: at most three, and all of them when the answer cit
     "Pergunta número 2?",
     "Pergunta número 3?",
   ]);
+});
+
+Deno.test("related questions: a stopped or failed answer offers none, on the page and the server alike", () => {
+  const answer = (outcome?: AnswerOutcome): ChatMessage => ({
+    id: "a",
+    role: "assistant",
+    parts: [
+      {
+        type: "tool-search_site",
+        toolCallId: "t",
+        state: "output-available",
+        input: { query: "Como apago?" },
+        output: {
+          mode: "lexical",
+          passages: [entry(1, "Preciso de conta?"), entry(2, "Como apago?")],
+        },
+      } as ChatMessage["parts"][number],
+      { type: "text", text: "“Não.” [1]" },
+    ],
+    ...(outcome ? { metadata: { outcome } } : {}),
+  });
+  assert.deepEqual(relatedQuestionsOf(answer()).map((r) => r.question), ["Como apago?"]);
+  assert.deepEqual(relatedQuestionsOf(answer("finished")).map((r) => r.question), ["Como apago?"]);
+  assert.deepEqual(relatedQuestionsOf(answer("stopped")), []);
+  assert.deepEqual(relatedQuestionsOf(answer("failed")), []);
+  assert.equal(followsRelated(answer("stopped"), "Como apago?"), false);
 });
