@@ -767,7 +767,7 @@ export class SearchEngine {
     const query = askedPart(message);
     const k = Math.max(0, Math.floor(options.k ?? 5));
     const ranked = await this.rank(query, k, options.signal);
-    const match = this.#matcher(withoutClitics(query));
+    const { match, heading } = this.#matcher(withoutClitics(query));
     const cross = this.#crossPair(query, queryLangs(query, this.#langs));
     let n = 0;
     const passages = ranked.ids.map((id, i): Passage => {
@@ -777,6 +777,7 @@ export class SearchEngine {
         ...p,
         score: ranked.scores[i],
         match: match(id),
+        heading: heading(id),
         ranks: { bm25: ranked.bm25[i], dense: ranked.dense[i] },
       };
     });
@@ -801,7 +802,7 @@ export class SearchEngine {
    * language than the query is matched through the lexicon's translations (and the words
    * themselves, for names and code).
    */
-  #matcher(query: string): (id: number) => number {
+  #matcher(query: string): { match: (id: number) => number; heading: (id: number) => number } {
     const cross = this.#crossPair(query, queryLangs(query, this.#langs));
     const rarest = this.#rarestIdf();
     const verb = askedVerb(query);
@@ -837,7 +838,7 @@ export class SearchEngine {
       return total > 0 ? e.known / total : 0;
     };
     let ownShare: number | undefined;
-    return (id) => {
+    const match = (id: number) => {
       const lang = LANGS[this.data.postings.docLangs[id]] ?? "pt";
       const { groups, weights, known } = groupsIn(lang);
       let found = 0;
@@ -859,6 +860,21 @@ export class SearchEngine {
       }
       return Number(((found / total + siteShare) / 2).toFixed(3));
     };
+    // The share of the query's weight the passage's own heading holds: how much of the
+    // question the section, by its name, is about (a related question's test, search_site.ts).
+    const heading = (id: number) => {
+      const lang = LANGS[this.data.postings.docLangs[id]] ?? "pt";
+      const { groups, weights } = groupsIn(lang);
+      const own = new Set(analyze(entryQuestion(this.passage(id).title), lang));
+      let found = 0;
+      let total = 0;
+      groups.forEach((terms, i) => {
+        total += weights[i];
+        if (terms.some((t) => own.has(t))) found += weights[i];
+      });
+      return total > 0 ? Number((found / total).toFixed(3)) : 0;
+    };
+    return { match, heading };
   }
 
   /**

@@ -36,6 +36,19 @@ Deno.test("search reports each passage's match: the share of the query's weight 
   assert.ok(none.passages[0].match! > 0 && none.passages[0].match! < 0.5);
 });
 
+Deno.test("search reports the share of the query's weight each passage's own heading holds", async () => {
+  const engine = new SearchEngine(data);
+  const heading = async (q: string) =>
+    new Map((await engine.search(q, { k: 4 })).passages.map((p) => [p.id, p.heading]));
+  // Only the last heading counts: the section's "Catálogo de modelos" is its page's name.
+  const asked = await heading("qual modelo escolher no catálogo");
+  assert.ok(asked.get("modelos#escolher")! > asked.get("modelos#catalogo")!);
+  assert.ok(asked.get("modelos#escolher")! < 1);
+  assert.equal((await heading("como escolher")).get("modelos#escolher"), 1);
+  // A section its text matches and its heading does not.
+  assert.equal((await heading("preços dos provedores")).get("modelos#catalogo"), 0);
+});
+
 Deno.test('"para mim" does not lift an FAQ entry written "sobre mim" over the asked thing', () => {
   const site = buildIndexData([
     passage(

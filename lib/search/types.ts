@@ -26,6 +26,11 @@ export interface Passage {
    * unlike `score`, so it can tell "found" from "nothing on the site".
    */
   match?: number;
+  /**
+   * The share of the query's IDF weight its own heading (the title's last part) holds (0–1):
+   * how much of the question the section is about by its name, not merely mentions.
+   */
+  heading?: number;
   /** 1-based rank in each list; null when the passage was absent from it. */
   ranks: { bm25: number | null; dense: number | null };
 }

@@ -16,7 +16,7 @@
 import type { JSONValue } from "ai";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
-import type { SiteSearch } from "@/lib/search/types.ts";
+import type { Passage, SiteSearch } from "@/lib/search/types.ts";
 import type {
   InternalPassageRef,
   PublicPassage,
@@ -60,15 +60,25 @@ export function numberedSources(output: unknown): NumberedSource[] {
 }
 
 /**
- * Whether a passage found for `query` is an FAQ entry whose own question holds one of the
- * query's words: a question the chat may offer under the answer (lib/text/related_questions.ts).
- * An entry found by its answer's words alone ("O que é um artefato?" for a question about the
- * cookie) reads as unrelated to the visitor, however much of the query its text holds.
+ * Least share of the query's weight a section's own heading holds for the section to be
+ * offered as a related question (`Passage.heading`): half the question. A single shared word
+ * is not enough for a section, as it is for an FAQ entry: the site's own name ("assistente")
+ * is in nearly every heading. At 0.4 "What database does it run on?" was offered "What runs
+ * right away and what waits for you".
  */
-function relatedEntryTest(query: string): (title: string) => boolean {
+export const RELATED_HEADING_SHARE = 0.5;
+
+/**
+ * Whether a passage found for `query` may be offered under the answer as a related question
+ * (lib/text/related_questions.ts): an FAQ entry whose own question holds one of the query's
+ * words, or a section whose heading holds half the query's weight. An entry found by its
+ * answer's words alone ("O que é um artefato?" for a question about the cookie) reads as
+ * unrelated to the visitor, however much of the query its text holds.
+ */
+function relatedEntryTest(query: string): (p: Passage) => boolean {
   const asked = questionTerms(query);
-  return (title) => {
-    if (!isFaqEntry(title)) return false;
+  return ({ title, heading }) => {
+    if (!isFaqEntry(title)) return heading !== undefined && heading >= RELATED_HEADING_SHARE;
     for (const term of contentTerms(entryQuestion(title))) if (asked.has(term)) return true;
     return false;
   };
@@ -132,12 +142,12 @@ export function createSearchTool(search: SiteSearch, options: SearchToolOptions)
           text: p.text,
           score: p.score,
           ...(p.match === undefined ? {} : { match: p.match }),
-          ...(related(p.title) ? { relatedQuestion: true as const } : {}),
+          ...(related(p) ? { relatedQuestion: true as const } : {}),
         };
       });
       const more = result.passages.slice(k).flatMap((p): RelatedEntry[] => {
         const url = p.url === null ? null : sourceLink(p.url, options.origin, options.siteOrigins);
-        return url !== null && p.match !== undefined && related(p.title)
+        return url !== null && p.match !== undefined && related(p)
           ? [{ title: p.title, url, match: p.match }]
           : [];
       });

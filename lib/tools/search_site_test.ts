@@ -153,7 +153,7 @@ Deno.test("search_site: a question the search translated says so in the output a
   assert.equal((await run(fakeSearch({ known: false }))).output.translatedFrom, undefined);
 });
 
-Deno.test("search tool: an FAQ entry whose question shares the query's words is marked related", async () => {
+Deno.test("search tool: an FAQ entry sharing the query's words, a section named by most, are related", async () => {
   const entry = (id: string, question: string, n: number): Passage => ({
     ...passage(id, `/faq#${id}`, "Texto da resposta.", n),
     title: `Perguntas frequentes › ${question}`,
@@ -167,8 +167,18 @@ Deno.test("search tool: an FAQ entry whose question shares the query's words is 
           entry("apagar", "Como apago o cookie de visitante?", 2),
           // Found by its answer's words: its question shares none of the visitor's.
           entry("artefato", "O que é um artefato?", 3),
-          // A section, not an FAQ entry, even though its heading names the cookie.
-          { ...passage("dados", "/dados#cookie", "Texto.", 4), title: "Seus dados › O cookie" },
+          // A section whose heading names the cookie, a word of several in the question.
+          {
+            ...passage("dados", "/dados#cookie", "Texto.", 4),
+            title: "Seus dados › O cookie",
+            heading: 0.4,
+          },
+          // A section whose heading holds most of the question's weight.
+          {
+            ...passage("guarda", "/dados#guarda", "Texto.", 5),
+            title: "Seus dados › O que o cookie guarda",
+            heading: 0.8,
+          },
         ],
       }),
     passage: () => null,
@@ -178,7 +188,7 @@ Deno.test("search tool: an FAQ entry whose question shares the query's words is 
   const input = { query: "O que o cookie guarda sobre mim?" };
   const output = await t.execute!(input, CALL) as SearchToolOutput;
   const marked = output.passages.map((p) => "relatedQuestion" in p && p.relatedQuestion === true);
-  assert.deepEqual(marked, [false, true, false, false]);
+  assert.deepEqual(marked, [false, true, false, false, true]);
   // The model is shown the passages, not what the page offers.
   const view = await t.toModelOutput!({ toolCallId: "c1", input, output });
   assert.doesNotMatch(JSON.stringify(view), /relatedQuestion/);

@@ -34,6 +34,8 @@ export interface Row {
   body: string;
   score: number;
   match?: number | null;
+  /** The share of the query's weight the passage's heading holds (Passage.heading). */
+  heading?: number | null;
   /** The query's IDF weight, the same on every row (ranking_sql.ts). */
   weight?: number | null;
   /** The site's half of the match, the same on every row. */

@@ -228,6 +228,7 @@ function assemble(
       ...stored,
       score: Number(f.score),
       ...(lexicalRow?.match == null ? {} : { match: Number(lexicalRow.match) }),
+      ...(lexicalRow?.heading == null ? {} : { heading: Number(lexicalRow.heading) }),
       ranks: { bm25: f.ranks[0] ?? null, dense: dense ? f.ranks[1] ?? null : null },
     };
   });

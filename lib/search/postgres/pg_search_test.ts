@@ -306,6 +306,45 @@ Deno.test(
 );
 
 Deno.test(
+  { name: "pg search: each passage's heading share is the embedded engine's", ignore },
+  async () => {
+    const docs = [
+      doc("modelos", "/modelos", [
+        ["Catálogo de modelos", "Três famílias de provedores e seus preços."],
+        ["Catálogo de modelos › Qual modelo escolher", "Qualquer um serve para começar."],
+      ]),
+      doc("dados", "/dados", [["Seus dados › Por quanto tempo ficam guardados", "Trinta dias."]]),
+      doc("keys", "/en/keys", [["Setup › Where the model keys go", "In the environment."]], "en"),
+    ];
+    const db = await pgSchema("heading");
+    try {
+      await indexIntoPg(db.sql, docs);
+      const pg = createPgSiteSearch({ sql: db.sql });
+      const embedded = new SearchEngine(buildIndexData(docs.flatMap((d) => d.passages)));
+      for (
+        const q of [
+          "qual modelo escolher no catálogo",
+          "preços dos provedores",
+          "quanto tempo guardam meus dados?",
+          "where do the model keys go?",
+        ]
+      ) {
+        const shares = async (s: Pick<typeof embedded, "search">) =>
+          new Map((await s.search(q, { k: 4 })).passages.map((p) => [p.id, p.heading]));
+        const [a, b] = [await shares(pg), await shares(embedded)];
+        assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort(), q);
+        if (!q.startsWith("preços")) assert.ok([...b.values()].some((s) => s! >= 0.5), q);
+        for (const [id, share] of b) {
+          assert.ok(Math.abs(a.get(id)! - share!) < 0.02, `${q} ${id}: ${a.get(id)} / ${share}`);
+        }
+      }
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
   {
     name: "pg search: a word the site lacks weighs in the match as in the embedded engine",
     ignore,

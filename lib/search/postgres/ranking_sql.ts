@@ -70,7 +70,7 @@ const REPAIR_VARIANTS = `array(
  * own side in its language, its translation in the other, as the embedded engine's BM25 does),
  * $12 null, or a translated question's words for the match, each the text of all its senses
  * and the word itself (text[]; translate.ts `TranslatedQuestion.senses`).
- * Returns id, title, url, lang, body, score, match, and the query's `weight` (its words' IDF, a
+ * Returns id, title, url, lang, body, score, match, heading, and the query's `weight` (its words' IDF, a
  * word the site lacks as the rarest term: what a side's scores are divided by when two
  * languages' rankings are merged) and `site_share` (the site's half of the match).
  */
@@ -98,6 +98,12 @@ mw as (
     coalesce(bool_or(m.lexeme in (select lexeme from asked_lex)), false)
   from mlex m, total group by m.i, total.n
 )`;
+
+/** The text search configuration of a passage `p`'s language, in SQL (`CONFIG_OF`). */
+const HEADING_CONFIG = "(case p.lang when 'en' then 'site_en' else 'site_pt' end)::regconfig";
+
+/** A passage `p`'s own heading, in SQL: its title's last part (lib/text/faq_heading.ts). */
+const LAST_HEADING = "regexp_replace(p.title, '^.* › ', '')";
 
 const LEXICAL_TEMPLATE = `
 with asked as (
@@ -180,6 +186,11 @@ select p.id, p.title, p.url, p.lang, p.body, t.score,
   -- scale the offline model's gate is calibrated on): see Passage.match.
   ((select coalesce(sum(m.idf), 0) from mw m where m.q is not null and p.tsv @@ m.q)
      / nullif(a.all_idf, 0) + a.known_idf / nullif(a.all_idf, 0)) / 2 as match,
+  -- The share of that weight the passage's own heading (its title's last part) holds: see
+  -- Passage.heading.
+  (select coalesce(sum(m.idf), 0) from mw m where m.q is not null
+     and to_tsvector(${HEADING_CONFIG}, ${splitJoinedWords(LAST_HEADING)}) @@ m.q)
+     / nullif(a.all_idf, 0) as heading,
   a.weight, a.known_idf / nullif(a.all_idf, 0) as site_share
 -- One row with a null id when no passage matched: its weight and site share are still read.
 from (select coalesce(sum(coalesce(idf, case when asked then 0
