@@ -8,6 +8,7 @@
 import type { OwnerAnswer, OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { SearchEngine } from "./engine.ts";
 import type { Passage, SearchResult, SiteSearch, StoredPassage } from "./types.ts";
+import { entryQuestion } from "@/lib/text/faq_heading.ts";
 
 /** Who the citation names, per language. */
 export const SITE_TEAM = { pt: "Equipe do site", en: "Site team" } as const;
@@ -15,28 +16,83 @@ export const SITE_TEAM = { pt: "Equipe do site", en: "Site team" } as const;
 /** The document id prefix of the answers' passages (`respostas/<id>#resposta`). */
 export const OWNER_DOC_PREFIX = "respostas/";
 
+/** The anchor of the passage of an answer given by a page of the site. */
+const POINTER_ANCHOR = "#pagina";
+
 /** The public page of an answer. */
 export function ownerAnswerUrl(id: string): string {
   return `/respostas/${id}`;
 }
 
-/** The passage of an answer: "Site team (2026-12-04) › The question?". */
+/**
+ * The passage of an answer: "Site team (2026-12-04) › The question?". A question answered with
+ * a page of the site is searched as its own FAQ entry, the page's heading its text; a search
+ * that finds it is given the page's passage instead (`pointedToPages`).
+ */
 export function ownerAnswerPassage(a: OwnerAnswer): StoredPassage {
   const date = new Date(a.updatedAt).toISOString().slice(0, 10);
   const question = /\?\s*$/.test(a.question) ? a.question : `${a.question}?`;
   return {
-    id: `${OWNER_DOC_PREFIX}${a.id}#resposta`,
-    title: `${SITE_TEAM[a.lang]} (${date}) › ${question}`,
-    url: ownerAnswerUrl(a.id),
+    id: `${OWNER_DOC_PREFIX}${a.id}${a.target ? POINTER_ANCHOR : "#resposta"}`,
+    title: a.target ? question : `${SITE_TEAM[a.lang]} (${date}) › ${question}`,
+    url: a.target ? a.target.url : ownerAnswerUrl(a.id),
     lang: a.lang,
-    text: a.answer,
+    text: a.target ? entryQuestion(a.target.title) : a.answer,
   };
+}
+
+/** The passage id of each answer given by a page of the site, to that page's passage id. */
+export function answerTargets(list: readonly OwnerAnswer[]): Map<string, string> {
+  return new Map(
+    list.flatMap((a) => a.target ? [[ownerAnswerPassage(a).id, a.target.id] as const] : []),
+  );
+}
+
+/**
+ * `passages` with each answer given by a page replaced by that page's passage as the index
+ * holds it now (`lookup`), its score and match kept: the visitor's wording found it, the page is
+ * cited. Each page is listed once, at its first place; one no longer in the index (or that
+ * cannot be read now) is left out. At most `k`.
+ */
+export async function pointedToPages(
+  passages: readonly Passage[],
+  targets: ReadonlyMap<string, string>,
+  lookup: (id: string) => StoredPassage | null | Promise<StoredPassage | null>,
+  k: number,
+): Promise<Passage[]> {
+  const out: Passage[] = [];
+  const listed = new Set<string>();
+  for (const hit of passages) {
+    if (out.length >= k) break;
+    const target = targets.get(hit.id);
+    let passage: Passage | null = hit;
+    if (target !== undefined) {
+      const page = await Promise.resolve(lookup(target)).catch((error) => {
+        console.error("The page an answer points to could not be read:", error);
+        return null;
+      });
+      const { n, ...rest } = hit;
+      passage = page && {
+        ...rest,
+        ...{ id: page.id, title: page.title, url: page.url, lang: page.lang, text: page.text },
+        ...(page.url ? { n: n ?? 1 } : {}),
+      };
+    } else if (hit.id.endsWith(POINTER_ANCHOR)) {
+      // An answer given by a page this isolate has not read the target of yet: never shown raw.
+      passage = null;
+    }
+    if (!passage || listed.has(passage.id)) continue;
+    listed.add(passage.id);
+    out.push(passage);
+  }
+  return out;
 }
 
 interface Overlay {
   version: number;
   engine: SearchEngine | null;
   byId: Map<string, StoredPassage>;
+  targets: Map<string, string>;
 }
 
 /**
@@ -57,14 +113,15 @@ export function mergeResults(base: SearchResult, own: Passage[], k: number): Sea
 
 /** `base` with the owner's answers from `answers` searched beside it. */
 export function withOwnerAnswers(base: SiteSearch, answers: OwnerAnswers): SiteSearch {
-  let overlay: Overlay = { version: 0, engine: null, byId: new Map() };
+  let overlay: Overlay = { version: 0, engine: null, byId: new Map(), targets: new Map() };
   let building: Promise<Overlay> | null = null;
 
   async function build(version: number): Promise<Overlay> {
     const list = await answers.list();
     const passages = list.map(ownerAnswerPassage);
     const byId = new Map(passages.map((p) => [p.id, p]));
-    if (!passages.length) return { version, engine: null, byId };
+    const targets = answerTargets(list);
+    if (!passages.length) return { version, engine: null, byId, targets };
     // Loaded on the first answer only: pages and a site without answers never pay for it.
     const [{ SearchEngine }, { buildIndexData }] = await Promise.all([
       import("./engine.ts"),
@@ -75,7 +132,7 @@ export function withOwnerAnswers(base: SiteSearch, answers: OwnerAnswers): SiteS
       docId: p.id.split("#")[0],
       lang: p.lang as "pt" | "en",
     })));
-    return { version, engine: new SearchEngine(data), byId };
+    return { version, engine: new SearchEngine(data), byId, targets };
   }
 
   async function current(): Promise<Overlay> {
@@ -98,7 +155,11 @@ export function withOwnerAnswers(base: SiteSearch, answers: OwnerAnswers): SiteS
       ]);
       if (!own.engine) return result;
       const hits = await own.engine.search(query, { k: Math.min(k, 3) });
-      return mergeResults(result, hits.passages, k);
+      // Merged past `k`: a page an answer points to may also be among the static passages.
+      const merged = mergeResults(result, hits.passages, k + hits.passages.length);
+      if (merged === result) return result;
+      const lookup = (id: string) => base.passage(id);
+      return { ...merged, passages: await pointedToPages(merged.passages, own.targets, lookup, k) };
     },
     passage: (id) => overlay.byId.get(id) ?? base.passage(id),
     status: () => base.status(),

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
-import { mergeResults, ownerAnswerPassage, withOwnerAnswers } from "./owner_overlay.ts";
+import {
+  mergeResults,
+  ownerAnswerPassage,
+  pointedToPages,
+  withOwnerAnswers,
+} from "./owner_overlay.ts";
 import { isFaqEntry } from "./question_kind.ts";
 import type { Passage, SiteSearch } from "./types.ts";
 
@@ -76,4 +81,43 @@ Deno.test("owner overlay: an answer put first keeps the rest of the result, its 
   );
   assert.deepEqual(merged.passages.map((p) => p.id), ["respostas/a#resposta", "sobre#a"]);
   assert.equal(merged.translatedFrom, "en");
+});
+
+Deno.test("owner overlay: a wording answered with a page finds that page, once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const answers = createOwnerAnswers(kv, () => Date.UTC(2026, 11, 4));
+    const search = withOwnerAnswers(base, answers);
+    const question = "Qual é a especialidade da casa?";
+    await answers.save({
+      question,
+      answer: "",
+      lang: "pt",
+      target: { id: STATIC.id, title: STATIC.title, url: STATIC.url! },
+    });
+    const { passages } = await search.search(question);
+    // The page, with the score that puts it first; not also in second place.
+    assert.deepEqual(passages.map((p) => p.id), [STATIC.id]);
+    assert.equal(passages[0].text, STATIC.text);
+    assert.ok(passages[0].score > STATIC.score);
+    assert.ok(passages[0].match! > STATIC.match!);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("pointedToPages: a page gone, or a target not read yet, is never shown raw", async () => {
+  const hit = (id: string): Passage => ({ ...STATIC, id, title: "Pergunta?", score: 9 });
+  const targets = new Map([["respostas/a#pagina", "sobre#a"], ["respostas/b#pagina", "gone#x"]]);
+  const lookup = (id: string) => id === STATIC.id ? STATIC : null;
+  const out = await pointedToPages(
+    [hit("respostas/b#pagina"), hit("respostas/c#pagina"), hit("respostas/a#pagina"), STATIC],
+    targets,
+    lookup,
+    5,
+  );
+  assert.deepEqual(out.map((p) => [p.id, p.score]), [[STATIC.id, 9]]);
+  // A written answer passes as it is.
+  const written = hit("respostas/d#resposta");
+  assert.deepEqual(await pointedToPages([written], targets, lookup, 5), [written]);
 });

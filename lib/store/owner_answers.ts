@@ -11,14 +11,28 @@
 export interface OwnerAnswer {
   id: string;
   question: string;
+  /** The answer the team wrote; empty for a question answered with a page (`target`). */
   answer: string;
   lang: "pt" | "en";
+  /**
+   * A passage of the site that answers the question: the visitors' wording is then searched
+   * as that passage's (lib/search/owner_overlay.ts), which is cited as it is on the site.
+   */
+  target?: AnswerTarget;
   createdAt: number;
   updatedAt: number;
 }
 
+/** The site passage a question is answered with, as it was when the owner picked it. */
+export interface AnswerTarget {
+  /** The passage id (`<docId>#<anchor>`), resolved in the live index on every search. */
+  id: string;
+  title: string;
+  url: string;
+}
+
 /** What the owner sends to create or edit an answer. */
-export type OwnerAnswerInput = Pick<OwnerAnswer, "question" | "answer" | "lang">;
+export type OwnerAnswerInput = Pick<OwnerAnswer, "question" | "answer" | "lang" | "target">;
 
 /** Limits of an answer: KV values stay small and the overlay stays a small index. */
 export const OWNER_ANSWER_LIMITS = { question: 300, answer: 4000, count: 500 } as const;
@@ -31,25 +45,29 @@ const VERSION_KEY = ["owner_answers_version"];
 /** Thrown for input the owner must correct; its message says how. */
 export class OwnerAnswerInputError extends Error {}
 
-/** Checks and trims what the owner sent; throws OwnerAnswerInputError naming the fix. */
+/**
+ * Checks and trims what the owner sent; throws OwnerAnswerInputError naming the fix. A question
+ * answered with a page of the site (`target`) has no text of its own.
+ */
 export function checkOwnerAnswer(input: {
   question?: string | null;
   answer?: string | null;
   lang?: string | null;
+  target?: AnswerTarget;
 }): OwnerAnswerInput {
   const question = (input.question ?? "").trim();
-  const answer = (input.answer ?? "").trim();
+  const answer = input.target ? "" : (input.answer ?? "").trim();
   const { question: maxQ, answer: maxA } = OWNER_ANSWER_LIMITS;
   if (!question || question.length > maxQ) {
     throw new OwnerAnswerInputError(`Write the question in 1 to ${maxQ} characters.`);
   }
-  if (!answer || answer.length > maxA) {
+  if (!input.target && (!answer || answer.length > maxA)) {
     throw new OwnerAnswerInputError(`Write the answer in 1 to ${maxA} characters.`);
   }
   if (input.lang !== "pt" && input.lang !== "en") {
     throw new OwnerAnswerInputError('Pick the answer\'s language: "pt" or "en".');
   }
-  return { question, answer, lang: input.lang };
+  return { question, answer, lang: input.lang, ...(input.target ? { target: input.target } : {}) };
 }
 
 function newId(): string {

@@ -42,4 +42,13 @@ Deno.test("owner answers: input is checked, with the fix in the message", () => 
     answer: "a",
     lang: "en",
   });
+  // A question answered with a page of the site needs no text of its own.
+  const target = { id: "faq#conta", title: "FAQ › Preciso de conta?", url: "/faq#conta" };
+  assert.deepEqual(checkOwnerAnswer({ question: "Tem login?", answer: "x", lang: "pt", target }), {
+    question: "Tem login?",
+    answer: "",
+    lang: "pt",
+    target,
+  });
+  assert.throws(() => checkOwnerAnswer({ question: "", lang: "pt", target }), /1 to 300/);
 });

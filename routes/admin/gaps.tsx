@@ -11,11 +11,14 @@ import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
 import type { GapGroup } from "@/lib/gaps/group.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
 import {
+  type AnswerTarget,
   checkOwnerAnswer,
+  OWNER_ANSWER_LIMITS,
   type OwnerAnswer,
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
-import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
+import { OWNER_DOC_PREFIX, ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
+import type { SiteSearch } from "@/lib/search/types.ts";
 
 type Data =
   | { unauthorized: true }
@@ -27,9 +30,32 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 const FORM_BYTES = 16 * 1024;
 
 /**
+ * The passage of the site that answers `page` (a page's title or question, as the owner
+ * writes it): the search's first passage of a site page, not another answer of the team.
+ */
+async function pageAnswering(search: SiteSearch, page: string): Promise<AnswerTarget> {
+  const words = page.trim();
+  if (!words || words.length > OWNER_ANSWER_LIMITS.question) {
+    throw new OwnerAnswerInputError(
+      `Write the title or the question of the page in 1 to ${OWNER_ANSWER_LIMITS.question} characters.`,
+    );
+  }
+  const { passages } = await search.search(words, { k: 5 });
+  const found = passages.find((p) => p.url && !p.id.startsWith(OWNER_DOC_PREFIX));
+  if (!found?.url) {
+    throw new OwnerAnswerInputError(
+      `Nothing on the site matches "${words}": write the title or the question of the page.`,
+    );
+  }
+  return { id: found.id, title: found.title, url: found.url };
+}
+
+/**
  * /admin/gaps: the questions the assistant could not answer, grouped, counted, newest first,
  * and the site team's answers to them. POST `action=save` (question, answer, lang, optional
- * id to edit) or `action=remove` (id). Admin session or bearer token, else 401.
+ * id to edit), `action=point` (question, lang, page: the title or question of the site's page
+ * that answers it, so that the visitors' wording finds that page) or `action=remove` (id).
+ * Admin session or bearer token, else 401.
  */
 export const handler = define.handlers<Data>({
   async GET(ctx) {
@@ -59,13 +85,15 @@ export const handler = define.handlers<Data>({
     if (form.get("action") === "remove") {
       if (!id || !await store.remove(id)) throw new HttpError("not_found", "No such answer.");
       done = "removed";
-    } else if (form.get("action") === "save") {
+    } else if (form.get("action") === "save" || form.get("action") === "point") {
       let input;
       try {
+        const page = form.get("action") === "point" ? form.get("page") ?? "" : null;
         input = checkOwnerAnswer({
           question: form.get("question"),
           answer: form.get("answer"),
           lang: form.get("lang"),
+          ...(page === null ? {} : { target: await pageAnswering(ctx.app.search, page) }),
         });
         if (!await store.save(input, id)) {
           throw new HttpError("not_found", `Answer "${id}" not found: it was removed.`);
@@ -78,7 +106,7 @@ export const handler = define.handlers<Data>({
       }
       done = "saved";
     } else {
-      throw new HttpError("invalid_request", 'Send "action": "save" or "remove".');
+      throw new HttpError("invalid_request", 'Send "action": "save", "point" or "remove".');
     }
     return new Response(null, {
       status: 303,
@@ -151,24 +179,68 @@ function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; loca
         <summary>{g.answerThis}</summary>
         <AnswerForm g={g} question={group.question} lang={group.lang} />
       </details>
+      <details>
+        <summary>{g.pointThis}</summary>
+        <PointForm g={g} question={group.question} lang={group.lang} page={group.followed[0]} />
+      </details>
     </section>
   );
 }
 
-/** A saved answer: its page, its edit form and its remove button. */
+/** Answers a question with a page of the site: the visitors' wording then finds that page. */
+function PointForm(
+  { g, question, lang, page = "" }: {
+    g: GapMessages;
+    question: string;
+    lang: "pt" | "en";
+    page?: string;
+  },
+) {
+  return (
+    <form method="post" action="/admin/gaps" class="gap-form">
+      <input type="hidden" name="action" value="point" />
+      <input type="hidden" name="lang" value={lang} />
+      <label>
+        {g.question}
+        <input name="question" value={question} required maxLength={300} />
+      </label>
+      <label>
+        {g.page}
+        <input name="page" value={page} required maxLength={300} />
+      </label>
+      <p class="gap-meta">{g.pageHelp}</p>
+      <button type="submit" class="button">{g.point}</button>
+    </form>
+  );
+}
+
+/**
+ * A saved answer: its page, its edit form and its remove button; or the page of the site it is
+ * answered with (removed and pointed again to change).
+ */
 function AnswerItem({ answer: a, g }: { answer: OwnerAnswer; g: GapMessages }) {
+  const updated = new Date(a.updatedAt).toISOString().slice(0, 10);
   return (
     <section class="gap-answer" id={`a-${a.id}`}>
       <h3>{a.question}</h3>
-      <p class="contact-text">{a.answer}</p>
-      <p class="gap-meta">
-        {g.updated} {new Date(a.updatedAt).toISOString().slice(0, 10)} ·{" "}
-        <a href={ownerAnswerUrl(a.id)}>{g.view}</a>
-      </p>
-      <details>
-        <summary>{g.edit}</summary>
-        <AnswerForm g={g} question={a.question} lang={a.lang} answer={a.answer} id={a.id} />
-      </details>
+      {a.target
+        ? (
+          <p class="gap-meta">
+            {g.answeredWith}: <a href={a.target.url}>{a.target.title}</a> · {g.updated} {updated}
+          </p>
+        )
+        : (
+          <>
+            <p class="contact-text">{a.answer}</p>
+            <p class="gap-meta">
+              {g.updated} {updated} · <a href={ownerAnswerUrl(a.id)}>{g.view}</a>
+            </p>
+            <details>
+              <summary>{g.edit}</summary>
+              <AnswerForm g={g} question={a.question} lang={a.lang} answer={a.answer} id={a.id} />
+            </details>
+          </>
+        )}
       <form method="post" action="/admin/gaps">
         <input type="hidden" name="action" value="remove" />
         <input type="hidden" name="id" value={a.id} />

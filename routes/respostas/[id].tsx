@@ -15,6 +15,10 @@ export const handler = define.handlers<OwnerAnswer>({
   async GET(ctx) {
     const answer = await ctx.app.ownerAnswers.get(ctx.params.id);
     if (!answer) throw new HttpError("not_found", `No answer at "${ctx.url.pathname}".`);
+    // A question answered with a page of the site has no page of its own.
+    if (answer.target) {
+      return new Response(null, { status: 303, headers: { Location: answer.target.url } });
+    }
     setHead(ctx.state, { title: answer.question });
     // Short cache: an edit or a removal shows within a minute.
     return ctx.render(answer, { headers: { "Cache-Control": "public, max-age=60" } });

@@ -1,10 +1,15 @@
 /**
  * /admin/gaps in Chromium: grouped unanswered questions at 390 and 1440 px without sideways
- * scrolling, and the owner answering a group through the page's own form; the next visitor
- * asking the same question is answered from it. Screenshots in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
+ * scrolling, and the owner answering a group through the page's own form, and another with a
+ * page of the site; the next visitor asking the same questions is answered from them. Screenshots in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import assert from "node:assert/strict";
-import { docsScreenshotDir, hasHorizontalScroll, launchBrowser } from "../support/browser.ts";
+import {
+  docsScreenshotDir,
+  hasHorizontalScroll,
+  launchBrowser,
+  screenshotDir,
+} from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
 import {
   CookieJar,
@@ -28,6 +33,12 @@ const SEEDED: Array<Omit<GapRecord, "at" | "chatId">> = [
   { question: "Qual é o horário de atendimento da loja?", reason: "stopped", lang: "pt" },
   { question: "Vocês entregam para Portugal?", reason: "not-covered", lang: "pt" },
   { question: "Qual o horário de atendimento aos sábados?", reason: "not-covered", lang: "pt" },
+  {
+    question: "Vocês ficam com meu histórico pra sempre?",
+    reason: "related",
+    lang: "pt",
+    followed: "Por quanto tempo as minhas conversas ficam guardadas?",
+  },
 ];
 
 Deno.test({
@@ -51,7 +62,7 @@ Deno.test({
         const page = await ctx.newPage();
         const res = await page.goto(server.url + "/admin/gaps");
         assert.equal(res?.status(), 200);
-        assert.equal(await page.locator(".gap-group").count(), 3);
+        assert.equal(await page.locator(".gap-group").count(), 4);
         assert.equal(await hasHorizontalScroll(page), false, `sideways scrolling at ${width} px`);
         await page.locator(".gap-group summary").first().click();
         await page.screenshot({
@@ -70,13 +81,28 @@ Deno.test({
       await page.goto(server.url + "/admin/gaps");
       const group = page.locator(".gap-group").filter({ hasText: "horário de atendimento" });
       assert.match(await group.textContent() ?? "", /Vezes: 3/);
-      await group.locator("summary").click();
+      await group.locator("summary").first().click();
       await group.locator("textarea[name=answer]").fill(
         "O atendimento funciona de segunda a sexta, das 9h às 18h, e aos sábados das 9h às 13h.",
       );
-      await group.locator("button[type=submit]").click();
+      await group.locator("form:has(textarea) button[type=submit]").click();
       await page.locator("[role=status]").waitFor();
       assert.equal(await page.locator(".gap-answer").count(), 1);
+
+      // A wording visitors went on from to a related question: answered with that page.
+      const went = page.locator(".gap-group").filter({ hasText: "histórico pra sempre" });
+      await went.locator("summary", { hasText: "Responder com uma página do site" }).click();
+      const pageField = went.locator("input[name=page]");
+      assert.equal(
+        await pageField.inputValue(),
+        "Por quanto tempo as minhas conversas ficam guardadas?",
+        "filled with the question they went on to",
+      );
+      await went.locator("form:has(input[name=page]) button[type=submit]").click();
+      await page.locator("[role=status]").waitFor();
+      const pointed = page.locator(".gap-answer").filter({ hasText: "histórico pra sempre" });
+      assert.match(await pointed.textContent() ?? "", /Respondida com: .*Por quanto tempo/);
+      await pointed.screenshot({ path: `${await screenshotDir()}/admin-gaps-pointed-1440.png` });
       await ctx.close();
 
       const ask = await postChat(server.url, {
@@ -87,6 +113,13 @@ Deno.test({
       const text = streamedText(chunks);
       assert.match(text, /9h às 13h/, text);
       assert.ok(chunks.some((c) => c.type === "source-url" && c.url.includes("/respostas/")));
+
+      const history = await postChat(server.url, {
+        id: newChatId(),
+        message: userMessage("Vocês ficam com meu histórico pra sempre?"),
+      }, { jar: new CookieJar() });
+      const first = (await readSse(history)).chunks.find((c) => c.type === "source-url");
+      assert.ok(first?.type === "source-url" && first.url.endsWith("-ficam-guardadas"), first?.url);
     } finally {
       await browser.close();
       await server.close();

@@ -270,3 +270,57 @@ Deno.test("gaps: going on to a related question records the question its answer 
     await server.close();
   }
 });
+
+Deno.test("gaps: the owner answers a wording with a page; the next visitor's answer cites it", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const question = "Vocês ficam com meu histórico pra sempre?";
+    const page = "Por quanto tempo as minhas conversas ficam guardadas?";
+    const isPage = (url: string) =>
+      url.endsWith("#por-quanto-tempo-as-minhas-conversas-ficam-guardadas");
+    const first = await ask(server, question);
+    assert.ok(!first.sources.some((s) => isPage(s.url)), JSON.stringify(first.sources));
+
+    const cookie = await signIn(server);
+    const nothing = await adminPost(server, cookie, {
+      action: "point",
+      question,
+      lang: "pt",
+      page: "pizza calabresa",
+    });
+    assert.equal(nothing.status, 400);
+    assert.match(await nothing.text(), /Nothing on the site matches/);
+
+    const pointed = await adminPost(server, cookie, {
+      action: "point",
+      question,
+      lang: "pt",
+      page,
+    });
+    await pointed.body?.cancel();
+    assert.equal(pointed.status, 303);
+    const html = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
+    assert.match(html, /Respondida com: <a href="[^"]*#por-quanto-tempo-as-minhas-conversas/);
+    const id = html.match(/id="a-([a-z0-9]{12})"/)?.[1];
+    assert.ok(id, "the pointed question is listed");
+
+    // Another visitor, the same words: the page is the first source, quoted as the site has it.
+    const second = await ask(server, question);
+    assert.ok(isPage(second.sources[0]?.url ?? ""), JSON.stringify(second.sources));
+    assert.equal(second.sources[0].title, `Perguntas frequentes › Sobre ações e dados › ${page}`);
+    assert.match(second.text, /\[1\]/);
+    assert.equal(second.sources.filter((s) => isPage(s.url)).length, 1, "listed once");
+    // The question has no page of its own: its address leads to the site's page.
+    const own = await fetch(`${server.url}/respostas/${id}`, { redirect: "manual" });
+    await own.body?.cancel();
+    assert.equal(own.status, 303);
+    assert.ok(isPage(own.headers.get("location") ?? ""));
+
+    const removed = await adminPost(server, cookie, { action: "remove", id });
+    await removed.body?.cancel();
+    const third = await ask(server, question);
+    assert.ok(!third.sources.some((s) => isPage(s.url)), JSON.stringify(third.sources));
+  } finally {
+    await server.close();
+  }
+});

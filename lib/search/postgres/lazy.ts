@@ -20,7 +20,7 @@ export function lazyPgSearch(
   url: string,
   embedder: Embedder | null,
   lexicon?: string,
-): SiteSearch & Pick<PgSiteSearch, "ready" | "syncDocuments"> {
+): SiteSearch & Pick<PgSiteSearch, "ready" | "syncDocuments" | "storedPassage"> {
   let real: PgSiteSearch | null = null;
   let loading: Promise<PgSiteSearch> | null = null;
   const load = () =>
@@ -38,6 +38,7 @@ export function lazyPgSearch(
   return {
     ready: async () => await (await load()).ready(),
     syncDocuments: async (docs, prefix) => await (await load()).syncDocuments(docs, prefix),
+    storedPassage: async (id) => await (await load()).storedPassage(id),
     async search(query, options) {
       return (await load()).search(query, options);
     },

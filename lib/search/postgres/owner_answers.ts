@@ -7,7 +7,13 @@
  * content hash makes the copy idempotent).
  */
 import type { OwnerAnswer, OwnerAnswers } from "@/lib/store/owner_answers.ts";
-import { mergeResults, OWNER_DOC_PREFIX, ownerAnswerPassage } from "../owner_overlay.ts";
+import {
+  answerTargets,
+  mergeResults,
+  OWNER_DOC_PREFIX,
+  ownerAnswerPassage,
+  pointedToPages,
+} from "../owner_overlay.ts";
 import type { SiteSearch } from "../types.ts";
 import type { PgDocument } from "./pg_index.ts";
 import type { PgSiteSearch } from "./pg_search.ts";
@@ -34,19 +40,22 @@ const SYNC_WAIT_MS = 1_000;
 
 /** `base` (the Postgres search) with the owner's answers copied into it and lifted as today. */
 export function withPgOwnerAnswers(
-  base: SiteSearch & Pick<PgSiteSearch, "syncDocuments">,
+  base: SiteSearch & Pick<PgSiteSearch, "syncDocuments" | "storedPassage">,
   answers: Pick<OwnerAnswers, "list" | "version">,
   options: { syncWaitMs?: number } = {},
 ): SiteSearch {
   const wait = options.syncWaitMs ?? SYNC_WAIT_MS;
   let synced: number | null = null;
+  let targets = new Map<string, string>();
   let syncing: Promise<void> | null = null;
   async function sync(): Promise<void> {
     const version = await answers.version();
     // Version 0: no answer was ever written, nothing to copy.
     if (version === synced || version === 0) return;
     syncing ??= (async () => {
-      await base.syncDocuments(ownerDocuments(await answers.list()), OWNER_DOC_PREFIX);
+      const list = await answers.list();
+      targets = answerTargets(list);
+      await base.syncDocuments(ownerDocuments(list), OWNER_DOC_PREFIX);
       synced = version;
     })().finally(() => syncing = null);
     await syncing;
@@ -67,9 +76,11 @@ export function withPgOwnerAnswers(
       // question as well as the best passage does (lib/search/owner_overlay.ts).
       const result = await base.search(query, { ...options, k: k + 3 });
       const own = result.passages.filter((p) => isOwner(p.id)).slice(0, 3);
-      const rest = { mode: result.mode, passages: result.passages.filter((p) => !isOwner(p.id)) };
-      const merged = mergeResults(rest, own, k);
-      return merged === rest ? { ...result, passages: result.passages.slice(0, k) } : merged;
+      const rest = { ...result, passages: result.passages.filter((p) => !isOwner(p.id)) };
+      const merged = mergeResults(rest, own, k + own.length);
+      const ranked = merged === rest ? result : merged;
+      const lookup = (id: string) => base.storedPassage(id);
+      return { ...ranked, passages: await pointedToPages(ranked.passages, targets, lookup, k) };
     },
     passage: (id) => base.passage(id),
     status: () => base.status(),

@@ -68,6 +68,8 @@ export type PgSiteSearch = SiteSearch & {
    * written when new or changed, deleted when gone; no other document is read or touched.
    */
   syncDocuments(docs: PgDocument[], prefix: string): Promise<void>;
+  /** The passage with this id as the database holds it now, or null when it holds none. */
+  storedPassage(id: string): Promise<StoredPassage | null>;
   close(): Promise<void>;
 };
 
@@ -161,6 +163,17 @@ export function createPgSiteSearch(options: PgSiteSearchOptions): PgSiteSearch {
     },
     ready: () => refresh().catch(() => {}),
     syncDocuments: (docs, prefix) => syncDocuments(sql, docs, prefix, options.embedder ?? null),
+    async storedPassage(id) {
+      const [row] = await withDeadline<Row[]>(
+        sql`select id, title, url, lang, body, 0::float8 as score from site_passages
+          where id = ${id}` as unknown as Promise<Row[]>,
+        deadline,
+      );
+      if (!row) return null;
+      const stored = { id: row.id, title: row.title, url: row.url, lang: row.lang, text: row.body };
+      seen.set(row.id, stored);
+      return stored;
+    },
     close: () => options.sql ? Promise.resolve() : sql.end({ timeout: 1 }),
   };
 }

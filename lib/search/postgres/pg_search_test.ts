@@ -732,3 +732,48 @@ Deno.test({
     await db.drop();
   }
 });
+
+Deno.test({
+  name: "pg search: a wording the owner answered with a page finds that page, read live",
+  ignore,
+}, async () => {
+  const db = await pgSchema("pointer");
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await indexIntoPg(db.sql, CORPUS);
+    const answers = createOwnerAnswers(kv);
+    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
+      syncWaitMs: 30_000,
+    });
+    const question = "A conversa some se a internet cair?";
+    assert.notEqual((await search.search(question)).passages[0]?.id, "streaming#s1");
+    await answers.save({
+      question,
+      answer: "",
+      lang: "pt",
+      target: { id: "streaming#s1", title: "Streaming › Retomada", url: "/sobre/streaming#s1" },
+    });
+    // A fresh isolate: the page is read from the database, not from passages seen before.
+    const fresh = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
+      syncWaitMs: 30_000,
+    });
+    for (const s of [search, fresh]) {
+      const { passages } = await s.search(question);
+      assert.equal(passages[0].id, "streaming#s1");
+      assert.equal(passages[0].url, "/sobre/streaming#s1");
+      assert.match(passages[0].text, /retoma a resposta/);
+      assert.equal(passages.filter((p) => p.id === "streaming#s1").length, 1);
+      assert.ok(!passages.some((p) => p.id.startsWith("respostas/")));
+    }
+    // The page gone from the index: the wording finds nothing of it, and nothing raw.
+    await db.sql`delete from site_passages where id = 'streaming#s1'`;
+    const gone = createPgSiteSearch({ sql: db.sql });
+    const after = await withPgOwnerAnswers(gone, answers, { syncWaitMs: 30_000 }).search(question);
+    assert.ok(
+      !after.passages.some((p) => p.id.startsWith("respostas/") || p.id === "streaming#s1"),
+    );
+  } finally {
+    kv.close();
+    await db.drop();
+  }
+});
