@@ -3,7 +3,7 @@
  * their stemmed content terms (the search analyzer's) overlap by a Jaccard index of at least
  * `SIMILAR`. No model: the same words the search matches on.
  */
-import { analyze } from "@/lib/search/analyzer.ts";
+import { questionTerms, termOverlap } from "@/lib/search/question_overlap.ts";
 import type { GapReason, GapRecord } from "@/lib/store/gaps.ts";
 
 /** Least Jaccard index of two questions' terms for them to share a group. */
@@ -27,17 +27,9 @@ export interface GapGroup {
   followed: string[];
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let shared = 0;
-  for (const t of a) if (b.has(t)) shared++;
-  const union = a.size + b.size - shared;
-  return union === 0 ? 0 : shared / union;
-}
-
-/** The content terms of a question; the folded text when it has none ("e aí?"). */
+/** The content terms of a gap's question. */
 function termsOf(gap: GapRecord): Set<string> {
-  const terms = analyze(gap.question, gap.lang);
-  return new Set(terms.length ? terms : [gap.question.toLowerCase().trim()]);
+  return questionTerms(gap.question, gap.lang);
 }
 
 /**
@@ -49,7 +41,7 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
   const groups: Array<{ terms: Set<string>; group: GapGroup }> = [];
   for (const gap of newest) {
     const terms = termsOf(gap);
-    let found = groups.find((g) => jaccard(g.terms, terms) >= SIMILAR)?.group;
+    let found = groups.find((g) => termOverlap(g.terms, terms) >= SIMILAR)?.group;
     if (!found) {
       found = {
         question: gap.question,

@@ -78,6 +78,7 @@ Deno.test("owner overlay: an answer put first keeps the rest of the result, its 
     { mode: "lexical", passages: [STATIC], translatedFrom: "en" },
     [own],
     5,
+    "Do you ship to Portugal?",
   );
   assert.deepEqual(merged.passages.map((p) => p.id), ["respostas/a#resposta", "sobre#a"]);
   assert.equal(merged.translatedFrom, "en");
@@ -101,6 +102,11 @@ Deno.test("owner overlay: a wording answered with a page finds that page, once",
     assert.equal(passages[0].text, STATIC.text);
     assert.ok(passages[0].score > STATIC.score);
     assert.ok(passages[0].match! > STATIC.match!);
+    // The same words, written otherwise: the page too.
+    assert.equal((await search.search("qual a especialidade da casa")).passages[0].id, STATIC.id);
+    // A question sharing a word with the wording, not alike to it: the static ranking alone.
+    const other = await search.search("Qual é a especialidade do chef no almoço de domingo?");
+    assert.equal(other.passages[0].score, STATIC.score);
   } finally {
     kv.close();
   }

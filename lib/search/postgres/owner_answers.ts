@@ -77,7 +77,7 @@ export function withPgOwnerAnswers(
       const result = await base.search(query, { ...options, k: k + 3 });
       const own = result.passages.filter((p) => isOwner(p.id)).slice(0, 3);
       const rest = { ...result, passages: result.passages.filter((p) => !isOwner(p.id)) };
-      const merged = mergeResults(rest, own, k + own.length);
+      const merged = mergeResults(rest, own, k + own.length, query);
       const ranked = merged === rest ? result : merged;
       const lookup = (id: string) => base.storedPassage(id);
       return { ...ranked, passages: await pointedToPages(ranked.passages, targets, lookup, k) };
