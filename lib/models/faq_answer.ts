@@ -133,7 +133,7 @@ export function faqAnswerSentences(
   const asked = chosen.slice(1);
   // Only the entry's first sentences fill the room: a short one far down is off the point.
   for (const s of [...asked, ...all.slice(from, from + DETAIL_REACH)]) {
-    if (out.includes(s)) continue;
+    if (out.includes(s) || !standsAlone(s, all, out)) continue;
     // The sentence of the asked kind may take the detail's room; the entry's others are
     // skipped when they would overrun, so a long one does not hide the short ones after it.
     const room = asked.includes(s) ? (kind === "how" ? STEP_WORDS : DETAIL_WORDS) : ANSWER_WORDS;
@@ -147,6 +147,20 @@ export function faqAnswerSentences(
     out.push(detail);
   }
   return out;
+}
+
+/**
+ * Whether `s`, quoted after the sentences `out` holds, reads on its own: one the page runs on
+ * in lower case ("Instale a stable. ponto final.", "elif ... else.") says nothing without the
+ * sentence before it. Filling an answer skips sentences that would overrun it; without this
+ * rule it quoted "…uma decisão independente.” “Ponto final.”" A name of code in lower case
+ * ("shuffle(L) shuffles a list…") starts a sentence of its own. (A sentence ending with a
+ * colon, left out too, lost "You probably can:" as the answer to "Can I install an rpm on
+ * Debian?")
+ */
+function standsAlone(s: string, all: readonly string[], out: readonly string[]): boolean {
+  const before = all[all.indexOf(s) - 1];
+  return !/^\p{Ll}+[\s,.;:!?]/u.test(s) || before === undefined || out.includes(before);
 }
 
 /** `lead`, then the entry's sentences after it while the answer stays within 45 words. */

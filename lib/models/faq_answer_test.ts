@@ -53,6 +53,20 @@ Deno.test("the entry's next sentences follow in order while the answer stays wit
   assert.match(chosen[2], /shuffle\(L\)/);
 });
 
+Deno.test("a sentence the page runs on in lower case is not quoted without the one before it", () => {
+  // The Debian FAQ: "Instale a stable. ponto final." ran on; the long sentence before
+  // "ponto final." is skipped for room, so "Ponto final." was quoted alone.
+  const text = "A resposta é um pouco complicada. Depende realmente daquilo que pretende fazer. " +
+    "Uma solução seria perguntar a um amigo que corre Debian. " +
+    `Se a segurança ou a estabilidade são ${"muito ".repeat(30)}importantes: instale a stable. ` +
+    "ponto final. Este é o método mais preferido. " +
+    "shuffle(L) embaralha uma lista no lugar. " + "palavra ".repeat(40).trim() + ".";
+  const chosen = faqAnswerSentences("Qual distribuição é melhor para mim?", text);
+  assert.ok(!chosen.some((s) => /^ponto final/i.test(s)), chosen.join(" | "));
+  // A name of code in lower case starts a sentence of its own.
+  assert.ok(chosen.some((s) => s.startsWith("shuffle(L)")), chosen.join(" | "));
+});
+
 Deno.test("a how question adds the entry's step or code line after its first sentence", () => {
   const text =
     "Há várias formas de fazer isso, e a mais simples depende do que você quer com ela no fim. " +
