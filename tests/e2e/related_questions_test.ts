@@ -2,7 +2,8 @@
  * The related questions under the last answer, in Chromium at 390 and 1440 px: the FAQ
  * entries the search found and the answer did not quote, each a button that asks it, with
  * JavaScript (the island sends it) and without (the chat's form posts it). An off-topic
- * question gets none. Screenshots in test-results/screenshots/ (SCREENSHOT_DIR).
+ * question gets none; a section whose heading holds the question is offered by that heading.
+ * Screenshots in test-results/screenshots/ (SCREENSHOT_DIR).
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -118,5 +119,37 @@ Deno.test({
       assert.deepEqual(asked, [QUESTION, related[0]]);
       await page.screenshot({ path: `${shots}/related-questions-nojs-390.png` });
       await ctx.close();
+    }),
+});
+
+Deno.test({
+  ...E2E,
+  name: "e2e related questions: a section named by the question is offered by its heading",
+  fn: () =>
+    withApp(async (server, browser) => {
+      const shots = await screenshotDir();
+      for (const scheme of ["light", "dark"] as const) {
+        const ctx = await browser.newContext({
+          viewport: { width: 1440, height: 900 },
+          locale: "pt-BR",
+          colorScheme: scheme,
+        });
+        const page = await ctx.newPage();
+        const seen = watchPage(page);
+        await openChat(page, server.url + "/");
+        // Answered from an FAQ entry; the page about accessibility has a section on it.
+        await ask(page, "Dá para usar só com o teclado?");
+        await waitForAnswer(page);
+        const related = await relatedUnderLast(page);
+        const section = "Acessibilidade: sem JavaScript e pelo teclado";
+        assert.ok(related.includes(section), `the section offered: ${related}`);
+        await page.screenshot({ path: `${shots}/related-section-1440-${scheme}.png` });
+        await page.locator("form.related button", { hasText: section }).click();
+        await waitForAnswer(page);
+        const now = await citedTitles(page);
+        assert.ok(now.some((t) => t.endsWith(section)), `the answer quotes the section: ${now}`);
+        assert.deepEqual(seen.errors, []);
+        await ctx.close();
+      }
     }),
 });
