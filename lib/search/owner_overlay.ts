@@ -9,8 +9,6 @@ import type { OwnerAnswer, OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { SearchEngine } from "./engine.ts";
 import type { Passage, SearchResult, SiteSearch, StoredPassage } from "./types.ts";
 import { entryQuestion } from "@/lib/text/faq_heading.ts";
-import type { Lang } from "./analyzer.ts";
-import { questionTerms, termOverlap } from "./question_overlap.ts";
 
 /** Who the citation names, per language. */
 export const SITE_TEAM = { pt: "Equipe do site", en: "Site team" } as const;
@@ -50,11 +48,22 @@ export function answerTargets(list: readonly OwnerAnswer[]): Map<string, string>
   );
 }
 
-/** Whether `query` is alike to the wording of `pointer`, an answer given by a page. */
-function alike(query: string, pointer: Passage): boolean {
-  const lang: Lang = pointer.lang === "en" ? "en" : "pt";
-  const wording = questionTerms(pointer.title, lang);
-  return termOverlap(questionTerms(query, lang), wording) >= POINTER_ALIKE;
+const isPointer = (p: Passage) => p.id.endsWith(POINTER_ANCHOR);
+
+/**
+ * `hits` less the answers given by a page whose wording `query` is not alike to
+ * (`POINTER_ALIKE`): the owner pointed that wording, not every question sharing words with it.
+ * The analyzer is loaded on the first such hit, not at start.
+ */
+export async function alikeHits(query: string, hits: readonly Passage[]): Promise<Passage[]> {
+  if (!hits.some(isPointer)) return [...hits];
+  const { questionTerms, termOverlap } = await import("./question_overlap.ts");
+  return hits.filter((p) => {
+    if (!isPointer(p)) return true;
+    const lang = p.lang === "en" ? "en" : "pt";
+    const wording = questionTerms(p.title, lang);
+    return termOverlap(questionTerms(query, lang), wording) >= POINTER_ALIKE;
+  });
 }
 
 /**
@@ -86,7 +95,7 @@ export async function pointedToPages(
         ...{ id: page.id, title: page.title, url: page.url, lang: page.lang, text: page.text },
         ...(page.url ? { n: n ?? 1 } : {}),
       };
-    } else if (hit.id.endsWith(POINTER_ANCHOR)) {
+    } else if (isPointer(hit)) {
       // An answer given by a page this isolate has not read the target of yet: never shown raw.
       passage = null;
     }
@@ -105,31 +114,25 @@ interface Overlay {
 }
 
 /**
- * Least likeness (`termOverlap` of their terms) of a visitor's question to the wording an
- * answer given by a page was given for, for that answer to lift the page: the owner pointed
- * that wording, not every question sharing words with it. "tupla vs lista?", pointed to the
- * entry on why both types exist, took "Como converto uma lista em tupla?" from the entry on
- * converting them (both words found, the asking verb unknown to the answers: `match` 1).
+ * Least likeness (lib/search/question_overlap.ts `termOverlap` of their terms) of a visitor's
+ * question to the wording an answer given by a page was given for, for that answer to lift the
+ * page (`alikeHits`). "tupla vs lista?", pointed to the entry on why both types exist, took
+ * "Como converto uma lista em tupla?" from the entry on converting them (both words found, the
+ * asking verb unknown to the answers: `match` 1).
  */
 export const POINTER_ALIKE = 0.75;
 
 /**
- * Merges the owner's hits for `query` into the static ones: an answer that holds at least as
- * much of the question as the best static passage goes first, scored above it (the offline
- * model quotes the top-scored passage); the rest of the static ranking follows. An answer given
- * by a page lifts it only for a question alike to its wording (`POINTER_ALIKE`).
+ * Merges the owner's hits into the static ones: an answer that holds at least as much of
+ * the question as the best static passage goes first, scored above it (the offline model
+ * quotes the top-scored passage); the rest of the static ranking follows. Answers given by a
+ * page come through `alikeHits` first.
  */
-export function mergeResults(
-  base: SearchResult,
-  own: Passage[],
-  k: number,
-  query: string,
-): SearchResult {
+export function mergeResults(base: SearchResult, own: Passage[], k: number): SearchResult {
   const bestMatch = Math.max(0, ...base.passages.map((p) => p.match ?? 0));
   const bestScore = Math.max(0, ...base.passages.map((p) => p.score));
   const lifted = own
     .filter((p) => (p.match ?? 0) >= bestMatch && (p.match ?? 0) > 0)
-    .filter((p) => !p.id.endsWith(POINTER_ANCHOR) || alike(query, p))
     .map((p) => ({ ...p, score: bestScore + 1 + p.score }));
   if (!lifted.length) return base;
   // The rest of the result (its mode, the language a translated question was read in) stays.
@@ -181,7 +184,8 @@ export function withOwnerAnswers(base: SiteSearch, answers: OwnerAnswers): SiteS
       if (!own.engine) return result;
       const hits = await own.engine.search(query, { k: Math.min(k, 3) });
       // Merged past `k`: a page an answer points to may also be among the static passages.
-      const merged = mergeResults(result, hits.passages, k + hits.passages.length, query);
+      const alike = await alikeHits(query, hits.passages);
+      const merged = mergeResults(result, alike, k + alike.length);
       if (merged === result) return result;
       const lookup = (id: string) => base.passage(id);
       return { ...merged, passages: await pointedToPages(merged.passages, own.targets, lookup, k) };

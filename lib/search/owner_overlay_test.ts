@@ -78,7 +78,6 @@ Deno.test("owner overlay: an answer put first keeps the rest of the result, its 
     { mode: "lexical", passages: [STATIC], translatedFrom: "en" },
     [own],
     5,
-    "Do you ship to Portugal?",
   );
   assert.deepEqual(merged.passages.map((p) => p.id), ["respostas/a#resposta", "sobre#a"]);
   assert.equal(merged.translatedFrom, "en");

@@ -8,6 +8,7 @@
  */
 import type { OwnerAnswer, OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import {
+  alikeHits,
   answerTargets,
   mergeResults,
   OWNER_DOC_PREFIX,
@@ -75,10 +76,13 @@ export function withPgOwnerAnswers(
       // A few more than asked: an answer just below the cut is still lifted when it holds the
       // question as well as the best passage does (lib/search/owner_overlay.ts).
       const result = await base.search(query, { ...options, k: k + 3 });
-      const own = result.passages.filter((p) => isOwner(p.id)).slice(0, 3);
-      const rest = { ...result, passages: result.passages.filter((p) => !isOwner(p.id)) };
-      const merged = mergeResults(rest, own, k + own.length, query);
-      const ranked = merged === rest ? result : merged;
+      // Answers given by a page, for questions not alike to their wording, are left out
+      // where they rank too: the page keeps its own place.
+      const found = await alikeHits(query, result.passages);
+      const own = found.filter((p) => isOwner(p.id)).slice(0, 3);
+      const rest = { ...result, passages: found.filter((p) => !isOwner(p.id)) };
+      const merged = mergeResults(rest, own, k + own.length);
+      const ranked = merged === rest ? { ...result, passages: found } : merged;
       const lookup = (id: string) => base.storedPassage(id);
       return { ...ranked, passages: await pointedToPages(ranked.passages, targets, lookup, k) };
     },

@@ -764,6 +764,9 @@ Deno.test({
       assert.match(passages[0].text, /retoma a resposta/);
       assert.equal(passages.filter((p) => p.id === "streaming#s1").length, 1);
       assert.ok(!passages.some((p) => p.id.startsWith("respostas/")));
+      // A question sharing words with the wording, not alike to it: not the page, not raw.
+      const other = await s.search("internet caindo");
+      assert.ok(!other.passages.some((p) => p.id === "streaming#s1" || p.id.startsWith("resp")));
     }
     // The page gone from the index: the wording finds nothing of it, and nothing raw.
     await db.sql`delete from site_passages where id = 'streaming#s1'`;
