@@ -4,7 +4,7 @@ import type { Locale } from "./mod.ts";
 const ptBR = {
   title: "Perguntas sem resposta",
   intro:
-    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, que receberam avaliação negativa ou depois das quais o visitante foi para uma pergunta relacionada, agrupadas por semelhança. Escreva uma resposta: ela passa a ser buscada e citada na hora.",
+    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, que receberam avaliação negativa ou depois das quais o visitante foi para uma pergunta relacionada, agrupadas por semelhança. Escreva uma resposta, ou indique a página do site que já responde: a busca passa a usá-la na hora.",
   csv: "Exportar CSV",
   empty: "Nenhuma pergunta sem resposta por enquanto.",
   question: "Pergunta",
@@ -44,7 +44,7 @@ const ptBR = {
 const en: typeof ptBR = {
   title: "Unanswered questions",
   intro:
-    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, that got a thumbs-down or after which the visitor went on to a related question, grouped by similarity. Write an answer: the search finds and cites it at once.",
+    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, that got a thumbs-down or after which the visitor went on to a related question, grouped by similarity. Write an answer, or name the page of the site that already answers: the search uses it at once.",
   csv: "Export CSV",
   empty: "No unanswered questions so far.",
   question: "Question",

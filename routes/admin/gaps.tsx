@@ -179,7 +179,8 @@ function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; loca
         <summary>{g.answerThis}</summary>
         <AnswerForm g={g} question={group.question} lang={group.lang} />
       </details>
-      <details>
+      {/* Visitors went on to a related question: the page that answers them is likely its. */}
+      <details open={group.followed.length > 0}>
         <summary>{g.pointThis}</summary>
         <PointForm g={g} question={group.question} lang={group.lang} page={group.followed[0]} />
       </details>
