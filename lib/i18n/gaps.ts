@@ -27,6 +27,8 @@ const ptBR = {
     "A busca passa a levar quem perguntar com essas palavras a essa página, que é citada como está no site.",
   point: "Responder com esta página",
   answeredWith: "Respondida com",
+  pageGone:
+    "Esta página não está mais no índice do site: a pergunta não é mais respondida com ela. Remova e responda de novo.",
   answerText: "Resposta",
   lang: "Idioma",
   save: "Salvar resposta",
@@ -67,6 +69,8 @@ const en: typeof ptBR = {
     "The search then takes whoever asks in these words to that page, cited as it is on the site.",
   point: "Answer with this page",
   answeredWith: "Answered with",
+  pageGone:
+    "This page is no longer in the site's index: the question is no longer answered with it. Remove it and answer again.",
   answerText: "Answer",
   lang: "Language",
   save: "Save answer",

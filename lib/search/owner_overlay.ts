@@ -7,7 +7,13 @@
  */
 import type { OwnerAnswer, OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import type { SearchEngine } from "./engine.ts";
-import type { Passage, SearchResult, SiteSearch, StoredPassage } from "./types.ts";
+import {
+  currentPassage,
+  type Passage,
+  type SearchResult,
+  type SiteSearch,
+  type StoredPassage,
+} from "./types.ts";
 import { entryQuestion } from "@/lib/text/faq_heading.ts";
 
 /** Who the citation names, per language. */
@@ -187,10 +193,11 @@ export function withOwnerAnswers(base: SiteSearch, answers: OwnerAnswers): SiteS
       const alike = await alikeHits(query, hits.passages);
       const merged = mergeResults(result, alike, k + alike.length);
       if (merged === result) return result;
-      const lookup = (id: string) => base.passage(id);
+      const lookup = (id: string) => currentPassage(base, id);
       return { ...merged, passages: await pointedToPages(merged.passages, own.targets, lookup, k) };
     },
     passage: (id) => overlay.byId.get(id) ?? base.passage(id),
+    ...(base.storedPassage ? { storedPassage: (id) => base.storedPassage!(id) } : {}),
     status: () => base.status(),
     ...(base.ready ? { ready: () => base.ready!() } : {}),
   };

@@ -88,4 +88,22 @@ export interface SiteSearch {
   status(): IndexStatus;
   /** Resolves once `status()` and `passage()` can answer (a search that loads lazily). */
   ready?(): Promise<void>;
+  /**
+   * The passage with this id as the index holds it now, read from where the index lives (a
+   * search whose `passage()` knows only what it has returned: Postgres).
+   */
+  storedPassage?(id: string): Promise<StoredPassage | null>;
+}
+
+/**
+ * The passage with this id as `search`'s index holds it now, or null: read where the index
+ * lives, or once a lazily loaded index is in (lib/search/lazy_search.ts).
+ */
+export async function currentPassage(
+  search: SiteSearch,
+  id: string,
+): Promise<StoredPassage | null> {
+  if (search.storedPassage) return await search.storedPassage(id);
+  await search.ready?.();
+  return search.passage(id);
 }

@@ -18,11 +18,17 @@ import {
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
 import { OWNER_DOC_PREFIX, ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
-import type { SiteSearch } from "@/lib/search/types.ts";
+import { currentPassage, type SiteSearch } from "@/lib/search/types.ts";
 
 type Data =
   | { unauthorized: true }
-  | { groups: GapGroup[]; answers: OwnerAnswer[]; done: "saved" | "removed" | null };
+  | {
+    groups: GapGroup[];
+    answers: OwnerAnswer[];
+    /** The answers given by a page the index no longer holds (after a rebuild). */
+    gone: string[];
+    done: "saved" | "removed" | null;
+  };
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
@@ -51,6 +57,21 @@ async function pageAnswering(search: SiteSearch, page: string): Promise<AnswerTa
 }
 
 /**
+ * The ids of the answers given by a page the index no longer holds: the search leaves them out,
+ * and the owner is told. A search that cannot be read now marks none.
+ */
+async function pagesGone(search: SiteSearch, answers: readonly OwnerAnswer[]): Promise<string[]> {
+  const pointed = answers.filter((a) => a.target);
+  try {
+    const found = await Promise.all(pointed.map((a) => currentPassage(search, a.target!.id)));
+    return pointed.filter((_, i) => !found[i]).map((a) => a.id);
+  } catch (error) {
+    console.error("The pages the answers point to could not be checked:", error);
+    return [];
+  }
+}
+
+/**
  * /admin/gaps: the questions the assistant could not answer, grouped, counted, newest first,
  * and the site team's answers to them. POST `action=save` (question, answer, lang, optional
  * id to edit), `action=point` (question, lang, page: the title or question of the site's page
@@ -69,12 +90,13 @@ export const handler = define.handlers<Data>({
       return ctx.render({ unauthorized: true }, { status: 401, headers });
     }
     const [gaps, answers] = await Promise.all([listGaps(ctx.app.kv), ctx.app.ownerAnswers.list()]);
+    const gone = await pagesGone(ctx.app.search, answers);
     const doneParam = ctx.url.searchParams.get("done");
     const done = doneParam === "saved" || doneParam === "removed" ? doneParam : null;
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
     // The grouping loads the search analyzer: on first use, not at start.
     const { groupGaps } = await import("@/lib/gaps/group.ts");
-    return ctx.render({ groups: groupGaps(gaps), answers, done }, { headers: PRIVATE });
+    return ctx.render({ groups: groupGaps(gaps), answers, gone, done }, { headers: PRIVATE });
   },
   async POST(ctx) {
     await requireAdminPage(ctx);
@@ -142,7 +164,9 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
       <section id="answers">
         <h2>{g.answers}</h2>
         {data.answers.length === 0 && <p>{g.answersEmpty}</p>}
-        {data.answers.map((a) => <AnswerItem key={a.id} answer={a} g={g} />)}
+        {data.answers.map((a) => (
+          <AnswerItem key={a.id} answer={a} g={g} gone={data.gone.includes(a.id)} />
+        ))}
       </section>
     </AdminShell>
   );
@@ -219,7 +243,9 @@ function PointForm(
  * A saved answer: its page, its edit form and its remove button; or the page of the site it is
  * answered with (removed and pointed again to change).
  */
-function AnswerItem({ answer: a, g }: { answer: OwnerAnswer; g: GapMessages }) {
+function AnswerItem(
+  { answer: a, g, gone }: { answer: OwnerAnswer; g: GapMessages; gone: boolean },
+) {
   const updated = new Date(a.updatedAt).toISOString().slice(0, 10);
   return (
     <section class="gap-answer" id={`a-${a.id}`}>
@@ -228,6 +254,7 @@ function AnswerItem({ answer: a, g }: { answer: OwnerAnswer; g: GapMessages }) {
         ? (
           <p class="gap-meta">
             {g.answeredWith}: <a href={a.target.url}>{a.target.title}</a> · {g.updated} {updated}
+            {gone && <strong class="gap-warning">{g.pageGone}</strong>}
           </p>
         )
         : (

@@ -303,6 +303,7 @@ Deno.test("gaps: the owner answers a wording with a page; the next visitor's ans
     assert.match(html, /Respondida com: <a href="[^"]*#por-quanto-tempo-as-minhas-conversas/);
     const id = html.match(/id="a-([a-z0-9]{12})"/)?.[1];
     assert.ok(id, "the pointed question is listed");
+    assert.doesNotMatch(html, /não está mais no índice/, "the page is in the index");
 
     // Another visitor, the same words: the page is the first source, quoted as the site has it.
     const second = await ask(server, question);
@@ -320,6 +321,32 @@ Deno.test("gaps: the owner answers a wording with a page; the next visitor's ans
     await removed.body?.cancel();
     const third = await ask(server, question);
     assert.ok(!third.sources.some((s) => isPage(s.url)), JSON.stringify(third.sources));
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("gaps: a wording whose page left the index is marked, and not answered with it", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const question = "Vocês têm uma página sobre descontos para estudantes?";
+    // As a rebuild leaves it: the page the owner picked is no longer in the index.
+    const saved = await server.services.ownerAnswers.save({
+      question,
+      answer: "",
+      lang: "pt",
+      target: { id: "descontos#estudantes", title: "Descontos › Estudantes", url: "/descontos" },
+    });
+    const cookie = await signIn(server);
+    const html = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
+    const item = html.slice(html.indexOf(`id="a-${saved!.id}"`));
+    assert.match(item, /Esta página não está mais no índice do site/);
+    const asked = await ask(server, question);
+    assert.ok(
+      !asked.sources.some((s) => s.url.includes("descontos")),
+      JSON.stringify(asked.sources),
+    );
+    assert.ok(!asked.sources.some((s) => s.url.includes("/respostas/")));
   } finally {
     await server.close();
   }

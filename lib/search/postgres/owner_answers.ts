@@ -87,6 +87,7 @@ export function withPgOwnerAnswers(
       return { ...ranked, passages: await pointedToPages(ranked.passages, targets, lookup, k) };
     },
     passage: (id) => base.passage(id),
+    storedPassage: (id) => base.storedPassage(id),
     status: () => base.status(),
     ...(base.ready ? { ready: () => base.ready!() } : {}),
   };
