@@ -11,14 +11,12 @@ import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
 import type { GapGroup } from "@/lib/gaps/group.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
 import {
-  type AnswerTarget,
   checkOwnerAnswer,
-  OWNER_ANSWER_LIMITS,
   type OwnerAnswer,
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
-import { OWNER_DOC_PREFIX, ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
-import { currentPassage, type SiteSearch } from "@/lib/search/types.ts";
+import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
+import { pageAnswering, pagesGone } from "@/lib/gaps/answer_pages.ts";
 
 type Data =
   | { unauthorized: true }
@@ -34,42 +32,6 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /** An answer form holds a question, an answer and a language: well under 16 KiB. */
 const FORM_BYTES = 16 * 1024;
-
-/**
- * The passage of the site that answers `page` (a page's title or question, as the owner
- * writes it): the search's first passage of a site page, not another answer of the team.
- */
-async function pageAnswering(search: SiteSearch, page: string): Promise<AnswerTarget> {
-  const words = page.trim();
-  if (!words || words.length > OWNER_ANSWER_LIMITS.question) {
-    throw new OwnerAnswerInputError(
-      `Write the title or the question of the page in 1 to ${OWNER_ANSWER_LIMITS.question} characters.`,
-    );
-  }
-  const { passages } = await search.search(words, { k: 5 });
-  const found = passages.find((p) => p.url && !p.id.startsWith(OWNER_DOC_PREFIX));
-  if (!found?.url) {
-    throw new OwnerAnswerInputError(
-      `Nothing on the site matches "${words}": write the title or the question of the page.`,
-    );
-  }
-  return { id: found.id, title: found.title, url: found.url };
-}
-
-/**
- * The ids of the answers given by a page the index no longer holds: the search leaves them out,
- * and the owner is told. A search that cannot be read now marks none.
- */
-async function pagesGone(search: SiteSearch, answers: readonly OwnerAnswer[]): Promise<string[]> {
-  const pointed = answers.filter((a) => a.target);
-  try {
-    const found = await Promise.all(pointed.map((a) => currentPassage(search, a.target!.id)));
-    return pointed.filter((_, i) => !found[i]).map((a) => a.id);
-  } catch (error) {
-    console.error("The pages the answers point to could not be checked:", error);
-    return [];
-  }
-}
 
 /**
  * /admin/gaps: the questions the assistant could not answer, grouped, counted, newest first,

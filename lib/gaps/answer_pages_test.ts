@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import type { Passage, SiteSearch, StoredPassage } from "@/lib/search/types.ts";
+import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
+import { pageAnswering, pagesGone } from "./answer_pages.ts";
+
+const hit = (id: string, url: string | null): Passage => ({
+  id,
+  title: `Título de ${id}`,
+  url,
+  lang: "pt",
+  text: "Texto.",
+  score: 1,
+  ranks: { bm25: 1, dense: null },
+});
+
+function siteOf(passages: Passage[], stored: StoredPassage[] = []): SiteSearch {
+  return {
+    search: () => Promise.resolve({ mode: "lexical", passages }),
+    passage: (id) => stored.find((p) => p.id === id) ?? null,
+    status: () => ({
+      status: "ok",
+      passages: 1,
+      documents: 1,
+      mode: "lexical",
+      embeddingModel: null,
+    }),
+  };
+}
+
+Deno.test("pageAnswering: the first site page with an address, never a team answer", async () => {
+  const site = siteOf([
+    hit("respostas/abcdefabcdef#resposta", "/respostas/abcdefabcdef"),
+    hit("interno#a", null),
+    hit("estranho#a", "javascript:alert(1)"),
+    hit("protocolo#a", "//outro.example/x"),
+    hit("dados#guardadas", "/seus-dados#guardadas"),
+  ]);
+  assert.deepEqual(await pageAnswering(site, "  Por quanto tempo ficam guardadas? "), {
+    id: "dados#guardadas",
+    title: "Título de dados#guardadas",
+    url: "/seus-dados#guardadas",
+  });
+});
+
+Deno.test("pageAnswering: an empty title, or one matching nothing, says what to write", async () => {
+  const none = siteOf([hit("estranho#a", "data:text/html,x")]);
+  await assert.rejects(() => pageAnswering(none, "pizza"), /Nothing on the site matches "pizza"/);
+  await assert.rejects(() => pageAnswering(none, "  "), /in 1 to 300 characters/);
+  await assert.rejects(() => pageAnswering(none, "x".repeat(301)), /in 1 to 300 characters/);
+});
+
+Deno.test("pagesGone: the pairs whose page the index no longer holds", async () => {
+  const page = { id: "dados#a", title: "Dados", url: "/dados#a", lang: "pt", text: "." };
+  const answer = (id: string, target?: string): OwnerAnswer => ({
+    id,
+    question: "Pergunta?",
+    answer: target ? "" : "Texto.",
+    lang: "pt",
+    ...(target ? { target: { id: target, title: "T", url: "/t" } } : {}),
+    createdAt: 0,
+    updatedAt: 0,
+  });
+  const site = siteOf([], [page]);
+  const answers = [answer("kept"), answer("here", "dados#a"), answer("gone", "antiga#b")];
+  assert.deepEqual(await pagesGone(site, answers), ["gone"]);
+  // A search that cannot be read now marks none.
+  const down: SiteSearch = { ...site, storedPassage: () => Promise.reject(new Error("down")) };
+  assert.deepEqual(await pagesGone(down, answers), []);
+});
