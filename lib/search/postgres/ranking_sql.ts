@@ -70,9 +70,9 @@ const REPAIR_VARIANTS = `array(
  * own side in its language, its translation in the other, as the embedded engine's BM25 does),
  * $12 null, or a translated question's words for the match, each the text of all its senses
  * and the word itself (text[]; translate.ts `TranslatedQuestion.senses`).
- * Returns id, title, url, lang, body, score, match, heading, and the query's `weight` (its words' IDF, a
- * word the site lacks as the rarest term: what a side's scores are divided by when two
- * languages' rankings are merged) and `site_share` (the site's half of the match).
+ * Returns id, title, url, lang, body, score, match, heading, and the query's `weight` (its
+ * words' IDF, a word the site lacks as the rarest term: what a side's scores are divided by when
+ * two languages' rankings are merged) and `site_share` (the site's half of the match).
  */
 const TRANSLATED_MATCH = `
 -- The match's words (mw): without $12 the ranking's; with it, a translated question's words as
