@@ -73,7 +73,6 @@ export function ChatShell(
 ) {
   return (
     <div class="shell with-sidebar">
-      <input type="checkbox" id="drawer-toggle" class="drawer-toggle visually-hidden" />
       <Header siteName={siteName} t={t} otherLang={locale === "en" ? "pt-BR" : "en"} drawer />
       <label for="drawer-toggle" class="drawer-backdrop" aria-hidden="true"></label>
       <ChatList t={t} chats={chats} cursor={cursor} currentId={chatId} />

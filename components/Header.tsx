@@ -13,6 +13,11 @@ export function Header(
 ) {
   return (
     <header class="topbar">
+      {
+        /* The drawer's switch sits in the banner, beside its button, so that every control of
+        the page is inside a landmark; the shell reads its state with :has(). */
+      }
+      {drawer && <input type="checkbox" id="drawer-toggle" class="drawer-toggle visually-hidden" />}
       {drawer && (
         <label for="drawer-toggle" class="drawer-button" title={t.openChats}>
           <Icon d="M4 7h16M4 12h16M4 17h16" size={20} weight={2} />

@@ -283,7 +283,7 @@ export function ApprovalCard(p: ApprovalCardProps) {
       ref={p.cardRef}
       data-approval-state={p.state}
     >
-      <h3 class="approval-title" id={headingId}>{p.summary ?? t.approvalTitle}</h3>
+      <h2 class="approval-title" id={headingId}>{p.summary ?? t.approvalTitle}</h2>
       <p class="approval-intro">
         {format(t.approvalIntro, { agent: p.agentName })}
         {p.runInBrowser && <>{" "}{t.approvalBrowser}</>}

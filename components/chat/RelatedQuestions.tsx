@@ -18,7 +18,7 @@ export function RelatedQuestions(
 ) {
   return (
     <form class="related" method="post" action={action} aria-label={t.relatedQuestions}>
-      <h3 class="related-title">{t.relatedQuestions}</h3>
+      <h2 class="related-title">{t.relatedQuestions}</h2>
       <ul>
         {related.map((r) => (
           <li key={r.url}>

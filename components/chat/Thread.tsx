@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { ChatMessage } from "@/lib/protocol/ui_message.ts";
 import type { Conversation } from "@/lib/client/use_conversation.ts";
 import { errorText, textOf } from "@/lib/client/chat_text.ts";
+import { format } from "@/lib/i18n/mod.ts";
 import { threadClickHandler } from "@/lib/client/thread_click.ts";
 import { Icon } from "@/components/Icon.tsx";
 import { AnswerActions } from "./AnswerActions.tsx";
@@ -27,41 +28,63 @@ export function Thread({ c, list }: { c: Conversation; list: ChatMessage[] }) {
     list.flatMap((m) => m.role === "user" ? [textOf(m).trim().toLocaleLowerCase()] : []),
   );
   return (
-    <div
-      class="thread"
-      role="log"
-      aria-busy={c.client.busy.value}
-      onClick={threadClickHandler(c.artifact.openFrom, t.codeCopied)}
-    >
-      {list.map((m, i) => (
-        <ThreadItem
-          key={m.id}
-          c={c}
-          message={m}
-          questionId={list[i - 1]?.id ?? ""}
-          isLast={m === last}
-          isLastUser={m === lastUser}
-          asked={asked}
-        />
-      ))}
-      {chat.status === "submitted" && last?.role === "user" && (
-        <p class="typing" aria-hidden="true">
-          <span></span>
-          <span></span>
-          <span></span>
-        </p>
-      )}
-      {error && (
-        <div class="error-banner" role="alert">
-          <span>{errorText(error, t)}</span>
-          <button type="button" class="link-button" onClick={c.composer.retry}>
-            {t.retry}
-          </button>
-        </div>
-      )}
-      {c.client.notice.value && <p class="notice" role="status">{c.client.notice.value}</p>}
-    </div>
+    <>
+      {
+        /* The page's one h1 once the welcome is gone: heading navigation lands on the
+      conversation, named by its first question. Outside the log, so it is not announced. */
+      }
+      <h1 class="visually-hidden">
+        {format(t.conversationHeading, { question: headingOf(list) })}
+      </h1>
+      <div
+        class="thread"
+        role="log"
+        aria-busy={c.client.busy.value}
+        onClick={threadClickHandler(c.artifact.openFrom, t.codeCopied)}
+      >
+        {list.map((m, i) => (
+          <ThreadItem
+            key={m.id}
+            c={c}
+            message={m}
+            questionId={list[i - 1]?.id ?? ""}
+            isLast={m === last}
+            isLastUser={m === lastUser}
+            asked={asked}
+          />
+        ))}
+        {chat.status === "submitted" && last?.role === "user" && (
+          <p class="typing" aria-hidden="true">
+            <span></span>
+            <span></span>
+            <span></span>
+          </p>
+        )}
+        {error && (
+          <div class="error-banner" role="alert">
+            <span>{errorText(error, t)}</span>
+            <button type="button" class="link-button" onClick={c.composer.retry}>
+              {t.retry}
+            </button>
+          </div>
+        )}
+        {c.client.notice.value && <p class="notice" role="status">{c.client.notice.value}</p>}
+      </div>
+    </>
   );
+}
+
+/** Most characters of the first question that name the conversation in its heading. */
+const HEADING_CHARS = 80;
+
+/** The conversation's first question, cut at a word within 80 characters. */
+function headingOf(list: ChatMessage[]): string {
+  const first = list.find((m) => m.role === "user");
+  const text = (first ? textOf(first) : "").replace(/\s+/g, " ").trim();
+  if (text.length <= HEADING_CHARS) return text;
+  const cut = text.slice(0, HEADING_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${space > HEADING_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 /** One message: the edit form while it is edited, else the message and its actions. */

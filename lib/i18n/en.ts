@@ -72,6 +72,7 @@ export const en: typeof ptBR = {
   noChats: "Your chats show up here.",
   untitled: "Untitled chat",
   chatActions: "Chat actions",
+  conversationHeading: "Conversation: {question}",
   renameLabel: "New title",
   rename: "Rename",
   delete: "Delete",

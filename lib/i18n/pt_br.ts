@@ -69,6 +69,7 @@ export const ptBR = {
   noChats: "Suas conversas aparecem aqui.",
   untitled: "Conversa sem título",
   chatActions: "Ações da conversa",
+  conversationHeading: "Conversa: {question}",
   renameLabel: "Novo título",
   rename: "Renomear",
   delete: "Apagar",
