@@ -63,16 +63,10 @@ const isPointer = (p: Passage) => p.id.endsWith(POINTER_ANCHOR);
  */
 export async function alikeHits(query: string, hits: readonly Passage[]): Promise<Passage[]> {
   if (!hits.some(isPointer)) return [...hits];
-  const { questionTerms, termOverlap } = await import("./question_overlap.ts");
-  // The query's terms once per language, not once per hit.
-  const asked = new Map<"pt" | "en", Set<string>>();
-  return hits.filter((p) => {
-    if (!isPointer(p)) return true;
-    const lang = p.lang === "en" ? "en" : "pt";
-    let terms = asked.get(lang);
-    if (!terms) asked.set(lang, terms = questionTerms(query, lang));
-    return termOverlap(terms, questionTerms(p.title, lang)) >= POINTER_ALIKE;
-  });
+  const { wordingOverlap } = await import("./question_overlap.ts");
+  return hits.filter((p) =>
+    !isPointer(p) || wordingOverlap(query, p.title, p.lang === "en" ? "en" : "pt") >= POINTER_ALIKE
+  );
 }
 
 /**

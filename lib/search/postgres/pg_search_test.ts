@@ -764,6 +764,9 @@ Deno.test({
       assert.match(passages[0].text, /retoma a resposta/);
       assert.equal(passages.filter((p) => p.id === "streaming#s1").length, 1);
       assert.ok(!passages.some((p) => p.id.startsWith("respostas/")));
+      // Typed in a hurry ("intenret"): still the owner's wording, still the page.
+      const typo = await s.search("A conversa some se a intenret cair?");
+      assert.equal(typo.passages[0].id, "streaming#s1");
       // A question sharing words with the wording, not alike to it: not the page, not raw.
       const other = await s.search("internet caindo");
       assert.ok(!other.passages.some((p) => p.id === "streaming#s1" || p.id.startsWith("resp")));
