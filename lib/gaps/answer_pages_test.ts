@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Passage, SiteSearch, StoredPassage } from "@/lib/search/types.ts";
 import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
-import { pageAnswering, pagesGone } from "./answer_pages.ts";
+import { candidatePages, pageAnswering, pageById, pagesGone } from "./answer_pages.ts";
 
 const hit = (id: string, url: string | null): Passage => ({
   id,
@@ -66,4 +66,36 @@ Deno.test("pagesGone: the pairs whose page the index no longer holds", async () 
   // A search that cannot be read now marks none.
   const down: SiteSearch = { ...site, storedPassage: () => Promise.reject(new Error("down")) };
   assert.deepEqual(await pagesGone(down, answers), []);
+});
+
+Deno.test("candidatePages: the site's pages the search found, each once, at most ten", async () => {
+  const site = siteOf([
+    hit("respostas/abcdefabcdef#resposta", "/respostas/abcdefabcdef"),
+    hit("a#1", "/a#1"),
+    hit("interno#a", null),
+    hit("estranho#a", "javascript:alert(1)"),
+    hit("a#1", "/a#1"),
+    ..."bcdefghijkl".split("").map((d) => hit(`${d}#1`, `https://site.example/${d}#1`)),
+  ]);
+  assert.deepEqual(
+    (await candidatePages(site, "Pergunta?")).map((c) => c.id),
+    ["a#1", ..."bcdefghij".split("").map((d) => `${d}#1`)],
+  );
+  const down: SiteSearch = { ...site, search: () => Promise.reject(new Error("down")) };
+  assert.deepEqual(await candidatePages(down, "Pergunta?"), []);
+});
+
+Deno.test("pageById: a page the index holds now; else what to do", async () => {
+  const page = { id: "dados#a", title: "Dados", url: "/dados#a", lang: "pt", text: "." };
+  const odd = { ...page, id: "odd#a", url: "javascript:alert(1)" };
+  const team = { ...page, id: "respostas/abcdefabcdef#resposta", url: "/respostas/abcdefabcdef" };
+  const site = siteOf([], [page, odd, team]);
+  assert.deepEqual(await pageById(site, "dados#a"), {
+    id: "dados#a",
+    title: "Dados",
+    url: "/dados#a",
+  });
+  for (const id of ["antiga#b", "odd#a", team.id, "x".repeat(400)]) {
+    await assert.rejects(() => pageById(site, id), /not in the site's index any more/, id);
+  }
 });

@@ -23,6 +23,10 @@ const ptBR = {
   answerThis: "Responder",
   pointThis: "Responder com uma página do site",
   page: "Página que responde (título ou pergunta)",
+  candidates: "Páginas que a busca encontrou para esta pergunta",
+  otherPage: "Outra página (título ou pergunta):",
+  open: "abrir",
+  newTab: "em nova aba",
   pageHelp:
     "A busca passa a levar quem perguntar com essas palavras a essa página, que é citada como está no site.",
   point: "Responder com esta página",
@@ -65,6 +69,10 @@ const en: typeof ptBR = {
   answerThis: "Answer",
   pointThis: "Answer with a page of the site",
   page: "Page that answers it (title or question)",
+  candidates: "Pages the search found for this question",
+  otherPage: "Another page (title or question):",
+  open: "open",
+  newTab: "in a new tab",
   pageHelp:
     "The search then takes whoever asks in these words to that page, cited as it is on the site.",
   point: "Answer with this page",

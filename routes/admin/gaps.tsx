@@ -16,12 +16,15 @@ import {
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
 import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
-import { pageAnswering, pagesGone } from "@/lib/gaps/answer_pages.ts";
+import { candidatePages, pageAnswering, pageById, pagesGone } from "@/lib/gaps/answer_pages.ts";
+import type { AnswerTarget } from "@/lib/store/owner_answers.ts";
 
 type Data =
   | { unauthorized: true }
   | {
     groups: GapGroup[];
+    /** The pages the search finds for each of the first groups' question, by group. */
+    candidates: AnswerTarget[][];
     answers: OwnerAnswer[];
     /** The answers given by a page the index no longer holds (after a rebuild). */
     gone: string[];
@@ -30,14 +33,21 @@ type Data =
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
+/**
+ * Groups, newest first, whose question is searched for the pages that may answer it: one search
+ * each per page view (about 1 ms embedded, a few on Postgres); later groups keep the title field.
+ */
+const GROUPS_WITH_CANDIDATES = 30;
+
 /** An answer form holds a question, an answer and a language: well under 16 KiB. */
 const FORM_BYTES = 16 * 1024;
 
 /**
  * /admin/gaps: the questions the assistant could not answer, grouped, counted, newest first,
  * and the site team's answers to them. POST `action=save` (question, answer, lang, optional
- * id to edit), `action=point` (question, lang, page: the title or question of the site's page
- * that answers it, so that the visitors' wording finds that page) or `action=remove` (id).
+ * id to edit), `action=point` (question, lang, and pageId: the passage id of one of the pages
+ * the search found for the group, or page: the title or question of the site's page that
+ * answers it; so that the visitors' wording finds that page) or `action=remove` (id).
  * Admin session or bearer token, else 401.
  */
 export const handler = define.handlers<Data>({
@@ -58,7 +68,13 @@ export const handler = define.handlers<Data>({
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
     // The grouping loads the search analyzer: on first use, not at start.
     const { groupGaps } = await import("@/lib/gaps/group.ts");
-    return ctx.render({ groups: groupGaps(gaps), answers, gone, done }, { headers: PRIVATE });
+    const groups = groupGaps(gaps);
+    const candidates = await Promise.all(
+      groups.slice(0, GROUPS_WITH_CANDIDATES).map((g) =>
+        candidatePages(ctx.app.search, g.question)
+      ),
+    );
+    return ctx.render({ groups, candidates, answers, gone, done }, { headers: PRIVATE });
   },
   async POST(ctx) {
     await requireAdminPage(ctx);
@@ -72,12 +88,11 @@ export const handler = define.handlers<Data>({
     } else if (form.get("action") === "save" || form.get("action") === "point") {
       let input;
       try {
-        const page = form.get("action") === "point" ? form.get("page") ?? "" : null;
         input = checkOwnerAnswer({
           question: form.get("question"),
           answer: form.get("answer"),
           lang: form.get("lang"),
-          ...(page === null ? {} : { target: await pageAnswering(ctx.app.search, page) }),
+          ...(form.get("action") === "point" ? { target: await pointedPage(ctx, form) } : {}),
         });
         if (!await store.save(input, id)) {
           throw new HttpError("not_found", `Answer "${id}" not found: it was removed.`);
@@ -98,6 +113,15 @@ export const handler = define.handlers<Data>({
     });
   },
 });
+
+/** The page a `point` form names: a page the search found (`pageId`), else by its title. */
+function pointedPage(
+  ctx: { app: { search: Parameters<typeof pageById>[0] } },
+  form: URLSearchParams,
+): Promise<AnswerTarget> {
+  const id = form.get("pageId");
+  return id ? pageById(ctx.app.search, id) : pageAnswering(ctx.app.search, form.get("page") ?? "");
+}
 
 export default define.page<Data>(function AdminGaps({ data, state, app }) {
   const locale = localeOf(state);
@@ -122,7 +146,15 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
       </p>
       {data.done && <p role="status">{data.done === "saved" ? g.saved : g.removed}</p>}
       {data.groups.length === 0 && <p>{g.empty}</p>}
-      {data.groups.map((group, i) => <GroupItem key={i} group={group} g={g} locale={locale} />)}
+      {data.groups.map((group, i) => (
+        <GroupItem
+          key={i}
+          group={group}
+          candidates={data.candidates[i] ?? []}
+          g={g}
+          locale={locale}
+        />
+      ))}
       <section id="answers">
         <h2>{g.answers}</h2>
         {data.answers.length === 0 && <p>{g.answersEmpty}</p>}
@@ -135,7 +167,14 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
 });
 
 /** One group of alike questions, with the form that answers it. */
-function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; locale: string }) {
+function GroupItem(
+  { group, candidates, g, locale }: {
+    group: GapGroup;
+    candidates: AnswerTarget[];
+    g: GapMessages;
+    locale: string;
+  },
+) {
   const reasons = Object.entries(group.reasons)
     .map(([r, n]) => `${g.reason[r as keyof GapMessages["reason"]]} ×${n}`).join(", ");
   return (
@@ -168,7 +207,13 @@ function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; loca
       {/* Visitors went on to a related question: the page that answers them is likely its. */}
       <details open={group.followed.length > 0}>
         <summary>{g.pointThis}</summary>
-        <PointForm g={g} question={group.question} lang={group.lang} page={group.followed[0]} />
+        <PointForm
+          g={g}
+          question={group.question}
+          lang={group.lang}
+          page={group.followed[0]}
+          candidates={candidates}
+        />
       </details>
     </section>
   );
@@ -176,11 +221,13 @@ function GroupItem({ group, g, locale }: { group: GapGroup; g: GapMessages; loca
 
 /** Answers a question with a page of the site: the visitors' wording then finds that page. */
 function PointForm(
-  { g, question, lang, page = "" }: {
+  { g, question, lang, page = "", candidates }: {
     g: GapMessages;
     question: string;
     lang: "pt" | "en";
     page?: string;
+    /** The pages the search found for the question: one is picked, or another named. */
+    candidates: AnswerTarget[];
   },
 ) {
   return (
@@ -191,10 +238,36 @@ function PointForm(
         {g.question}
         <input name="question" value={question} required maxLength={300} />
       </label>
-      <label>
-        {g.page}
-        <input name="page" value={page} required maxLength={300} />
-      </label>
+      {candidates.length > 0
+        ? (
+          <fieldset class="gap-pages">
+            <legend>{g.candidates}</legend>
+            {candidates.map((c) => (
+              <label key={c.id} class="gap-page">
+                <input type="radio" name="pageId" value={c.id} required />
+                <span>
+                  {c.title}{" "}
+                  <a href={c.url} target="_blank" rel="noopener">
+                    {g.open}
+                    <span class="visually-hidden">({g.newTab})</span>
+                  </a>
+                </span>
+              </label>
+            ))}
+            {/* Another page, by its title: the question visitors went on to, when there is one. */}
+            <label class="gap-page">
+              <input type="radio" name="pageId" value="" required checked={page !== ""} />
+              <span>{g.otherPage}</span>
+            </label>
+            <input name="page" value={page} maxLength={300} aria-label={g.page} />
+          </fieldset>
+        )
+        : (
+          <label>
+            {g.page}
+            <input name="page" value={page} required maxLength={300} />
+          </label>
+        )}
       <p class="gap-meta">{g.pageHelp}</p>
       <button type="submit" class="button">{g.point}</button>
     </form>

@@ -1,7 +1,7 @@
 /**
  * /admin/gaps in Chromium: grouped unanswered questions at 390 and 1440 px without sideways
- * scrolling, and the owner answering a group through the page's own form, and another with a
- * page of the site; the next visitor asking the same questions is answered from them. Screenshots in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
+ * scrolling, and the owner answering a group through the page's own form, another with a page
+ * of the site named by its title, and a third with one of the pages the search found for it; the next visitor asking the same questions is answered from them. Screenshots in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import assert from "node:assert/strict";
 import {
@@ -39,6 +39,7 @@ const SEEDED: Array<Omit<GapRecord, "at" | "chatId">> = [
     lang: "pt",
     followed: "Por quanto tempo as minhas conversas ficam guardadas?",
   },
+  { question: "Vocês guardam o que eu escrevo?", reason: "thumbs-down", lang: "pt" },
 ];
 
 Deno.test({
@@ -62,8 +63,16 @@ Deno.test({
         const page = await ctx.newPage();
         const res = await page.goto(server.url + "/admin/gaps");
         assert.equal(res?.status(), 200);
-        assert.equal(await page.locator(".gap-group").count(), 4);
+        assert.equal(await page.locator(".gap-group").count(), 5);
         assert.equal(await hasHorizontalScroll(page), false, `sideways scrolling at ${width} px`);
+        // The pages the search found, listed to pick from, fit the narrow screen too.
+        const rated = page.locator(".gap-group").filter({ hasText: "o que eu escrevo" });
+        await rated.locator("summary", { hasText: "Responder com uma página" }).click();
+        assert.ok((await rated.locator("input[name=pageId]").count()) >= 2);
+        assert.equal(await hasHorizontalScroll(page), false, `sideways scrolling at ${width} px`);
+        await rated.locator(".gap-pages").screenshot({
+          path: `${await screenshotDir()}/admin-gaps-candidates-${width}.png`,
+        });
         await page.locator(".gap-group summary").first().click();
         await page.screenshot({
           path: `${await docsScreenshotDir()}/admin-gaps-${width}.png`,
@@ -101,9 +110,22 @@ Deno.test({
       );
       await went.locator("form:has(input[name=page]) button[type=submit]").click();
       await page.locator("[role=status]").waitFor();
+
+      // A wording rated down: the owner picks the right page among those the search found.
+      const rated = page.locator(".gap-group").filter({ hasText: "o que eu escrevo" });
+      await rated.locator("summary", { hasText: "Responder com uma página" }).click();
+      const choice = rated.locator(".gap-page", {
+        hasText: "Por quanto tempo as minhas conversas",
+      });
+      await choice.locator("input[type=radio]").check();
+      await rated.screenshot({ path: `${await screenshotDir()}/admin-gaps-candidates-1440.png` });
+      await rated.locator("form:has(input[name=pageId]) button[type=submit]").click();
+      await page.locator("[role=status]").waitFor();
       const pointed = page.locator(".gap-answer").filter({ hasText: "histórico pra sempre" });
       assert.match(await pointed.textContent() ?? "", /Respondida com: .*Por quanto tempo/);
       await pointed.screenshot({ path: `${await screenshotDir()}/admin-gaps-pointed-1440.png` });
+      const picked = page.locator(".gap-answer").filter({ hasText: "o que eu escrevo" });
+      assert.match(await picked.textContent() ?? "", /Respondida com: .*Por quanto tempo/);
       await ctx.close();
 
       const ask = await postChat(server.url, {
@@ -121,6 +143,13 @@ Deno.test({
       }, { jar: new CookieJar() });
       const first = (await readSse(history)).chunks.find((c) => c.type === "source-url");
       assert.ok(first?.type === "source-url" && first.url.endsWith("-ficam-guardadas"), first?.url);
+
+      const written = await postChat(server.url, {
+        id: newChatId(),
+        message: userMessage("Vocês guardam o que eu escrevo?"),
+      }, { jar: new CookieJar() });
+      const cited = (await readSse(written)).chunks.find((c) => c.type === "source-url");
+      assert.ok(cited?.type === "source-url" && cited.url.endsWith("-ficam-guardadas"), cited?.url);
     } finally {
       await browser.close();
       await server.close();

@@ -17,7 +17,7 @@ import {
 import { startTestServer, type TestServer } from "../support/server.ts";
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { relatedQuestionsOf } from "@/lib/text/related_questions.ts";
-import { listGaps } from "@/lib/store/gaps.ts";
+import { listGaps, recordGap } from "@/lib/store/gaps.ts";
 
 const ADMIN_TOKEN = "admin-token-gaps-0123456789abcdef";
 const QUESTION = "Qual é a receita do bolo de cenoura com cobertura de chocolate?";
@@ -347,6 +347,59 @@ Deno.test("gaps: a wording whose page left the index is marked, and not answered
       JSON.stringify(asked.sources),
     );
     assert.ok(!asked.sources.some((s) => s.url.includes("/respostas/")));
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("gaps: the owner picks one of the pages the search found for a group", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    // Answered from "Posso parar uma resposta no meio?" ("…fica guardado na conversa"): the
+    // visitor rates it down; the page on how long chats are kept is among those found.
+    const question = "Vocês guardam o que eu escrevo?";
+    const right = "perguntas-frequentes#por-quanto-tempo-as-minhas-conversas-ficam-guardadas";
+    const first = await ask(server, question);
+    assert.ok(!first.sources[0]?.url.endsWith(right.split("#")[1]), JSON.stringify(first.sources));
+    await recordGap(server.services.kv, {
+      question,
+      reason: "thumbs-down",
+      lang: "pt",
+      at: Date.now(),
+      chatId: first.chatId,
+    });
+
+    const cookie = await signIn(server);
+    const html = await gapsPageWith(server, cookie, question);
+    const group = html.slice(html.indexOf(`<h2>${question}</h2>`));
+    const offered = [...group.matchAll(/name="pageId" value="([^"]+)"/g)].map((m) => m[1]);
+    assert.ok(offered.includes(right), offered.join(", "));
+    assert.ok(offered.length <= 10, "at most ten pages offered");
+    assert.ok(!offered.some((id) => id.startsWith("respostas/")), "never a team answer");
+
+    const stale = await adminPost(server, cookie, {
+      action: "point",
+      question,
+      lang: "pt",
+      pageId: "pagina-que-saiu#do-indice",
+    });
+    assert.equal(stale.status, 400);
+    assert.match(await stale.text(), /not in the site's index any more/);
+
+    const picked = await adminPost(server, cookie, {
+      action: "point",
+      question,
+      lang: "pt",
+      pageId: right,
+      page: "",
+    });
+    await picked.body?.cancel();
+    assert.equal(picked.status, 303);
+    const after = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
+    assert.match(after, /Respondida com: <a href="[^"]*#por-quanto-tempo-as-minhas-conversas/);
+
+    const next = await ask(server, question);
+    assert.ok(next.sources[0]?.url.endsWith(right.split("#")[1]), JSON.stringify(next.sources));
   } finally {
     await server.close();
   }
