@@ -19,6 +19,8 @@ export interface GapGroup {
   reasons: Partial<Record<GapReason, number>>;
   /** The newest gap's time. */
   lastAt: number;
+  /** Every gap's time, newest first. */
+  times: number[];
   /** The chats the questions came from, newest first, each once. */
   chatIds: string[];
   /** Every distinct question of the group, newest first. */
@@ -49,6 +51,7 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
         count: 0,
         reasons: {},
         lastAt: gap.at,
+        times: [],
         chatIds: [],
         questions: [],
         followed: [],
@@ -56,6 +59,7 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
       groups.push({ terms, group: found });
     }
     found.count++;
+    found.times.push(gap.at);
     found.reasons[gap.reason] = (found.reasons[gap.reason] ?? 0) + 1;
     if (!found.chatIds.includes(gap.chatId)) found.chatIds.push(gap.chatId);
     if (!found.questions.includes(gap.question)) found.questions.push(gap.question);

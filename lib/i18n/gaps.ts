@@ -31,6 +31,11 @@ const ptBR = {
     "A busca passa a levar quem perguntar com essas palavras a essa página, que é citada como está no site.",
   point: "Responder com esta página",
   answeredWith: "Respondida com",
+  answeredBy: "Respondida por",
+  askedSince: "perguntada {n}× depois dessa resposta: ela não está servindo a quem pergunta",
+  answeredGroups: "Já respondidas",
+  answeredGroupsIntro:
+    "Perguntas que uma resposta da equipe atende, e que ninguém fez de novo sem ser atendido desde então.",
   pageGone:
     "Esta página não está mais no índice do site: a pergunta não é mais respondida com ela. Remova e responda de novo.",
   answerText: "Resposta",
@@ -77,6 +82,11 @@ const en: typeof ptBR = {
     "The search then takes whoever asks in these words to that page, cited as it is on the site.",
   point: "Answer with this page",
   answeredWith: "Answered with",
+  answeredBy: "Answered by",
+  askedSince: "asked {n}× after that answer: it does not serve the visitors who ask",
+  answeredGroups: "Answered already",
+  answeredGroupsIntro:
+    "Questions a team answer serves, that nobody has asked again since without being served.",
   pageGone:
     "This page is no longer in the site's index: the question is no longer answered with it. Remove it and answer again.",
   answerText: "Answer",

@@ -8,7 +8,8 @@ import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
 import { messages } from "@/lib/i18n/mod.ts";
 import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
-import type { GapGroup } from "@/lib/gaps/group.ts";
+import type { GroupStatus } from "@/lib/gaps/answered.ts";
+import { format } from "@/lib/i18n/mod.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
 import {
   checkOwnerAnswer,
@@ -22,9 +23,12 @@ import type { AnswerTarget } from "@/lib/store/owner_answers.ts";
 type Data =
   | { unauthorized: true }
   | {
-    groups: GapGroup[];
-    /** The pages the search finds for each of the first groups' question, by group. */
+    /** The groups no team answer serves yet (none, or asked again since), newest first. */
+    open: GroupStatus[];
+    /** The pages the search finds for each of the first open groups' question, by group. */
     candidates: AnswerTarget[][];
+    /** The groups a team answer serves: none of their questions asked again since. */
+    answered: GroupStatus[];
     answers: OwnerAnswer[];
     /** The answers given by a page the index no longer holds (after a rebuild). */
     gone: string[];
@@ -68,13 +72,14 @@ export const handler = define.handlers<Data>({
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
     // The grouping loads the search analyzer: on first use, not at start.
     const { groupGaps } = await import("@/lib/gaps/group.ts");
-    const groups = groupGaps(gaps);
+    const { withAnswers } = await import("@/lib/gaps/answered.ts");
+    const { open, answered } = withAnswers(groupGaps(gaps), answers);
     const candidates = await Promise.all(
-      groups.slice(0, GROUPS_WITH_CANDIDATES).map((g) =>
-        candidatePages(ctx.app.search, g.question)
+      open.slice(0, GROUPS_WITH_CANDIDATES).map((s) =>
+        candidatePages(ctx.app.search, s.group.question)
       ),
     );
-    return ctx.render({ groups, candidates, answers, gone, done }, { headers: PRIVATE });
+    return ctx.render({ open, candidates, answered, answers, gone, done }, { headers: PRIVATE });
   },
   async POST(ctx) {
     await requireAdminPage(ctx);
@@ -145,16 +150,25 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
         <a href="/admin/gaps.csv" download="gaps.csv">{g.csv}</a> · <a href="/admin">/admin</a>
       </p>
       {data.done && <p role="status">{data.done === "saved" ? g.saved : g.removed}</p>}
-      {data.groups.length === 0 && <p>{g.empty}</p>}
-      {data.groups.map((group, i) => (
+      {data.open.length === 0 && <p>{g.empty}</p>}
+      {data.open.map((status, i) => (
         <GroupItem
           key={i}
-          group={group}
+          status={status}
           candidates={data.candidates[i] ?? []}
           g={g}
           locale={locale}
         />
       ))}
+      {data.answered.length > 0 && (
+        <section id="answered" class="gap-answered">
+          <h2>{g.answeredGroups}</h2>
+          <p>{g.answeredGroupsIntro}</p>
+          {data.answered.map((status, i) => (
+            <GroupItem key={i} status={status} candidates={[]} g={g} locale={locale} />
+          ))}
+        </section>
+      )}
       <section id="answers">
         <h2>{g.answers}</h2>
         {data.answers.length === 0 && <p>{g.answersEmpty}</p>}
@@ -168,18 +182,20 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
 
 /** One group of alike questions, with the form that answers it. */
 function GroupItem(
-  { group, candidates, g, locale }: {
-    group: GapGroup;
+  { status: { group, answer, since }, candidates, g, locale }: {
+    status: GroupStatus;
     candidates: AnswerTarget[];
     g: GapMessages;
     locale: string;
   },
 ) {
+  // Listed under "Já respondidas" (an h2): its own heading is one level down.
+  const served = answer !== null && since === 0;
   const reasons = Object.entries(group.reasons)
     .map(([r, n]) => `${g.reason[r as keyof GapMessages["reason"]]} ×${n}`).join(", ");
   return (
     <section class="gap-group">
-      <h2>{group.question}</h2>
+      {served ? <h3>{group.question}</h3> : <h2>{group.question}</h2>}
       <p class="gap-meta">
         {g.count}: <strong>{group.count}</strong> · {g.reasons}: {reasons} · {g.last}:{" "}
         <time datetime={new Date(group.lastAt).toISOString()}>
@@ -191,6 +207,12 @@ function GroupItem(
           {group.questions.slice(1, 6).map((q) => <li key={q}>{q}</li>)}
         </ul>
       )}
+      {answer && (
+        <p class={since ? "gap-meta gap-warning" : "gap-meta"}>
+          {g.answeredBy}: <a href={`#a-${answer.id}`}>{answer.question}</a>
+          {since > 0 && <>{" · "}{format(g.askedSince, { n: since })}</>}
+        </p>
+      )}
       {group.followed.length > 0 && (
         <p class="gap-meta">
           {g.followed}:{" "}
@@ -200,21 +222,26 @@ function GroupItem(
       <p class="gap-meta">
         {g.chats}: {group.chatIds.slice(0, 10).map((id) => <code key={id}>{id}</code>)}
       </p>
-      <details>
-        <summary>{g.answerThis}</summary>
-        <AnswerForm g={g} question={group.question} lang={group.lang} />
-      </details>
-      {/* Visitors went on to a related question: the page that answers them is likely its. */}
-      <details open={group.followed.length > 0}>
-        <summary>{g.pointThis}</summary>
-        <PointForm
-          g={g}
-          question={group.question}
-          lang={group.lang}
-          page={group.followed[0]}
-          candidates={candidates}
-        />
-      </details>
+      {/* Served by its answer: that answer's own form (linked above) edits it; no second one. */}
+      {!served && (
+        <>
+          <details>
+            <summary>{g.answerThis}</summary>
+            <AnswerForm g={g} question={group.question} lang={group.lang} />
+          </details>
+          {/* Visitors went on to a related question: the page that answers them is likely its. */}
+          <details open={group.followed.length > 0 && !answer}>
+            <summary>{g.pointThis}</summary>
+            <PointForm
+              g={g}
+              question={group.question}
+              lang={group.lang}
+              page={group.followed[0]}
+              candidates={candidates}
+            />
+          </details>
+        </>
+      )}
     </section>
   );
 }

@@ -126,6 +126,16 @@ Deno.test({
       await pointed.screenshot({ path: `${await screenshotDir()}/admin-gaps-pointed-1440.png` });
       const picked = page.locator(".gap-answer").filter({ hasText: "o que eu escrevo" });
       assert.match(await picked.textContent() ?? "", /Respondida com: .*Por quanto tempo/);
+      // The three answered groups leave the open list for "Já respondidas", each naming its answer.
+      assert.equal(await page.locator("#answered .gap-group").count(), 3);
+      assert.equal(await page.locator(".gap-group").count(), 5);
+      assert.equal(
+        await page.locator("#answered .gap-group", { hasText: "Respondida por" }).count(),
+        3,
+      );
+      await page.locator("#answered").screenshot({
+        path: `${await screenshotDir()}/admin-gaps-answered-1440.png`,
+      });
       await ctx.close();
 
       const ask = await postChat(server.url, {

@@ -398,8 +398,29 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
     const after = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
     assert.match(after, /Respondida com: <a href="[^"]*#por-quanto-tempo-as-minhas-conversas/);
 
+    // The group is now under "Já respondidas", with the answer that serves it.
+    const answeredPart = after.slice(after.indexOf('id="answered"'), after.indexOf('id="answers"'));
+    assert.ok(answeredPart.includes(`<h3>${question}</h3>`), "listed as answered");
+    assert.ok(!answeredPart.includes('name="pageId"'), "no second answer offered");
+    assert.match(answeredPart, /Respondida por: <a href="#a-[a-z0-9]{12}">/);
+    const openPart = after.slice(0, after.indexOf('id="answered"'));
+    assert.ok(!openPart.includes(`<h2>${question}</h2>`), "no longer listed as open");
+
     const next = await ask(server, question);
     assert.ok(next.sources[0]?.url.endsWith(right.split("#")[1]), JSON.stringify(next.sources));
+
+    // Rated down again after the answer: the group is open again, and says so.
+    await recordGap(server.services.kv, {
+      question,
+      reason: "thumbs-down",
+      lang: "pt",
+      at: Date.now() + 1,
+      chatId: next.chatId,
+    });
+    const again = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
+    const reopened = again.slice(0, again.indexOf('id="answers"'));
+    assert.ok(!reopened.includes('id="answered"'), "no group is answered and unasked since");
+    assert.match(reopened, /perguntada 1× depois dessa resposta/);
   } finally {
     await server.close();
   }

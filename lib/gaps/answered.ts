@@ -1,0 +1,44 @@
+/**
+ * Which groups of unanswered questions the site team has answered since (/admin/gaps): a group
+ * is answered by a team answer in its language whose question is alike to the group's (the
+ * grouping's own likeness), and the gaps recorded after that answer tell whether it serves the
+ * visitors. Groups still open, or asked again since their answer, come first.
+ */
+import { questionTerms, termOverlap } from "@/lib/search/question_overlap.ts";
+import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
+import { type GapGroup, SIMILAR } from "./group.ts";
+
+/** A group and the team answer that answers it, if any. */
+export interface GroupStatus {
+  group: GapGroup;
+  /** The team's answer whose question is alike to the group's, or null. */
+  answer: OwnerAnswer | null;
+  /** Gaps of the group recorded after that answer was last saved (0 without one). */
+  since: number;
+}
+
+/**
+ * Each group with its answer, the open ones first (no answer, or gaps since it), then the
+ * answered ones; each part keeps the newest-first order.
+ */
+export function withAnswers(
+  groups: readonly GapGroup[],
+  answers: readonly OwnerAnswer[],
+): { open: GroupStatus[]; answered: GroupStatus[] } {
+  const answerTerms = answers.map((a) => ({ a, terms: questionTerms(a.question, a.lang) }));
+  const open: GroupStatus[] = [];
+  const answered: GroupStatus[] = [];
+  for (const group of groups) {
+    const terms = questionTerms(group.question, group.lang);
+    let best: { a: OwnerAnswer; overlap: number } | null = null;
+    for (const { a, terms: t } of answerTerms) {
+      if (a.lang !== group.lang) continue;
+      const overlap = termOverlap(terms, t);
+      if (overlap >= SIMILAR && (!best || overlap > best.overlap)) best = { a, overlap };
+    }
+    const answer = best?.a ?? null;
+    const since = answer ? group.times.filter((t) => t > answer.updatedAt).length : 0;
+    (answer && since === 0 ? answered : open).push({ group, answer, since });
+  }
+  return { open, answered };
+}

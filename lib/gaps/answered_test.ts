@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { groupGaps } from "./group.ts";
+import { withAnswers } from "./answered.ts";
+import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
+
+const gap = (at: number, question: string, lang: "pt" | "en" = "pt") => ({
+  at,
+  chatId: `c${at}`,
+  question,
+  reason: "not-covered" as const,
+  lang,
+});
+
+const answer = (id: string, question: string, updatedAt: number, lang: "pt" | "en" = "pt") =>
+  ({
+    id,
+    question,
+    answer: "Texto.",
+    lang,
+    createdAt: updatedAt,
+    updatedAt,
+  }) satisfies OwnerAnswer;
+
+Deno.test("withAnswers: answered groups after the open ones; asked again since, open again", () => {
+  const groups = groupGaps([
+    gap(1, "Vocês entregam em Portugal?"),
+    gap(2, "Qual o horário de atendimento?"),
+    gap(3, "Qual o preço do frete?"),
+    gap(4, "Do you ship to Portugal?", "en"),
+    gap(9, "Qual é o horário de atendimento?"),
+  ]);
+  const { open, answered } = withAnswers(groups, [
+    answer("a1", "Vocês entregam para Portugal?", 5),
+    answer("a2", "Qual o horário de atendimento?", 5),
+    answer("a3", "Vocês entregam em Portugal?", 5, "en"),
+  ]);
+  // The opening hours were asked again after their answer: open, and saying so.
+  assert.deepEqual(
+    open.map((s) => [s.group.question, s.answer?.id ?? null, s.since]),
+    [
+      ["Qual é o horário de atendimento?", "a2", 1],
+      ["Do you ship to Portugal?", null, 0],
+      ["Qual o preço do frete?", null, 0],
+    ],
+  );
+  assert.deepEqual(answered.map((s) => [s.group.question, s.answer!.id]), [
+    ["Vocês entregam em Portugal?", "a1"],
+  ]);
+});
