@@ -44,6 +44,15 @@ function isSitePage(p: { id: string; url: string | null }): boolean {
   return p.url !== null && PAGE_URL.test(p.url) && !p.id.startsWith(OWNER_DOC_PREFIX);
 }
 
+/** A page offered to answer a group with: the target, and how its text begins. */
+export interface CandidatePage extends AnswerTarget {
+  /** The passage's first words (about 25), so a bare section title can be told apart. */
+  excerpt: string;
+}
+
+/** Words of a candidate's excerpt. */
+const EXCERPT_WORDS = 25;
+
 /**
  * Most pages offered to answer a group with: ten, since the right one is in the search's top
  * ten for 0.83 pt / 0.88 en of the Python FAQ's held-out questions, in its top five for 0.68 /
@@ -59,13 +68,13 @@ export const MAX_CANDIDATES = 10;
 export async function candidatePages(
   search: SiteSearch,
   question: string,
-): Promise<AnswerTarget[]> {
+): Promise<CandidatePage[]> {
   try {
     const { passages } = await search.search(question, { k: MAX_CANDIDATES + 2 });
-    const out: AnswerTarget[] = [];
+    const out: CandidatePage[] = [];
     for (const p of passages) {
       if (!isSitePage(p) || out.some((c) => c.id === p.id)) continue;
-      out.push({ id: p.id, title: p.title, url: p.url! });
+      out.push({ id: p.id, title: p.title, url: p.url!, excerpt: excerptOf(p.text) });
       if (out.length === MAX_CANDIDATES) break;
     }
     return out;
@@ -73,6 +82,12 @@ export async function candidatePages(
     console.error("The pages for a group of questions could not be searched:", error);
     return [];
   }
+}
+
+/** The first words of `text`, with "…" when there is more. */
+function excerptOf(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.slice(0, EXCERPT_WORDS).join(" ") + (words.length > EXCERPT_WORDS ? " …" : "");
 }
 
 /**

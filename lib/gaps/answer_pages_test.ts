@@ -81,6 +81,10 @@ Deno.test("candidatePages: the site's pages the search found, each once, at most
     (await candidatePages(site, "Pergunta?")).map((c) => c.id),
     ["a#1", ..."bcdefghij".split("").map((d) => `${d}#1`)],
   );
+  // How each begins, so that a bare section title can be told apart.
+  const long = siteOf([{ ...hit("g#1", "/g#1"), text: `${"palavra ".repeat(30)}fim` }]);
+  assert.equal((await candidatePages(long, "P?"))[0].excerpt, `${"palavra ".repeat(25)}…`);
+  assert.equal((await candidatePages(site, "P?"))[0].excerpt, "Texto.");
   const down: SiteSearch = { ...site, search: () => Promise.reject(new Error("down")) };
   assert.deepEqual(await candidatePages(down, "Pergunta?"), []);
 });

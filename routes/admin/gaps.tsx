@@ -17,7 +17,13 @@ import {
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
 import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
-import { candidatePages, pageAnswering, pageById, pagesGone } from "@/lib/gaps/answer_pages.ts";
+import {
+  type CandidatePage,
+  candidatePages,
+  pageAnswering,
+  pageById,
+  pagesGone,
+} from "@/lib/gaps/answer_pages.ts";
 import type { AnswerTarget } from "@/lib/store/owner_answers.ts";
 
 type Data =
@@ -26,7 +32,7 @@ type Data =
     /** The groups no team answer serves yet (none, or asked again since), newest first. */
     open: GroupStatus[];
     /** The pages the search finds for each of the first open groups' question, by group. */
-    candidates: AnswerTarget[][];
+    candidates: CandidatePage[][];
     /** The groups a team answer serves: none of their questions asked again since. */
     answered: GroupStatus[];
     answers: OwnerAnswer[];
@@ -184,7 +190,7 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
 function GroupItem(
   { status: { group, answer, since }, candidates, g, locale }: {
     status: GroupStatus;
-    candidates: AnswerTarget[];
+    candidates: CandidatePage[];
     g: GapMessages;
     locale: string;
   },
@@ -254,7 +260,7 @@ function PointForm(
     lang: "pt" | "en";
     page?: string;
     /** The pages the search found for the question: one is picked, or another named. */
-    candidates: AnswerTarget[];
+    candidates: CandidatePage[];
   },
 ) {
   return (
@@ -278,6 +284,7 @@ function PointForm(
                     {g.open}
                     <span class="visually-hidden">({g.newTab})</span>
                   </a>
+                  <small class="gap-excerpt">{c.excerpt}</small>
                 </span>
               </label>
             ))}
