@@ -1,7 +1,7 @@
 /**
  * Which groups of unanswered questions the site team has answered since (/admin/gaps): a group
- * is answered by a team answer in its language whose question is alike to the group's (the
- * grouping's own likeness), and the gaps recorded after that answer tell whether it serves the
+ * is answered by a team answer in its language whose question is alike to one of the group's
+ * (the grouping's own likeness), and the gaps recorded after that answer tell whether it serves the
  * visitors. Groups still open, or asked again since their answer, come first.
  */
 import { questionTerms, termOverlap } from "@/lib/search/question_overlap.ts";
@@ -29,11 +29,12 @@ export function withAnswers(
   const open: GroupStatus[] = [];
   const answered: GroupStatus[] = [];
   for (const group of groups) {
-    const terms = questionTerms(group.question, group.lang);
+    // Any of the group's wordings: the owner may have answered an older one.
+    const wordings = group.questions.map((q) => questionTerms(q, group.lang));
     let best: { a: OwnerAnswer; overlap: number } | null = null;
     for (const { a, terms: t } of answerTerms) {
       if (a.lang !== group.lang) continue;
-      const overlap = termOverlap(terms, t);
+      const overlap = Math.max(...wordings.map((terms) => termOverlap(terms, t)));
       if (overlap >= SIMILAR && (!best || overlap > best.overlap)) best = { a, overlap };
     }
     const answer = best?.a ?? null;

@@ -28,11 +28,15 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     gap(3, "Qual o preço do frete?"),
     gap(4, "Do you ship to Portugal?", "en"),
     gap(9, "Qual é o horário de atendimento?"),
+    gap(10, "Vocês vendem vale-presente?"),
+    gap(11, "Vocês vendem vale-presente na loja física?"),
   ]);
   const { open, answered } = withAnswers(groups, [
     answer("a1", "Vocês entregam para Portugal?", 5),
     answer("a2", "Qual o horário de atendimento?", 5),
     answer("a3", "Vocês entregam em Portugal?", 5, "en"),
+    // Alike to the group's older wording only (0.5), not to its newest (0.33).
+    answer("a4", "Dá para comprar vale-presente?", 12),
   ]);
   // The opening hours were asked again after their answer: open, and saying so.
   assert.deepEqual(
@@ -44,6 +48,7 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     ],
   );
   assert.deepEqual(answered.map((s) => [s.group.question, s.answer!.id]), [
+    ["Vocês vendem vale-presente na loja física?", "a4"],
     ["Vocês entregam em Portugal?", "a1"],
   ]);
 });
