@@ -6,12 +6,12 @@ import { define } from "@/lib/define.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { setHead } from "@/lib/http/head.ts";
 import { localeOf } from "@/lib/http/locale.ts";
-import { messages } from "@/lib/i18n/mod.ts";
+import { format, messages } from "@/lib/i18n/mod.ts";
 import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
 import type { GroupStatus } from "@/lib/gaps/answered.ts";
-import { format } from "@/lib/i18n/mod.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
 import {
+  type AnswerTarget,
   checkOwnerAnswer,
   type OwnerAnswer,
   OwnerAnswerInputError,
@@ -24,7 +24,6 @@ import {
   pageById,
   pagesGone,
 } from "@/lib/gaps/answer_pages.ts";
-import type { AnswerTarget } from "@/lib/store/owner_answers.ts";
 
 type Data =
   | { unauthorized: true }
