@@ -3,7 +3,7 @@
  * (the search analyzer's), no model. The gaps page groups questions with it; the owner's answers
  * given by a page lift that page only for questions alike to the wording they were given for.
  */
-import { analyze, type Lang, tokenize } from "./analyzer.ts";
+import { analyze, fold, type Lang, tokenize } from "./analyzer.ts";
 
 /** The content terms of a question; the folded text when it has none ("e aí?"). */
 export function questionTerms(question: string, lang: Lang): Set<string> {
@@ -36,8 +36,16 @@ const EDIT_LETTERS = 6;
  */
 export function wordingOverlap(question: string, wording: string, lang: Lang): number {
   const words = new Set(tokenize(wording));
-  const repaired = tokenize(question).map((t) => words.has(t) ? t : oneTypoFrom(t, words) ?? t);
-  return termOverlap(questionTerms(repaired.join(" "), lang), questionTerms(wording, lang));
+  const repairs = new Map<string, string>();
+  for (const t of tokenize(question)) {
+    const meant = words.has(t) ? null : oneTypoFrom(t, words);
+    if (meant) repairs.set(t, meant);
+  }
+  // Word for word in the text as typed, so that its code ("a[-1]") reads as before.
+  const read = repairs.size
+    ? question.replace(/[\p{L}\p{N}]+/gu, (w) => repairs.get(fold(w)) ?? w)
+    : question;
+  return termOverlap(questionTerms(read, lang), questionTerms(wording, lang));
 }
 
 /** The one word of `words` that `token` is a typo of, or null (none, or more than one). */

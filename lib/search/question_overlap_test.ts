@@ -26,6 +26,11 @@ Deno.test("wordingOverlap: a typo in a word of the wording still asks the wordin
   );
 });
 
+Deno.test("wordingOverlap: the question's code reads as typed, repaired or not", () => {
+  assert.equal(wordingOverlap("What's a[-1]?", "What's a[-1]?", "en"), 1);
+  assert.equal(wordingOverlap("Why does a[-1] returm 3?", "Why does a[-1] return 3?", "en"), 1);
+});
+
 Deno.test("wordingOverlap: another word is not read as a typo", () => {
   // One letter apart but other words: short ones, a first letter, and a word with two near.
   assert.ok(wordingOverlap("Como apagar minha conta?", "Como pagar minha conta?", "pt") < 0.75);
