@@ -17,6 +17,7 @@ import {
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
 import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
+import { entryQuestion } from "@/lib/search/question_kind.ts";
 import {
   type CandidatePage,
   candidatePages,
@@ -262,6 +263,8 @@ function PointForm(
     candidates: CandidatePage[];
   },
 ) {
+  // The question visitors went on to, when it is one of the pages found: that page is picked.
+  const followed = candidates.find((c) => sameQuestion(entryQuestion(c.title), page));
   return (
     <form method="post" action="/admin/gaps" class="gap-form">
       <input type="hidden" name="action" value="point" />
@@ -276,7 +279,13 @@ function PointForm(
             <legend>{g.candidates}</legend>
             {candidates.map((c) => (
               <label key={c.id} class="gap-page">
-                <input type="radio" name="pageId" value={c.id} required />
+                <input
+                  type="radio"
+                  name="pageId"
+                  value={c.id}
+                  required
+                  checked={c === followed}
+                />
                 <span>
                   {c.title}{" "}
                   <a href={c.url} target="_blank" rel="noopener">
@@ -289,7 +298,13 @@ function PointForm(
             ))}
             {/* Another page, by its title: the question visitors went on to, when there is one. */}
             <label class="gap-page">
-              <input type="radio" name="pageId" value="" required checked={page !== ""} />
+              <input
+                type="radio"
+                name="pageId"
+                value=""
+                required
+                checked={page !== "" && !followed}
+              />
               <span>{g.otherPage}</span>
             </label>
             <input name="page" value={page} maxLength={300} aria-label={g.page} />
@@ -377,4 +392,11 @@ function AnswerForm(
       <button type="submit" class="button">{g.save}</button>
     </form>
   );
+}
+
+/** Whether two questions are the same but for case, spacing and a final "?". */
+function sameQuestion(a: string, b: string): boolean {
+  const plain = (q: string) =>
+    q.toLocaleLowerCase().replace(/\s+/g, " ").replace(/\s*\?$/, "").trim();
+  return plain(a) !== "" && plain(a) === plain(b);
 }

@@ -11,6 +11,7 @@ import {
   screenshotDir,
 } from "../support/browser.ts";
 import { startTestServer } from "../support/server.ts";
+import { runAxe } from "../support/ui.ts";
 import {
   CookieJar,
   newChatId,
@@ -70,6 +71,8 @@ Deno.test({
         await rated.locator("summary", { hasText: "Responder com uma página" }).click();
         assert.ok((await rated.locator("input[name=pageId]").count()) >= 2);
         assert.equal(await hasHorizontalScroll(page), false, `sideways scrolling at ${width} px`);
+        const axe = await runAxe(page);
+        assert.deepEqual(axe, [], JSON.stringify(axe, null, 2));
         await rated.locator(".gap-pages").screenshot({
           path: `${await screenshotDir()}/admin-gaps-candidates-${width}.png`,
         });

@@ -363,10 +363,11 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
     assert.ok(!first.sources[0]?.url.endsWith(right.split("#")[1]), JSON.stringify(first.sources));
     await recordGap(server.services.kv, {
       question,
-      reason: "thumbs-down",
+      reason: "related",
       lang: "pt",
       at: Date.now(),
       chatId: first.chatId,
+      followed: "Por quanto tempo as minhas conversas ficam guardadas?",
     });
 
     const cookie = await signIn(server);
@@ -376,6 +377,10 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
     assert.ok(offered.includes(right), offered.join(", "));
     assert.ok(offered.length <= 10, "at most ten pages offered");
     assert.ok(!offered.some((id) => id.startsWith("respostas/")), "never a team answer");
+    // The related question visitors went on to is one of them: it is the one picked.
+    const checked = [...group.matchAll(/<input[^>]*name="pageId"[^>]*>/g)]
+      .filter((m) => / checked/.test(m[0])).map((m) => m[0].match(/value="([^"]*)"/)?.[1]);
+    assert.deepEqual(checked.slice(0, 1), [right]);
 
     const stale = await adminPost(server, cookie, {
       action: "point",
