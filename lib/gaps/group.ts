@@ -3,11 +3,17 @@
  * their stemmed content terms (the search analyzer's) overlap by a Jaccard index of at least
  * `SIMILAR`. No model: the same words the search matches on.
  */
-import { questionTerms, termOverlap } from "@/lib/search/question_overlap.ts";
+import { questionTerms, termOverlap, wordingOverlap } from "@/lib/search/question_overlap.ts";
 import type { GapReason, GapRecord } from "@/lib/store/gaps.ts";
 
 /** Least Jaccard index of two questions' terms for them to share a group. */
 export const SIMILAR = 0.5;
+
+/**
+ * Least Jaccard index at which a typo is looked for: one typo'd word of a two-word question
+ * leaves a third ("…guardam o que eu esrcevo?"); a longer question keeps half without help.
+ */
+const TYPO_FLOOR = 0.25;
 
 /** Questions alike, counted. */
 export interface GapGroup {
@@ -43,7 +49,7 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
   const groups: Array<{ terms: Set<string>; group: GapGroup }> = [];
   for (const gap of newest) {
     const terms = termsOf(gap);
-    let found = groups.find((g) => termOverlap(g.terms, terms) >= SIMILAR)?.group;
+    let found = groups.find((g) => alike(g, gap, terms))?.group;
     if (!found) {
       found = {
         question: gap.question,
@@ -66,4 +72,19 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
     if (gap.followed && !found.followed.includes(gap.followed)) found.followed.push(gap.followed);
   }
   return groups.map((g) => g.group);
+}
+
+/**
+ * Whether `gap` joins group `g`: their terms overlap by `SIMILAR`, or do once a word of the gap's
+ * question one typo from a word of the group's first question is read as that word.
+ */
+function alike(
+  g: { terms: Set<string>; group: GapGroup },
+  gap: GapRecord,
+  terms: Set<string>,
+): boolean {
+  const overlap = termOverlap(g.terms, terms);
+  if (overlap >= SIMILAR) return true;
+  return overlap >= TYPO_FLOOR && g.group.lang === gap.lang &&
+    wordingOverlap(gap.question, g.group.question, gap.lang) >= SIMILAR;
 }

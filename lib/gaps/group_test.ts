@@ -26,6 +26,20 @@ Deno.test("groupGaps: alike questions share a group, counted, newest group first
   assert.deepEqual(groups[0].chatIds, ["c4", "c3", "c1"]);
 });
 
+Deno.test("groupGaps: a short question with a typo joins its group; another word does not", () => {
+  const groups = groupGaps([
+    gap(1, "Vocês guardam o que eu escrevo?"),
+    gap(2, "Vocês guardam o que eu esrcevo?"),
+    gap(3, "Como apago minha conta?"),
+    gap(4, "Como pago minha conta?"),
+  ]);
+  assert.deepEqual(groups.map((g) => [g.question, g.count]), [
+    ["Como pago minha conta?", 1],
+    ["Como apago minha conta?", 1],
+    ["Vocês guardam o que eu esrcevo?", 2],
+  ]);
+});
+
 Deno.test("groupGaps: questions with no content terms group only when equal", () => {
   const groups = groupGaps([gap(1, "E aí?"), gap(2, "e aí?"), gap(3, "Oi?")]);
   assert.deepEqual(groups.map((g) => g.count), [1, 2]);
