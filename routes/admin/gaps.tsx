@@ -17,7 +17,7 @@ import {
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
 import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
-import { entryQuestion } from "@/lib/search/question_kind.ts";
+import { entryQuestion } from "@/lib/text/faq_heading.ts";
 import {
   type CandidatePage,
   candidatePages,
