@@ -1,12 +1,12 @@
 /**
  * Which groups of unanswered questions the site team has answered since (/admin/gaps): a group
  * is answered by a team answer in its language whose question is alike to one of the group's
- * (the grouping's own likeness), and the gaps recorded after that answer tell whether it serves the
+ * (the grouping's own likeness, a typo repaired), and the gaps recorded after that answer tell whether it serves the
  * visitors. Groups still open, or asked again since their answer, come first.
  */
-import { questionTerms, termOverlap } from "@/lib/search/question_overlap.ts";
+import { questionTerms } from "@/lib/search/question_overlap.ts";
 import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
-import { type GapGroup, SIMILAR } from "./group.ts";
+import { type GapGroup, questionLikeness, SIMILAR } from "./group.ts";
 
 /** A group and the team answer that answers it, if any. */
 export interface GroupStatus {
@@ -30,11 +30,13 @@ export function withAnswers(
   const answered: GroupStatus[] = [];
   for (const group of groups) {
     // Any of the group's wordings: the owner may have answered an older one.
-    const wordings = group.questions.map((q) => questionTerms(q, group.lang));
+    const wordings = group.questions.map((q) => ({ q, terms: questionTerms(q, group.lang) }));
     let best: { a: OwnerAnswer; overlap: number } | null = null;
     for (const { a, terms: t } of answerTerms) {
       if (a.lang !== group.lang) continue;
-      const overlap = Math.max(...wordings.map((terms) => termOverlap(terms, t)));
+      const overlap = Math.max(
+        ...wordings.map((w) => questionLikeness(w.q, w.terms, a.question, t, a.lang)),
+      );
       if (overlap >= SIMILAR && (!best || overlap > best.overlap)) best = { a, overlap };
     }
     const answer = best?.a ?? null;

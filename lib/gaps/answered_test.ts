@@ -30,6 +30,7 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     gap(9, "Qual é o horário de atendimento?"),
     gap(10, "Vocês vendem vale-presente?"),
     gap(11, "Vocês vendem vale-presente na loja física?"),
+    gap(12, "Aceitam pagamneto?"),
   ]);
   const { open, answered } = withAnswers(groups, [
     answer("a1", "Vocês entregam para Portugal?", 5),
@@ -37,6 +38,8 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     answer("a3", "Vocês entregam em Portugal?", 5, "en"),
     // Alike to the group's older wording only (0.5), not to its newest (0.33).
     answer("a4", "Dá para comprar vale-presente?", 12),
+    // The visitor's typo ("pagamneto") does not keep the answer from the group.
+    answer("a5", "Aceitam pagamento?", 13),
   ]);
   // The opening hours were asked again after their answer: open, and saying so.
   assert.deepEqual(
@@ -48,6 +51,7 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     ],
   );
   assert.deepEqual(answered.map((s) => [s.group.question, s.answer!.id]), [
+    ["Aceitam pagamneto?", "a5"],
     ["Vocês vendem vale-presente na loja física?", "a4"],
     ["Vocês entregam em Portugal?", "a1"],
   ]);

@@ -74,17 +74,31 @@ export function groupGaps(gaps: readonly GapRecord[]): GapGroup[] {
   return groups.map((g) => g.group);
 }
 
-/**
- * Whether `gap` joins group `g`: their terms overlap by `SIMILAR`, or do once a word of the gap's
- * question one typo from a word of the group's first question is read as that word.
- */
+/** Whether `gap` joins group `g`: their questions are alike (`questionLikeness`). */
 function alike(
   g: { terms: Set<string>; group: GapGroup },
   gap: GapRecord,
   terms: Set<string>,
 ): boolean {
-  const overlap = termOverlap(g.terms, terms);
-  if (overlap >= SIMILAR) return true;
-  return overlap >= TYPO_FLOOR && g.group.lang === gap.lang &&
-    wordingOverlap(gap.question, g.group.question, gap.lang) >= SIMILAR;
+  const likeness = g.group.lang === gap.lang
+    ? questionLikeness(gap.question, terms, g.group.question, g.terms, gap.lang)
+    : termOverlap(g.terms, terms);
+  return likeness >= SIMILAR;
+}
+
+/**
+ * How alike a visitor's question `a` is to question `b` of the same language (0–1), given their
+ * terms: the Jaccard index of the terms, or, when it falls between `TYPO_FLOOR` and `SIMILAR`,
+ * that of `a` with a word one typo from a word of `b` read as that word.
+ */
+export function questionLikeness(
+  a: string,
+  aTerms: ReadonlySet<string>,
+  b: string,
+  bTerms: ReadonlySet<string>,
+  lang: "pt" | "en",
+): number {
+  const overlap = termOverlap(aTerms, bTerms);
+  if (overlap >= SIMILAR || overlap < TYPO_FLOOR) return overlap;
+  return Math.max(overlap, wordingOverlap(a, b, lang));
 }
