@@ -26,14 +26,28 @@ export function withAnswers(
   answers: readonly OwnerAnswer[],
 ): { open: GroupStatus[]; answered: GroupStatus[] } {
   const answerTerms = answers.map((a) => ({ a, terms: questionTerms(a.question, a.lang) }));
+  // An answer sharing no term with a group cannot be alike to it: only those sharing one are
+  // compared (at the caps, 1,000 gaps and 500 answers, 230 ms a page view otherwise).
+  const byTerm = new Map<string, number[]>();
+  answerTerms.forEach(({ a, terms }, i) => {
+    for (const t of terms) {
+      const key = `${a.lang}:${t}`;
+      const list = byTerm.get(key);
+      if (list) list.push(i);
+      else byTerm.set(key, [i]);
+    }
+  });
   const open: GroupStatus[] = [];
   const answered: GroupStatus[] = [];
   for (const group of groups) {
     // Any of the group's wordings: the owner may have answered an older one.
     const wordings = group.questions.map((q) => ({ q, terms: questionTerms(q, group.lang) }));
+    const sharing = new Set(
+      wordings.flatMap((w) => [...w.terms].flatMap((t) => byTerm.get(`${group.lang}:${t}`) ?? [])),
+    );
     let best: { a: OwnerAnswer; overlap: number } | null = null;
-    for (const { a, terms: t } of answerTerms) {
-      if (a.lang !== group.lang) continue;
+    for (const i of [...sharing].sort((x, y) => x - y)) {
+      const { a, terms: t } = answerTerms[i];
       const overlap = Math.max(
         ...wordings.map((w) => questionLikeness(w.q, w.terms, a.question, t, a.lang)),
       );
