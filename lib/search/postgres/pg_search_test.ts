@@ -8,7 +8,7 @@ import { indexIntoPg, type PgDocument } from "./pg_index.ts";
 import { createPgSiteSearch } from "./pg_search.ts";
 import { createExtension, migrate } from "./schema.ts";
 import { withPgOwnerAnswers } from "./owner_answers.ts";
-import { createOwnerAnswers } from "@/lib/store/owner_answers.ts";
+import { createOwnerAnswers, type OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import { parseLexicon } from "../lexicon.ts";
 import { SearchEngine } from "../engine.ts";
 import { buildIndexData } from "../index_data.ts";
@@ -695,6 +695,14 @@ Deno.test({
   }
 });
 
+/**
+ * The Postgres search with the owner's `answers`, as a fresh isolate builds it. A loaded machine
+ * must not make the copy miss the search that follows a save.
+ */
+function answeredSearch(sql: Sql, answers: OwnerAnswers) {
+  return withPgOwnerAnswers(createPgSiteSearch({ sql }), answers, { syncWaitMs: 30_000 });
+}
+
 Deno.test({
   name: "pg search: the owner's answers go to the database, lifted, and leave it",
   ignore,
@@ -704,10 +712,7 @@ Deno.test({
   try {
     await indexIntoPg(db.sql, CORPUS);
     const answers = createOwnerAnswers(kv);
-    // A loaded machine must not make the copy miss the search that follows the save.
-    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
-      syncWaitMs: 30_000,
-    });
+    const search = answeredSearch(db.sql, answers);
     const saved = await answers.save({
       question: "Vocês aceitam pagamento por boleto?",
       answer: "Sim: o boleto vence em três dias úteis.",
@@ -742,9 +747,7 @@ Deno.test({
   try {
     await indexIntoPg(db.sql, CORPUS);
     const answers = createOwnerAnswers(kv);
-    const search = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
-      syncWaitMs: 30_000,
-    });
+    const search = answeredSearch(db.sql, answers);
     const question = "A conversa some se a internet cair?";
     assert.notEqual((await search.search(question)).passages[0]?.id, "streaming#s1");
     await answers.save({
@@ -754,9 +757,7 @@ Deno.test({
       target: { id: "streaming#s1", title: "Streaming › Retomada", url: "/sobre/streaming#s1" },
     });
     // A fresh isolate: the page is read from the database, not from passages seen before.
-    const fresh = withPgOwnerAnswers(createPgSiteSearch({ sql: db.sql }), answers, {
-      syncWaitMs: 30_000,
-    });
+    const fresh = answeredSearch(db.sql, answers);
     for (const s of [search, fresh]) {
       const { passages } = await s.search(question);
       assert.equal(passages[0].id, "streaming#s1");
@@ -773,8 +774,7 @@ Deno.test({
     }
     // The page gone from the index: the wording finds nothing of it, and nothing raw.
     await db.sql`delete from site_passages where id = 'streaming#s1'`;
-    const gone = createPgSiteSearch({ sql: db.sql });
-    const after = await withPgOwnerAnswers(gone, answers, { syncWaitMs: 30_000 }).search(question);
+    const after = await answeredSearch(db.sql, answers).search(question);
     assert.ok(
       !after.passages.some((p) => p.id.startsWith("respostas/") || p.id === "streaming#s1"),
     );
