@@ -77,21 +77,48 @@ function newId(): string {
 
 /** The owner's answers over `kv`. */
 export function createOwnerAnswers(kv: Deno.Kv, clock: () => number = Date.now) {
+  async function all(): Promise<OwnerAnswer[]> {
+    const out: OwnerAnswer[] = [];
+    const limit = OWNER_ANSWER_LIMITS.count;
+    for await (const e of kv.list<OwnerAnswer>({ prefix: ["owner_answers"] }, { limit })) {
+      out.push(e.value);
+    }
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
   async function bump(op: Deno.AtomicOperation): Promise<boolean> {
     const version = await kv.get<number>(VERSION_KEY);
     const done = await op.check(version).set(VERSION_KEY, (version.value ?? 0) + 1).commit();
     return done.ok;
   }
+  /**
+   * Creates an answer unless the same one exists (a double submit, or the same pick from two
+   * tabs): that one is returned. The version is read before the list, so a write landing in
+   * between fails the commit and the check runs again: neither a twin nor a 501st slips in.
+   */
+  async function create(input: OwnerAnswerInput, now: number): Promise<OwnerAnswer> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const version = await kv.get<number>(VERSION_KEY);
+      const existing = await all();
+      const twin = existing.find((a) => sameAnswer(a, input));
+      if (twin) return twin;
+      if (existing.length >= OWNER_ANSWER_LIMITS.count) {
+        throw new OwnerAnswerInputError(
+          `There are ${OWNER_ANSWER_LIMITS.count} answers already: remove one first.`,
+        );
+      }
+      const saved: OwnerAnswer = { ...input, id: newId(), createdAt: now, updatedAt: now };
+      const done = await kv.atomic().check(version)
+        .check({ key: ["owner_answers", saved.id], versionstamp: null })
+        .set(["owner_answers", saved.id], saved)
+        .set(VERSION_KEY, (version.value ?? 0) + 1)
+        .commit();
+      if (done.ok) return saved;
+    }
+    throw new Error("Saving the answer lost every race with other writes: try again.");
+  }
   return {
     /** Every answer, newest edit first. */
-    async list(): Promise<OwnerAnswer[]> {
-      const out: OwnerAnswer[] = [];
-      const limit = OWNER_ANSWER_LIMITS.count;
-      for await (const e of kv.list<OwnerAnswer>({ prefix: ["owner_answers"] }, { limit })) {
-        out.push(e.value);
-      }
-      return out.sort((a, b) => b.updatedAt - a.updatedAt);
-    },
+    list: all,
     /** The answer with this id, or null. */
     async get(id: string): Promise<OwnerAnswer | null> {
       if (!OWNER_ANSWER_ID.test(id)) return null;
@@ -104,21 +131,12 @@ export function createOwnerAnswers(kv: Deno.Kv, clock: () => number = Date.now) 
     /** Creates an answer, or with `id` edits it; null when `id` names no answer. */
     async save(input: OwnerAnswerInput, id?: string): Promise<OwnerAnswer | null> {
       const now = clock();
+      if (!id) return await create(input, now);
       for (let attempt = 0; attempt < 8; attempt++) {
-        const key = ["owner_answers", id ?? newId()];
+        const key = ["owner_answers", id];
         const old = await kv.get<OwnerAnswer>(key);
-        if (id && !old.value) return null;
-        if (!id && (await this.list()).length >= OWNER_ANSWER_LIMITS.count) {
-          throw new OwnerAnswerInputError(
-            `There are ${OWNER_ANSWER_LIMITS.count} answers already: remove one first.`,
-          );
-        }
-        const saved: OwnerAnswer = {
-          ...input,
-          id: key[1],
-          createdAt: old.value?.createdAt ?? now,
-          updatedAt: now,
-        };
+        if (!old.value) return null;
+        const saved: OwnerAnswer = { ...input, id, createdAt: old.value.createdAt, updatedAt: now };
         if (await bump(kv.atomic().check(old).set(key, saved))) return saved;
       }
       throw new Error("Saving the answer lost every race with other writes: try again.");
@@ -138,3 +156,10 @@ export function createOwnerAnswers(kv: Deno.Kv, clock: () => number = Date.now) 
 
 /** The store of owner answers. */
 export type OwnerAnswers = ReturnType<typeof createOwnerAnswers>;
+
+/** The same answer: question (but for case and spacing), language, and text or page. */
+function sameAnswer(a: OwnerAnswer, b: OwnerAnswerInput): boolean {
+  const plain = (s: string) => s.toLocaleLowerCase().replace(/\s+/g, " ").trim();
+  return plain(a.question) === plain(b.question) && a.lang === b.lang &&
+    a.answer === b.answer && a.target?.id === b.target?.id;
+}

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { checkOwnerAnswer, createOwnerAnswers, OwnerAnswerInputError } from "./owner_answers.ts";
+import {
+  checkOwnerAnswer,
+  createOwnerAnswers,
+  OWNER_ANSWER_LIMITS,
+  OwnerAnswerInputError,
+} from "./owner_answers.ts";
 
 Deno.test("owner answers: save, edit, remove; each write bumps the version", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -51,4 +56,48 @@ Deno.test("owner answers: input is checked, with the fix in the message", () => 
     target,
   });
   assert.throws(() => checkOwnerAnswer({ question: "", lang: "pt", target }), /1 to 300/);
+});
+
+Deno.test("owner answers: the same answer sent twice at once is saved once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = createOwnerAnswers(kv, () => 1000);
+    const target = { id: "faq#conta", title: "FAQ › Preciso de conta?", url: "/faq#conta" };
+    const pick = { question: "Tem login?", answer: "", lang: "pt", target } as const;
+    // Two tabs submitting the same pick, and a double-clicked written answer.
+    const [a, b] = await Promise.all([store.save(pick), store.save({ ...pick })]);
+    assert.equal(a?.id, b?.id);
+    const written = { question: "Entregam  em Portugal?", answer: "Sim.", lang: "pt" } as const;
+    const first = await store.save(written);
+    assert.equal(
+      (await store.save({ ...written, question: "entregam em portugal?" }))?.id,
+      first?.id,
+    );
+    assert.equal((await store.list()).length, 2);
+    // Another page, text or language is another answer.
+    await store.save({ ...pick, target: { ...target, id: "faq#login" } });
+    await store.save({ ...written, answer: "Sim, em 5 dias." });
+    await store.save({ ...written, lang: "en" });
+    assert.equal((await store.list()).length, 5);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("owner answers: concurrent creates never pass the limit", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = createOwnerAnswers(kv, () => 1000);
+    const limit = OWNER_ANSWER_LIMITS.count;
+    for (let i = 0; i < limit - 1; i++) {
+      await store.save({ question: `Pergunta ${i}?`, answer: "Sim.", lang: "pt" });
+    }
+    const results = await Promise.allSettled(
+      [1, 2, 3].map((n) => store.save({ question: `Última ${n}?`, answer: "Sim.", lang: "pt" })),
+    );
+    assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+    assert.equal((await store.list()).length, limit);
+  } finally {
+    kv.close();
+  }
 });
