@@ -50,6 +50,9 @@ const ptBR = {
   removed: "Resposta removida.",
   teamAnswer: "Resposta da equipe do site",
   updated: "Atualizada em",
+  range: "{first}–{last} de {total}",
+  newer: "← Mais recentes",
+  older: "Mais antigas →",
 };
 
 const en: typeof ptBR = {
@@ -101,6 +104,9 @@ const en: typeof ptBR = {
   removed: "Answer removed.",
   teamAnswer: "Answer by the site team",
   updated: "Updated on",
+  range: "{first}–{last} of {total}",
+  newer: "← Newer",
+  older: "Older →",
 };
 
 /** The texts of the gap pages. */

@@ -18,6 +18,9 @@ import {
 } from "@/lib/store/owner_answers.ts";
 import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
 import { entryQuestion } from "@/lib/text/faq_heading.ts";
+import { intParam } from "@/lib/http/query.ts";
+import { type PageOf, pageOf } from "@/lib/gaps/page_of.ts";
+import { Pager } from "@/components/admin/Pager.tsx";
 import {
   type CandidatePage,
   candidatePages,
@@ -30,12 +33,12 @@ type Data =
   | { unauthorized: true }
   | {
     /** The groups no team answer serves yet (none, or asked again since), newest first. */
-    open: GroupStatus[];
-    /** The pages the search finds for each of the first open groups' question, by group. */
+    open: PageOf<GroupStatus>;
+    /** The pages the search finds for each shown open group's question, by group. */
     candidates: CandidatePage[][];
     /** The groups a team answer serves: none of their questions asked again since. */
-    answered: GroupStatus[];
-    answers: OwnerAnswer[];
+    answered: PageOf<GroupStatus>;
+    answers: PageOf<OwnerAnswer>;
     /** The answers given by a page the index no longer holds (after a rebuild). */
     gone: string[];
     done: "saved" | "removed" | null;
@@ -44,10 +47,11 @@ type Data =
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
- * Groups, newest first, whose question is searched for the pages that may answer it: one search
- * each per page view (about 1 ms embedded, a few on Postgres); later groups keep the title field.
+ * Each section's page, `?page=` (open groups), `?answered=` and `?answers=`; 400 past this.
+ * The shown open groups' questions are searched for the pages that may answer them: one search
+ * each per view (about 1 ms embedded, a few on Postgres).
  */
-const GROUPS_WITH_CANDIDATES = 30;
+const PAGE_PARAM = { min: 1, max: 10_000, fallback: 1 };
 
 /** An answer form holds a question, an answer and a language: well under 16 KiB. */
 const FORM_BYTES = 16 * 1024;
@@ -57,7 +61,8 @@ const FORM_BYTES = 16 * 1024;
  * and the site team's answers to them. POST `action=save` (question, answer, lang, optional
  * id to edit), `action=point` (question, lang, and pageId: the passage id of one of the pages
  * the search found for the group, or page: the title or question of the site's page that
- * answers it; so that the visitors' wording finds that page) or `action=remove` (id).
+ * answers it; so that the visitors' wording finds that page) or `action=remove` (id), then
+ * back to the pages shown (the form's action carries them). Each list is paged (lib/gaps/page_of.ts).
  * Admin session or bearer token, else 401.
  */
 export const handler = define.handlers<Data>({
@@ -79,13 +84,17 @@ export const handler = define.handlers<Data>({
     // The grouping loads the search analyzer: on first use, not at start.
     const { groupGaps } = await import("@/lib/gaps/group.ts");
     const { withAnswers } = await import("@/lib/gaps/answered.ts");
-    const { open, answered } = withAnswers(groupGaps(gaps), answers);
+    const groups = withAnswers(groupGaps(gaps), answers);
+    const open = pageOf(groups.open, intParam(ctx.url, "page", PAGE_PARAM));
+    const answered = pageOf(groups.answered, intParam(ctx.url, "answered", PAGE_PARAM));
+    const shown = pageOf(answers, intParam(ctx.url, "answers", PAGE_PARAM));
     const candidates = await Promise.all(
-      open.slice(0, GROUPS_WITH_CANDIDATES).map((s) =>
-        candidatePages(ctx.app.search, s.group.question)
-      ),
+      open.items.map((s) => candidatePages(ctx.app.search, s.group.question)),
     );
-    return ctx.render({ open, candidates, answered, answers, gone, done }, { headers: PRIVATE });
+    return ctx.render(
+      { open, candidates, answered, answers: shown, gone, done },
+      { headers: PRIVATE },
+    );
   },
   async POST(ctx) {
     await requireAdminPage(ctx);
@@ -118,12 +127,26 @@ export const handler = define.handlers<Data>({
     } else {
       throw new HttpError("invalid_request", 'Send "action": "save", "point" or "remove".');
     }
+    // Back to the pages the owner was on (the form's action carries them).
+    const back = new URLSearchParams(viewQuery(ctx.url));
+    back.set("done", done);
     return new Response(null, {
       status: 303,
-      headers: { Location: `/admin/gaps?done=${done}#answers`, ...PRIVATE },
+      headers: { Location: `/admin/gaps?${back}#answers`, ...PRIVATE },
     });
   },
 });
+
+/** Each section's page in `url`, as a query ("?page=3&answers=2"), or "" on the first pages. */
+function viewQuery(url: URL): string {
+  const view = new URLSearchParams();
+  for (const name of ["page", "answered", "answers"]) {
+    const value = url.searchParams.get(name);
+    if (value && /^\d{1,5}$/.test(value) && value !== "1") view.set(name, value);
+  }
+  const query = view.toString();
+  return query ? `?${query}` : "";
+}
 
 /** The page a `point` form names: a page the search found (`pageId`), else by its title. */
 function pointedPage(
@@ -134,7 +157,7 @@ function pointedPage(
   return id ? pageById(ctx.app.search, id) : pageAnswering(ctx.app.search, form.get("page") ?? "");
 }
 
-export default define.page<Data>(function AdminGaps({ data, state, app }) {
+export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
   const locale = localeOf(state);
   const t = messages(locale);
   if ("unauthorized" in data) {
@@ -148,6 +171,8 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
     );
   }
   const g = gapMessages(locale);
+  // The forms post back with the pages shown, so the owner returns to them.
+  const action = `/admin/gaps${viewQuery(url)}`;
   return (
     <AdminShell locale={locale} siteName={app.config.site.name} mainClass="admin">
       <h1>{g.title}</h1>
@@ -156,31 +181,64 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
         <a href="/admin/gaps.csv" download="gaps.csv">{g.csv}</a> · <a href="/admin">/admin</a>
       </p>
       {data.done && <p role="status">{data.done === "saved" ? g.saved : g.removed}</p>}
-      {data.open.length === 0 && <p>{g.empty}</p>}
-      {data.open.map((status, i) => (
-        <GroupItem
-          key={i}
-          status={status}
-          candidates={data.candidates[i] ?? []}
-          g={g}
-          locale={locale}
-        />
-      ))}
-      {data.answered.length > 0 && (
+      <div id="open">
+        {data.open.total === 0 && <p>{g.empty}</p>}
+        {data.open.items.map((status, i) => (
+          <GroupItem
+            key={i}
+            status={status}
+            candidates={data.candidates[i] ?? []}
+            g={g}
+            locale={locale}
+            action={action}
+          />
+        ))}
+        <Pager url={url} param="page" section="open" of={data.open} label={g.title} g={g} />
+      </div>
+      {data.answered.total > 0 && (
         <section id="answered" class="gap-answered">
           <h2>{g.answeredGroups}</h2>
           <p>{g.answeredGroupsIntro}</p>
-          {data.answered.map((status, i) => (
-            <GroupItem key={i} status={status} candidates={[]} g={g} locale={locale} />
+          {data.answered.items.map((status, i) => (
+            <GroupItem
+              key={i}
+              status={status}
+              candidates={[]}
+              g={g}
+              locale={locale}
+              action={action}
+            />
           ))}
+          <Pager
+            url={url}
+            param="answered"
+            section="answered"
+            of={data.answered}
+            label={g.answeredGroups}
+            g={g}
+          />
         </section>
       )}
       <section id="answers">
         <h2>{g.answers}</h2>
-        {data.answers.length === 0 && <p>{g.answersEmpty}</p>}
-        {data.answers.map((a) => (
-          <AnswerItem key={a.id} answer={a} g={g} gone={data.gone.includes(a.id)} />
+        {data.answers.total === 0 && <p>{g.answersEmpty}</p>}
+        {data.answers.items.map((a) => (
+          <AnswerItem
+            key={a.id}
+            answer={a}
+            g={g}
+            gone={data.gone.includes(a.id)}
+            action={action}
+          />
         ))}
+        <Pager
+          url={url}
+          param="answers"
+          section="answers"
+          of={data.answers}
+          label={g.answers}
+          g={g}
+        />
       </section>
     </AdminShell>
   );
@@ -188,11 +246,12 @@ export default define.page<Data>(function AdminGaps({ data, state, app }) {
 
 /** One group of alike questions, with the form that answers it. */
 function GroupItem(
-  { status: { group, answer, since }, candidates, g, locale }: {
+  { status: { group, answer, since }, candidates, g, locale, action }: {
     status: GroupStatus;
     candidates: CandidatePage[];
     g: GapMessages;
     locale: string;
+    action: string;
   },
 ) {
   // Listed under "Já respondidas" (an h2): its own heading is one level down.
@@ -233,13 +292,14 @@ function GroupItem(
         <>
           <details>
             <summary>{g.answerThis}</summary>
-            <AnswerForm g={g} question={group.question} lang={group.lang} />
+            <AnswerForm g={g} question={group.question} lang={group.lang} action={action} />
           </details>
           {/* Visitors went on to a related question: the page that answers them is likely its. */}
           <details open={group.followed.length > 0 && !answer}>
             <summary>{g.pointThis}</summary>
             <PointForm
               g={g}
+              action={action}
               question={group.question}
               lang={group.lang}
               page={group.followed[0]}
@@ -254,8 +314,9 @@ function GroupItem(
 
 /** Answers a question with a page of the site: the visitors' wording then finds that page. */
 function PointForm(
-  { g, question, lang, page = "", candidates }: {
+  { g, action, question, lang, page = "", candidates }: {
     g: GapMessages;
+    action: string;
     question: string;
     lang: "pt" | "en";
     page?: string;
@@ -266,7 +327,7 @@ function PointForm(
   // The question visitors went on to, when it is one of the pages found: that page is picked.
   const followed = candidates.find((c) => sameQuestion(entryQuestion(c.title), page));
   return (
-    <form method="post" action="/admin/gaps" class="gap-form">
+    <form method="post" action={action} class="gap-form">
       <input type="hidden" name="action" value="point" />
       <input type="hidden" name="lang" value={lang} />
       <label>
@@ -327,7 +388,12 @@ function PointForm(
  * answered with (removed and pointed again to change).
  */
 function AnswerItem(
-  { answer: a, g, gone }: { answer: OwnerAnswer; g: GapMessages; gone: boolean },
+  { answer: a, g, gone, action }: {
+    answer: OwnerAnswer;
+    g: GapMessages;
+    gone: boolean;
+    action: string;
+  },
 ) {
   const updated = new Date(a.updatedAt).toISOString().slice(0, 10);
   return (
@@ -348,11 +414,18 @@ function AnswerItem(
             </p>
             <details>
               <summary>{g.edit}</summary>
-              <AnswerForm g={g} question={a.question} lang={a.lang} answer={a.answer} id={a.id} />
+              <AnswerForm
+                g={g}
+                action={action}
+                question={a.question}
+                lang={a.lang}
+                answer={a.answer}
+                id={a.id}
+              />
             </details>
           </>
         )}
-      <form method="post" action="/admin/gaps">
+      <form method="post" action={action}>
         <input type="hidden" name="action" value="remove" />
         <input type="hidden" name="id" value={a.id} />
         <button type="submit" class="button button-quiet">{g.remove}</button>
@@ -362,8 +435,9 @@ function AnswerItem(
 }
 
 function AnswerForm(
-  { g, question, lang, answer = "", id }: {
+  { g, action, question, lang, answer = "", id }: {
     g: GapMessages;
+    action: string;
     question: string;
     lang: "pt" | "en";
     answer?: string;
@@ -371,7 +445,7 @@ function AnswerForm(
   },
 ) {
   return (
-    <form method="post" action="/admin/gaps" class="gap-form">
+    <form method="post" action={action} class="gap-form">
       <input type="hidden" name="action" value="save" />
       {id && <input type="hidden" name="id" value={id} />}
       <label>

@@ -1,7 +1,9 @@
 /**
  * /admin/gaps in Chromium: grouped unanswered questions at 390 and 1440 px without sideways
  * scrolling, and the owner answering a group through the page's own form, another with a page
- * of the site named by its title, and a third with one of the pages the search found for it; the next visitor asking the same questions is answered from them. Screenshots in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
+ * of the site named by its title, and a third with one of the pages the search found for it; the
+ * next visitor asking the same questions is answered from them. A long list is paged. Screenshots
+ * in docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import assert from "node:assert/strict";
 import {
@@ -22,6 +24,7 @@ import {
   userMessage,
 } from "../support/chat_client.ts";
 import { type GapRecord, recordGap } from "@/lib/store/gaps.ts";
+import { madeUpWord } from "../support/made_up.ts";
 
 const E2E = { sanitizeOps: false, sanitizeResources: false };
 const ADMIN_TOKEN = "admin-token-gaps-e2e-0123456789abcdef";
@@ -163,6 +166,53 @@ Deno.test({
       }, { jar: new CookieJar() });
       const cited = (await readSse(written)).chunks.find((c) => c.type === "source-url");
       assert.ok(cited?.type === "source-url" && cited.url.endsWith("-ficam-guardadas"), cited?.url);
+    } finally {
+      await browser.close();
+      await server.close();
+      kv.close();
+    }
+  },
+});
+
+Deno.test({
+  ...E2E,
+  name: "e2e gaps: a long list is paged; the owner goes to the older page and back at 390 px",
+  async fn() {
+    const kv = await Deno.openKv(":memory:");
+    for (let n = 0; n < 40; n++) {
+      const question = `${madeUpWord(n, "z")} ${madeUpWord(n, "q")} ${madeUpWord(n, "v")}?`;
+      await recordGap(kv, {
+        at: 1_000 + n,
+        chatId: newChatId(),
+        question,
+        reason: "not-covered",
+        lang: "pt",
+      });
+    }
+    const server = await startTestServer({ kv, env: { ADMIN_TOKEN }, config: testConfig() });
+    const browser = await launchBrowser();
+    try {
+      const ctx = await browser.newContext({
+        viewport: { width: 390, height: 900 },
+        locale: "pt-BR",
+        extraHTTPHeaders: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      const page = await ctx.newPage();
+      await page.goto(server.url + "/admin/gaps");
+      assert.equal(await page.locator(".gap-group").count(), 30);
+      const pager = page.getByRole("navigation", { name: "Perguntas sem resposta" });
+      assert.equal(await pager.textContent(), "1–30 de 40Mais antigas →");
+      await pager.getByRole("link", { name: "Mais antigas →" }).click();
+      await page.waitForURL(/\?page=2#open$/);
+      assert.equal(await page.locator(".gap-group").count(), 10);
+      assert.ok(await page.getByText(madeUpWord(0, "z"), { exact: false }).isVisible());
+      assert.equal(await hasHorizontalScroll(page), false, "sideways scrolling at 390 px");
+      const axe = await runAxe(page);
+      assert.deepEqual(axe, [], JSON.stringify(axe, null, 2));
+      await page.getByRole("link", { name: "← Mais recentes" }).click();
+      await page.waitForURL(/\/admin\/gaps#open$/);
+      assert.equal(await page.locator(".gap-group").count(), 30);
+      await ctx.close();
     } finally {
       await browser.close();
       await server.close();

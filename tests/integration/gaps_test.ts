@@ -18,6 +18,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts";
 import { relatedQuestionsOf } from "@/lib/text/related_questions.ts";
 import { listGaps, recordGap } from "@/lib/store/gaps.ts";
+import { madeUpWord } from "../support/made_up.ts";
 
 const ADMIN_TOKEN = "admin-token-gaps-0123456789abcdef";
 const QUESTION = "Qual é a receita do bolo de cenoura com cobertura de chocolate?";
@@ -426,6 +427,83 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
     const reopened = again.slice(0, again.indexOf('id="answers"'));
     assert.ok(!reopened.includes('id="answered"'), "no group is answered and unasked since");
     assert.match(reopened, /perguntada 1× depois dessa resposta/);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("gaps: each section is paged, and a form returns the owner to the page it was on", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const { kv, ownerAnswers } = server.services;
+    for (let n = 0; n < 70; n++) {
+      const question = `${madeUpWord(n, "z")} ${madeUpWord(n, "q")} ${madeUpWord(n, "v")}?`;
+      await recordGap(kv, {
+        at: 1_000 + n,
+        chatId: `c${n}`,
+        question,
+        reason: "not-covered",
+        lang: "pt",
+      });
+    }
+    for (let n = 0; n < 31; n++) {
+      await ownerAnswers.save({
+        question: `Resposta ${madeUpWord(n, "r")}?`,
+        answer: "Sim.",
+        lang: "pt",
+      });
+    }
+    const cookie = await signIn(server);
+    const view = async (query: string) => {
+      const res = await fetch(`${server.url}/admin/gaps${query}`, { headers: { cookie } });
+      return { status: res.status, html: await res.text() };
+    };
+    const groupsOf = (html: string) => html.match(/<section class="gap-group">/g)?.length ?? 0;
+
+    const first = await view("");
+    assert.equal(first.status, 200);
+    assert.equal(groupsOf(first.html), 30);
+    assert.match(first.html.match(/<nav class="gap-pager"[^]*?<\/nav>/)?.[0] ?? "", /1–30 de 70/);
+    assert.match(first.html, /href="\/admin\/gaps\?page=2#open" rel="next"/);
+    assert.ok(!first.html.includes('rel="prev"'), "no newer page before the first");
+    // The newest gap first; its question searched for the pages that may answer it.
+    assert.ok(first.html.includes(madeUpWord(69, "z")));
+    assert.ok(!first.html.includes(madeUpWord(39, "z")), "the 31st newest is on page 2");
+    // Two forms a shown group (write, or pick a page), two a shown answer (edit, remove).
+    assert.equal(first.html.match(/<form method="post" action="\/admin\/gaps"/g)?.length, 120);
+
+    const last = await view("?page=3&answers=2");
+    assert.equal(groupsOf(last.html), 10);
+    assert.match(last.html, /61–70 de 70/);
+    // Each section's links keep the other section's page.
+    assert.ok(last.html.includes('href="/admin/gaps?page=2&amp;answers=2#open" rel="prev"'));
+    assert.ok(last.html.includes('href="/admin/gaps?page=3#answers" rel="prev"'));
+    assert.ok(last.html.includes(madeUpWord(0, "z")), "the oldest gap is on the last page");
+    assert.match(last.html, /31–31 de 31/);
+    assert.equal(last.html.match(/class="gap-answer"/g)?.length, 1);
+    // A page past the end (groups answered since the link was made) shows the last one.
+    assert.match((await view("?page=9")).html, /61–70 de 70/);
+    const bad = await view("?page=dois");
+    assert.equal(bad.status, 400);
+    assert.match(bad.html, /Invalid &quot;page&quot;: &quot;dois&quot;/);
+
+    // The forms post back with the pages shown; the owner lands on them again.
+    const action = last.html.match(/<form method="post" action="([^"]+)" class="gap-form">/)?.[1];
+    assert.equal(action, "/admin/gaps?page=3&amp;answers=2");
+    const saved = await fetch(`${server.url}/admin/gaps?page=3&answers=2`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        action: "save",
+        question: `${madeUpWord(0, "z")}?`,
+        answer: "Não.",
+        lang: "pt",
+      }).toString(),
+    });
+    await saved.body?.cancel();
+    assert.equal(saved.status, 303);
+    assert.equal(saved.headers.get("location"), "/admin/gaps?page=3&answers=2&done=saved#answers");
   } finally {
     await server.close();
   }
