@@ -53,6 +53,11 @@ const ptBR = {
   range: "{first}–{last} de {total}",
   newer: "← Mais recentes",
   older: "Mais antigas →",
+  notSaved: "Não foi salvo",
+  storeDown:
+    "O armazenamento não respondeu e nada foi salvo. O que você escreveu está abaixo: envie de novo.",
+  fixBelow: "Corrija abaixo e envie de novo:",
+  backToList: "Voltar à lista",
 };
 
 const en: typeof ptBR = {
@@ -107,6 +112,11 @@ const en: typeof ptBR = {
   range: "{first}–{last} of {total}",
   newer: "← Newer",
   older: "Older →",
+  notSaved: "Not saved",
+  storeDown:
+    "The store did not respond and nothing was saved. What you wrote is below: send it again.",
+  fixBelow: "Correct it below and send it again:",
+  backToList: "Back to the list",
 };
 
 /** The texts of the gap pages. */

@@ -29,8 +29,17 @@ import {
   pagesGone,
 } from "@/lib/gaps/answer_pages.ts";
 
+/** A save that did not happen: the owner's input, shown again with why (400 or 503). */
+interface Retry {
+  status: 400 | 503;
+  message: string;
+  /** What the owner sent: action, id, question, answer, lang, pageId, page. */
+  sent: Record<string, string>;
+}
+
 type Data =
   | { unauthorized: true }
+  | { retry: Retry }
   | {
     /** The groups no team answer serves yet (none, or asked again since), newest first. */
     open: PageOf<GroupStatus>;
@@ -106,9 +115,8 @@ export const handler = define.handlers<Data>({
       if (!id || !await store.remove(id)) throw new HttpError("not_found", "No such answer.");
       done = "removed";
     } else if (form.get("action") === "save" || form.get("action") === "point") {
-      let input;
       try {
-        input = checkOwnerAnswer({
+        const input = checkOwnerAnswer({
           question: form.get("question"),
           answer: form.get("answer"),
           lang: form.get("lang"),
@@ -118,10 +126,11 @@ export const handler = define.handlers<Data>({
           throw new HttpError("not_found", `Answer "${id}" not found: it was removed.`);
         }
       } catch (error) {
-        if (error instanceof OwnerAnswerInputError) {
-          throw new HttpError("invalid_request", error.message);
-        }
-        throw error;
+        if (error instanceof HttpError) throw error;
+        // What the owner wrote is never lost: the form comes back with it, and why.
+        const retry = retryOf(form, error);
+        setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).notSaved });
+        return ctx.render({ retry }, { status: retry.status, headers: PRIVATE });
       }
       done = "saved";
     } else {
@@ -136,6 +145,25 @@ export const handler = define.handlers<Data>({
     });
   },
 });
+
+/**
+ * The form to send again: an input error says what to correct (400); a store or search that did
+ * not answer (KV, Postgres) is logged and may be retried as it is (503).
+ */
+function retryOf(form: URLSearchParams, error: unknown): Retry {
+  const sent: Record<string, string> = {};
+  for (const name of ["action", "id", "question", "answer", "lang", "pageId", "page"]) {
+    const value = form.get(name);
+    if (value) sent[name] = value;
+  }
+  if (error instanceof OwnerAnswerInputError) {
+    // A picked page that failed is picked again by title, not by the same id.
+    delete sent.pageId;
+    return { status: 400, message: error.message, sent };
+  }
+  console.error("Saving an answer on /admin/gaps failed:", error);
+  return { status: 503, message: "", sent };
+}
 
 /** Each section's page in `url`, as a query ("?page=3&answers=2"), or "" on the first pages. */
 function viewQuery(url: URL): string {
@@ -173,6 +201,13 @@ export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
   const g = gapMessages(locale);
   // The forms post back with the pages shown, so the owner returns to them.
   const action = `/admin/gaps${viewQuery(url)}`;
+  if ("retry" in data) {
+    return (
+      <AdminShell locale={locale} siteName={app.config.site.name} mainClass="admin">
+        <RetryForm retry={data.retry} g={g} action={action} />
+      </AdminShell>
+    );
+  }
   return (
     <AdminShell locale={locale} siteName={app.config.site.name} mainClass="admin">
       <h1>{g.title}</h1>
@@ -465,6 +500,60 @@ function AnswerForm(
       </label>
       <button type="submit" class="button">{g.save}</button>
     </form>
+  );
+}
+
+/** The owner's input sent back, with what went wrong, and a way back to the list. */
+function RetryForm({ retry: { status, message, sent }, g, action }: {
+  retry: Retry;
+  g: GapMessages;
+  action: string;
+}) {
+  const lang = sent.lang === "en" ? "en" : "pt";
+  const question = sent.question ?? "";
+  return (
+    <>
+      <h1>{g.notSaved}</h1>
+      <p role="alert">
+        {status === 503 ? g.storeDown : (
+          <>
+            {g.fixBelow} <strong>{message}</strong>
+          </>
+        )}
+      </p>
+      {sent.action === "point"
+        ? (
+          <form method="post" action={action} class="gap-form">
+            <input type="hidden" name="action" value="point" />
+            <input type="hidden" name="lang" value={lang} />
+            {sent.pageId && <input type="hidden" name="pageId" value={sent.pageId} />}
+            <label>
+              {g.question}
+              <input name="question" value={question} required maxLength={300} />
+            </label>
+            {!sent.pageId && (
+              <label>
+                {g.page}
+                <input name="page" value={sent.page ?? ""} required maxLength={300} />
+              </label>
+            )}
+            <button type="submit" class="button">{g.point}</button>
+          </form>
+        )
+        : (
+          <AnswerForm
+            g={g}
+            action={action}
+            question={question}
+            lang={lang}
+            answer={sent.answer ?? ""}
+            id={sent.id}
+          />
+        )}
+      <p>
+        <a href={action}>{g.backToList}</a>
+      </p>
+    </>
   );
 }
 

@@ -508,3 +508,54 @@ Deno.test("gaps: each section is paged, and a form returns the owner to the page
     await server.close();
   }
 });
+
+Deno.test("gaps: a save the store refuses, or a page that matches nothing, shows the owner's input again", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const cookie = await signIn(server);
+    const answers = server.services.ownerAnswers;
+    const save = answers.save;
+    let failures = 1;
+    answers.save = (...args) =>
+      failures-- > 0 ? Promise.reject(new Error("injected: KV unavailable")) : save(...args);
+    const written = {
+      action: "save",
+      question: "Vocês entregam em Portugal?",
+      answer: "Sim, em até 5 dias úteis, com frete calculado no carrinho.",
+      lang: "pt",
+    };
+    const refused = await fetch(`${server.url}/admin/gaps?page=2`, {
+      method: "POST",
+      headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(written).toString(),
+    });
+    assert.equal(refused.status, 503);
+    const html = await refused.text();
+    assert.match(html, /nada foi salvo/);
+    assert.ok(html.includes(`>${written.answer}</textarea>`), "the answer written is kept");
+    assert.ok(html.includes(`value="${written.question}"`));
+    assert.ok(html.includes('action="/admin/gaps?page=2"'), "sent again to the same pages");
+    assert.equal((await answers.list()).length, 0);
+    // Sent again as the page shows it: saved.
+    const again = await adminPost(server, cookie, written);
+    await again.body?.cancel();
+    assert.equal(again.status, 303);
+    assert.equal((await answers.list()).length, 1);
+
+    const nothing = await adminPost(server, cookie, {
+      action: "point",
+      question: "Tem desconto pra estudante?",
+      lang: "pt",
+      pageId: "",
+      page: "pizza calabresa gigante",
+    });
+    assert.equal(nothing.status, 400);
+    const form = await nothing.text();
+    assert.match(form, /Corrija abaixo/);
+    assert.match(form, /Nothing on the site matches/);
+    assert.ok(form.includes('value="pizza calabresa gigante"'), "the title typed is kept");
+    assert.ok(form.includes('value="Tem desconto pra estudante?"'));
+  } finally {
+    await server.close();
+  }
+});
