@@ -7,6 +7,7 @@
  * every first visitor wait too. lib/chat/lazy.ts loads it on the first chat, or earlier
  * through `warmUp` once the server listens.
  */
+import { createBackgroundWrites } from "@/lib/store/background.ts";
 import manifest from "@/fresh.gen.ts";
 import defaultConfig from "@/fresh.config.ts";
 import type { AppConfig } from "@/lib/config.ts";
@@ -194,6 +195,7 @@ export async function createServerApp(
     heartbeatMs: 15_000,
     deltaMergeMs: DELTA_MERGE_MS,
     streamLog: createStreamLog(kv, { pollMs: watchSeesAll ? null : undefined }),
+    background: createBackgroundWrites(),
     agentConfigs,
     agents: [],
     loadAgents,

@@ -2,6 +2,7 @@
  * The services every route receives as `ctx.app`. Built once per process by
  * lib/server.ts; tests build their own with in-memory parts.
  */
+import type { BackgroundWrites } from "@/lib/store/background.ts";
 import type { AppConfig } from "@/lib/config.ts";
 import type { VisitorSigner } from "@/lib/http/visitor.ts";
 import type { AdminSessions } from "@/lib/admin/session.ts";
@@ -55,6 +56,8 @@ export interface AppServices {
   clock: () => number;
   /** The chunk log of answers in flight (any isolate can resume or stop them). */
   streamLog: StreamLog;
+  /** Writes made beside responses (content gaps, token counts): closing waits for them. */
+  background: BackgroundWrites;
   /** Silence after which the chat stream sends a heartbeat comment. */
   heartbeatMs: number;
   /** Window in which an answer's deltas are merged into one chunk (lib/chat/delta_merge.ts); 0: none. */

@@ -559,3 +559,54 @@ Deno.test("gaps: a save the store refuses, or a page that matches nothing, shows
     await server.close();
   }
 });
+
+/** `kv` whose atomic writes to ["gaps", …] commit `ms` late, as on a slow KV region. */
+function slowGapWrites(kv: Deno.Kv, ms: number): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "atomic") return () => slowGapOp(target.atomic(), ms);
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function slowGapOp(op: Deno.AtomicOperation, ms: number): Deno.AtomicOperation {
+  let gap = false;
+  const slow: Deno.AtomicOperation = new Proxy(op, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (prop === "set" && (args[0] as Deno.KvKey)[0] === "gaps") gap = true;
+        if (prop === "commit" && gap) {
+          return new Promise((r) => setTimeout(r, ms)).then(() => target.commit());
+        }
+        const result = value.apply(target, args);
+        return result === target ? slow : result;
+      };
+    },
+  });
+  return slow;
+}
+
+Deno.test("gaps: closing the app waits for the gap recorded beside an answer", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const server = await startTestServer({
+    kv: slowGapWrites(kv, 150),
+    env: { ADMIN_TOKEN },
+    config: testConfig(),
+  });
+  try {
+    const { text } = await ask(server, QUESTION);
+    assert.match(text, /não tem informação/, text);
+  } finally {
+    await server.close();
+  }
+  try {
+    const gaps = await listGaps(kv);
+    assert.deepEqual(gaps.map((g) => g.question), [QUESTION]);
+  } finally {
+    kv.close();
+  }
+});

@@ -79,6 +79,41 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "production entry: SIGTERM lets the answer in flight finish, then exits 0",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const proc = spawnProductionEntry(productionEnv());
+    try {
+      const base = `http://127.0.0.1:${await proc.port}`;
+      const res = await fetch(`${base}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          id: "term" + crypto.randomUUID().replaceAll("-", "").slice(0, 16),
+          message: {
+            id: "u1",
+            role: "user",
+            parts: [{ type: "text", text: "Como o assistente encontra as respostas?" }],
+          },
+        }),
+      });
+      assert.equal(res.status, 200);
+      // The stream has begun: a stop now must not cut it.
+      proc.child.kill("SIGTERM");
+      const read = parseSseText(await res.text());
+      assert.ok(read.done, "the stream still ends with [DONE]");
+      assert.ok(streamedText(read.chunks).length > 20);
+      const status = await proc.child.status;
+      assert.equal(status.code, 0, proc.stderr());
+      assert.equal(status.signal, null);
+    } finally {
+      await proc.stop();
+    }
+  },
+});
+
 Deno.test("production entry: a weak production config is refused with the reasons, no server", async () => {
   const { code, stderr } = await exitOf(spawnProductionEntry({
     DENO_DEPLOYMENT_ID: "test-deployment",

@@ -27,6 +27,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     services,
     async close() {
       await server.shutdown();
+      // As the production entry does: the writes made beside responses land first.
+      await services.background.settled();
       if (ownKv) kv.close();
     },
   };

@@ -10,6 +10,7 @@ import type { SiteSearch } from "@/lib/search/types.ts";
 import type { ChatStore } from "@/lib/store/ports.ts";
 import type { RateLimiter } from "@/lib/store/limits.ts";
 import type { StreamLog } from "@/lib/store/ports.ts";
+import type { BackgroundWrites } from "@/lib/store/background.ts";
 import type { ReadyAgent, SelfApp } from "@/lib/tools/agent_tools.ts";
 import type { ApprovalSigner } from "../approvals.ts";
 
@@ -26,6 +27,8 @@ export interface TurnDeps {
   limits: RateLimiter;
   /** The chunk log of answers in flight (any isolate can resume or stop them). */
   streamLog: StreamLog;
+  /** Writes beside the answer (its content gap, its token count) that closing waits for. */
+  background: BackgroundWrites;
   approvals: ApprovalSigner;
   contextSeal: ContextSealer;
   /** The configured agents with their specs loaded. */

@@ -172,7 +172,7 @@ export async function settle(
   start: Begun,
   { opened, outcome }: Settling,
 ): Promise<boolean> {
-  void countTokens(deps, plan, end);
+  deps.background.add(countTokens(deps, plan, end));
   if (
     !opened && outcome === "stopped" && end.kind === "abort" && plan.newChat &&
     plan.visitor.setCookie && start.ok
@@ -186,7 +186,7 @@ export async function settle(
   const at = deps.clock();
   // Recorded beside the save, never in the way of the visitor's answer (/admin/gaps).
   for (const gap of [turnGap({ ...plan, at }, saved, outcome), relatedGap({ ...plan, at })]) {
-    if (gap) void recordGap(deps.kv, gap);
+    if (gap) deps.background.add(recordGap(deps.kv, gap));
   }
   return await inSpan(TURN_SPANS.save, () => saveAnswer(deps, plan, saved, start), {
     "chat.save": "end",
