@@ -25,16 +25,12 @@ export async function pageAnswering(search: SiteSearch, page: string): Promise<A
   const words = page.trim();
   const max = OWNER_ANSWER_LIMITS.question;
   if (!words || words.length > max) {
-    throw new OwnerAnswerInputError(
-      `Write the title or the question of the page in 1 to ${max} characters.`,
-    );
+    throw new OwnerAnswerInputError({ kind: "pageTitle", max });
   }
   const { passages } = await search.search(words, { k: 5 });
   const found = passages.find(isSitePage);
   if (!found?.url) {
-    throw new OwnerAnswerInputError(
-      `Nothing on the site matches "${words}": write the title or the question of the page.`,
-    );
+    throw new OwnerAnswerInputError({ kind: "pageUnmatched", words });
   }
   return { id: found.id, title: found.title, url: found.url };
 }
@@ -97,9 +93,7 @@ function excerptOf(text: string): string {
 export async function pageById(search: SiteSearch, id: string): Promise<AnswerTarget> {
   const page = id.length <= OWNER_ANSWER_LIMITS.question ? await currentPassage(search, id) : null;
   if (!page?.url || !isSitePage(page)) {
-    throw new OwnerAnswerInputError(
-      "That page is not in the site's index any more: pick another, or write its title.",
-    );
+    throw new OwnerAnswerInputError({ kind: "pageGone" });
   }
   return { id: page.id, title: page.title, url: page.url };
 }

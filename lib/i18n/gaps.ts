@@ -58,6 +58,18 @@ const ptBR = {
     "O armazenamento não respondeu e nada foi salvo. O que você escreveu está abaixo: envie de novo.",
   fixBelow: "Corrija abaixo e envie de novo:",
   backToList: "Voltar à lista",
+  /** What the owner must correct (lib/store/owner_answers.ts `OwnerAnswerProblem`). */
+  problem: {
+    question: "Escreva a pergunta com 1 a {max} caracteres.",
+    answer: "Escreva a resposta com 1 a {max} caracteres.",
+    lang: "Escolha o idioma da resposta: português ou inglês.",
+    full: "Já há {max} respostas: remova uma antes.",
+    pageTitle: "Escreva o título ou a pergunta da página com 1 a {max} caracteres.",
+    pageUnmatched:
+      "Nada no site corresponde a “{words}”: escreva o título ou a pergunta da página.",
+    pageGone:
+      "Essa página não está mais no índice do site: escolha outra, ou escreva o título dela.",
+  },
 };
 
 const en: typeof ptBR = {
@@ -117,6 +129,16 @@ const en: typeof ptBR = {
     "The store did not respond and nothing was saved. What you wrote is below: send it again.",
   fixBelow: "Correct it below and send it again:",
   backToList: "Back to the list",
+  problem: {
+    question: "Write the question in 1 to {max} characters.",
+    answer: "Write the answer in 1 to {max} characters.",
+    lang: "Pick the answer's language: Portuguese or English.",
+    full: "There are {max} answers already: remove one first.",
+    pageTitle: "Write the title or the question of the page in 1 to {max} characters.",
+    pageUnmatched:
+      "Nothing on the site matches “{words}”: write the title or the question of the page.",
+    pageGone: "That page is not in the site's index any more: pick another, or write its title.",
+  },
 };
 
 /** The texts of the gap pages. */

@@ -42,8 +42,38 @@ export const OWNER_ANSWER_ID = /^[a-z0-9]{12}$/;
 
 const VERSION_KEY = ["owner_answers_version"];
 
-/** Thrown for input the owner must correct; its message says how. */
-export class OwnerAnswerInputError extends Error {}
+/** What the owner must correct; /admin/gaps says it in the owner's language (lib/i18n/gaps.ts). */
+export type OwnerAnswerProblem =
+  | { kind: "question"; max: number }
+  | { kind: "answer"; max: number }
+  | { kind: "lang" }
+  | { kind: "full"; max: number }
+  | { kind: "pageTitle"; max: number }
+  | { kind: "pageUnmatched"; words: string }
+  | { kind: "pageGone" };
+
+const PROBLEM_TEXT: { [K in OwnerAnswerProblem["kind"]]: string } = {
+  question: "Write the question in 1 to {max} characters.",
+  answer: "Write the answer in 1 to {max} characters.",
+  lang: 'Pick the answer\'s language: "pt" or "en".',
+  full: "There are {max} answers already: remove one first.",
+  pageTitle: "Write the title or the question of the page in 1 to {max} characters.",
+  pageUnmatched:
+    'Nothing on the site matches "{words}": write the title or the question of the page.',
+  pageGone: "That page is not in the site's index any more: pick another, or write its title.",
+};
+
+/** Thrown for input the owner must correct; its message says how, in English. */
+export class OwnerAnswerInputError extends Error {
+  constructor(readonly problem: OwnerAnswerProblem) {
+    super(
+      PROBLEM_TEXT[problem.kind].replace(
+        /\{(\w+)\}/g,
+        (_, k) => String((problem as Record<string, unknown>)[k]),
+      ),
+    );
+  }
+}
 
 /**
  * Checks and trims what the owner sent; throws OwnerAnswerInputError naming the fix. A question
@@ -59,13 +89,13 @@ export function checkOwnerAnswer(input: {
   const answer = input.target ? "" : (input.answer ?? "").trim();
   const { question: maxQ, answer: maxA } = OWNER_ANSWER_LIMITS;
   if (!question || question.length > maxQ) {
-    throw new OwnerAnswerInputError(`Write the question in 1 to ${maxQ} characters.`);
+    throw new OwnerAnswerInputError({ kind: "question", max: maxQ });
   }
   if (!input.target && (!answer || answer.length > maxA)) {
-    throw new OwnerAnswerInputError(`Write the answer in 1 to ${maxA} characters.`);
+    throw new OwnerAnswerInputError({ kind: "answer", max: maxA });
   }
   if (input.lang !== "pt" && input.lang !== "en") {
-    throw new OwnerAnswerInputError('Pick the answer\'s language: "pt" or "en".');
+    throw new OwnerAnswerInputError({ kind: "lang" });
   }
   return { question, answer, lang: input.lang, ...(input.target ? { target: input.target } : {}) };
 }
@@ -102,9 +132,7 @@ export function createOwnerAnswers(kv: Deno.Kv, clock: () => number = Date.now) 
       const twin = existing.find((a) => sameAnswer(a, input));
       if (twin) return twin;
       if (existing.length >= OWNER_ANSWER_LIMITS.count) {
-        throw new OwnerAnswerInputError(
-          `There are ${OWNER_ANSWER_LIMITS.count} answers already: remove one first.`,
-        );
+        throw new OwnerAnswerInputError({ kind: "full", max: OWNER_ANSWER_LIMITS.count });
       }
       const saved: OwnerAnswer = { ...input, id: newId(), createdAt: now, updatedAt: now };
       const done = await kv.atomic().check(version)

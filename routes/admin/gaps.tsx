@@ -128,8 +128,9 @@ export const handler = define.handlers<Data>({
       } catch (error) {
         if (error instanceof HttpError) throw error;
         // What the owner wrote is never lost: the form comes back with it, and why.
-        const retry = retryOf(form, error);
-        setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).notSaved });
+        const g = gapMessages(localeOf(ctx.state));
+        const retry = retryOf(form, error, g);
+        setHead(ctx.state, { title: g.notSaved });
         return ctx.render({ retry }, { status: retry.status, headers: PRIVATE });
       }
       done = "saved";
@@ -150,7 +151,7 @@ export const handler = define.handlers<Data>({
  * The form to send again: an input error says what to correct (400); a store or search that did
  * not answer (KV, Postgres) is logged and may be retried as it is (503).
  */
-function retryOf(form: URLSearchParams, error: unknown): Retry {
+function retryOf(form: URLSearchParams, error: unknown, g: GapMessages): Retry {
   const sent: Record<string, string> = {};
   for (const name of ["action", "id", "question", "answer", "lang", "pageId", "page"]) {
     const value = form.get(name);
@@ -159,7 +160,8 @@ function retryOf(form: URLSearchParams, error: unknown): Retry {
   if (error instanceof OwnerAnswerInputError) {
     // A picked page that failed is picked again by title, not by the same id.
     delete sent.pageId;
-    return { status: 400, message: error.message, sent };
+    const { problem } = error;
+    return { status: 400, message: format(g.problem[problem.kind], { ...problem }), sent };
   }
   console.error("Saving an answer on /admin/gaps failed:", error);
   return { status: 503, message: "", sent };

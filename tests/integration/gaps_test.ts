@@ -290,7 +290,7 @@ Deno.test("gaps: the owner answers a wording with a page; the next visitor's ans
       page: "pizza calabresa",
     });
     assert.equal(nothing.status, 400);
-    assert.match(await nothing.text(), /Nothing on the site matches/);
+    assert.match(await nothing.text(), /Nada no site corresponde a “pizza calabresa”/);
 
     const pointed = await adminPost(server, cookie, {
       action: "point",
@@ -390,7 +390,7 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
       pageId: "pagina-que-saiu#do-indice",
     });
     assert.equal(stale.status, 400);
-    assert.match(await stale.text(), /not in the site's index any more/);
+    assert.match(await stale.text(), /Essa página não está mais no índice do site/);
 
     const picked = await adminPost(server, cookie, {
       action: "point",
@@ -552,9 +552,22 @@ Deno.test("gaps: a save the store refuses, or a page that matches nothing, shows
     assert.equal(nothing.status, 400);
     const form = await nothing.text();
     assert.match(form, /Corrija abaixo/);
-    assert.match(form, /Nothing on the site matches/);
+    assert.match(form, /Nada no site corresponde/);
     assert.ok(form.includes('value="pizza calabresa gigante"'), "the title typed is kept");
     assert.ok(form.includes('value="Tem desconto pra estudante?"'));
+    // In the owner's language.
+    const english = await adminPost(server, `${cookie}; lang=en`, {
+      action: "save",
+      question: "Do you ship to Portugal?",
+      answer: " ",
+      lang: "en",
+    });
+    assert.equal(english.status, 400);
+    const correct = await english.text();
+    assert.match(
+      correct,
+      /Correct it below and send it again: <strong>Write the answer in 1 to 4000/,
+    );
   } finally {
     await server.close();
   }
