@@ -56,3 +56,30 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     ["Vocês entregam em Portugal?", "a1"],
   ]);
 });
+
+Deno.test("withAnswers: a group alike to a dismissed question is dismissed, asked again or not", () => {
+  const groups = groupGaps([
+    gap(1, "Vocês entregam pizza?"),
+    gap(2, "Qual o horário de atendimento?"),
+    gap(8, "Vocês entregam pizza em casa?"),
+    gap(9, "Vocês entregam pizza?"),
+    gap(10, "Do you deliver pizza?", "en"),
+  ]);
+  const dismissal = { id: "d1", question: "Vocês entregam pizza?", lang: "pt", at: 5 } as const;
+  const { open, answered, dismissed } = withAnswers(
+    groups,
+    [answer("a1", "Vocês entregam pizza?", 3)],
+    [dismissal],
+  );
+  // Dismissed outweighs answered; the gaps since the dismissal are counted.
+  assert.deepEqual(
+    dismissed.map((s) => [s.group.question, s.dismissal?.id, s.answer?.id, s.since]),
+    [["Vocês entregam pizza?", "d1", "a1", 2]],
+  );
+  // Another language is another question.
+  assert.deepEqual(open.map((s) => s.group.question), [
+    "Do you deliver pizza?",
+    "Qual o horário de atendimento?",
+  ]);
+  assert.deepEqual(answered, []);
+});

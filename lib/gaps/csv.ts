@@ -1,5 +1,5 @@
 /** The content gaps as CSV (RFC 4180), for /admin/gaps.csv. */
-import type { GapGroup } from "./group.ts";
+import type { GroupStatus } from "./answered.ts";
 
 /** One CSV field: quoted, quotes doubled; a leading formula sign is defused for spreadsheets. */
 function field(value: string | number): string {
@@ -8,8 +8,11 @@ function field(value: string | number): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** The groups, one row each, newest first, with a header row. */
-export function gapsCsv(groups: readonly GapGroup[]): string {
+/**
+ * The groups, one row each, in the page's order (open, answered, dismissed; newest first in
+ * each), with a header row; `status` says which.
+ */
+export function gapsCsv(statuses: readonly GroupStatus[]): string {
   const rows = [[
     "question",
     "lang",
@@ -23,8 +26,9 @@ export function gapsCsv(groups: readonly GapGroup[]): string {
     "chat_ids",
     "questions",
     "went_on_to",
+    "status",
   ]];
-  for (const g of groups) {
+  for (const { group: g, answer, dismissal, since } of statuses) {
     rows.push([
       g.question,
       g.lang,
@@ -38,6 +42,7 @@ export function gapsCsv(groups: readonly GapGroup[]): string {
       g.chatIds.join(" "),
       g.questions.join(" | "),
       g.followed.join(" | "),
+      dismissal ? "dismissed" : answer && since === 0 ? "answered" : "open",
     ]);
   }
   return rows.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n";

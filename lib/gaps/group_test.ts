@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { groupGaps } from "./group.ts";
 import { gapsCsv } from "./csv.ts";
+import { withAnswers } from "./answered.ts";
 import type { GapRecord } from "@/lib/store/gaps.ts";
 
 const gap = (at: number, question: string, reason: GapRecord["reason"] = "not-covered") => ({
@@ -46,8 +47,14 @@ Deno.test("groupGaps: questions with no content terms group only when equal", ()
 });
 
 Deno.test("gapsCsv: quotes fields and defuses spreadsheet formulas", () => {
-  const csv = gapsCsv(groupGaps([gap(0, '=HYPERLINK("x") "preço"?')]));
-  const [header, row] = csv.split("\r\n");
+  const groups = groupGaps([gap(0, '=HYPERLINK("x") "preço"?'), gap(1, "Entregam pizza?")]);
+  const dismissal = { id: "d1", question: "Entregam pizza?", lang: "pt", at: 5 } as const;
+  const { open, dismissed } = withAnswers(groups, [], [dismissal]);
+  const csv = gapsCsv([...open, ...dismissed]);
+  const [header, row, last] = csv.split("\r\n");
   assert.ok(header.startsWith('"question","lang","count"'));
+  assert.ok(header.endsWith('"went_on_to","status"'));
   assert.ok(row.startsWith(`"'=HYPERLINK(""x"") ""preço""?","pt","1","1","0","0",`), row);
+  assert.ok(row.endsWith('"open"'), row);
+  assert.ok(last.startsWith('"Entregam pizza?"') && last.endsWith('"dismissed"'), last);
 });

@@ -4,7 +4,7 @@ import type { Locale } from "./mod.ts";
 const ptBR = {
   title: "Perguntas sem resposta",
   intro:
-    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, que receberam avaliação negativa ou depois das quais o visitante foi para uma pergunta relacionada, agrupadas por semelhança. Escreva uma resposta, ou indique a página do site que já responde: a busca passa a usá-la na hora.",
+    "Perguntas que o assistente não soube responder (o site não cobre), que o visitante interrompeu ou pediu de novo, que receberam avaliação negativa ou depois das quais o visitante foi para uma pergunta relacionada, agrupadas por semelhança. Escreva uma resposta, ou indique a página do site que já responde: a busca passa a usá-la na hora. O que não é assunto do site pode ser dispensado.",
   csv: "Exportar CSV",
   empty: "Nenhuma pergunta sem resposta por enquanto.",
   question: "Pergunta",
@@ -58,6 +58,15 @@ const ptBR = {
     "O armazenamento não respondeu e nada foi salvo. O que você escreveu está abaixo: envie de novo.",
   fixBelow: "Corrija abaixo e envie de novo:",
   backToList: "Voltar à lista",
+  dismiss: "Dispensar: não é assunto do site",
+  restore: "Restaurar às abertas",
+  dismissedGroups: "Dispensadas",
+  dismissedGroupsIntro:
+    "Perguntas que a equipe dispensou por não serem assunto do site. As parecidas que chegarem depois entram aqui, não nas abertas.",
+  dismissedOn: "Dispensada em",
+  askedSinceDismissed: "perguntada {n}× depois",
+  dismissed: "Grupo dispensado: perguntas parecidas não aparecem mais entre as abertas.",
+  restored: "Grupo restaurado às abertas.",
   /** What the owner must correct (lib/store/owner_answers.ts `OwnerAnswerProblem`). */
   problem: {
     question: "Escreva a pergunta com 1 a {max} caracteres.",
@@ -69,13 +78,14 @@ const ptBR = {
       "Nada no site corresponde a “{words}”: escreva o título ou a pergunta da página.",
     pageGone:
       "Essa página não está mais no índice do site: escolha outra, ou escreva o título dela.",
+    dismissalsFull: "Já há {max} grupos dispensados: restaure um antes.",
   },
 };
 
 const en: typeof ptBR = {
   title: "Unanswered questions",
   intro:
-    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, that got a thumbs-down or after which the visitor went on to a related question, grouped by similarity. Write an answer, or name the page of the site that already answers: the search uses it at once.",
+    "Questions the assistant could not answer (the site does not cover them), that the visitor stopped or asked again, that got a thumbs-down or after which the visitor went on to a related question, grouped by similarity. Write an answer, or name the page of the site that already answers: the search uses it at once. What is no subject of the site can be dismissed.",
   csv: "Export CSV",
   empty: "No unanswered questions so far.",
   question: "Question",
@@ -129,6 +139,15 @@ const en: typeof ptBR = {
     "The store did not respond and nothing was saved. What you wrote is below: send it again.",
   fixBelow: "Correct it below and send it again:",
   backToList: "Back to the list",
+  dismiss: "Dismiss: not a subject of the site",
+  restore: "Restore to the open ones",
+  dismissedGroups: "Dismissed",
+  dismissedGroupsIntro:
+    "Questions the team dismissed as no subject of the site. Alike questions asked later land here, not among the open ones.",
+  dismissedOn: "Dismissed on",
+  askedSinceDismissed: "asked {n}× since",
+  dismissed: "Group dismissed: alike questions no longer show among the open ones.",
+  restored: "Group restored to the open ones.",
   problem: {
     question: "Write the question in 1 to {max} characters.",
     answer: "Write the answer in 1 to {max} characters.",
@@ -138,6 +157,7 @@ const en: typeof ptBR = {
     pageUnmatched:
       "Nothing on the site matches “{words}”: write the title or the question of the page.",
     pageGone: "That page is not in the site's index any more: pick another, or write its title.",
+    dismissalsFull: "There are {max} dismissed groups already: restore one first.",
   },
 };
 

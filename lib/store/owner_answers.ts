@@ -50,7 +50,8 @@ export type OwnerAnswerProblem =
   | { kind: "full"; max: number }
   | { kind: "pageTitle"; max: number }
   | { kind: "pageUnmatched"; words: string }
-  | { kind: "pageGone" };
+  | { kind: "pageGone" }
+  | { kind: "dismissalsFull"; max: number };
 
 const PROBLEM_TEXT: { [K in OwnerAnswerProblem["kind"]]: string } = {
   question: "Write the question in 1 to {max} characters.",
@@ -61,6 +62,7 @@ const PROBLEM_TEXT: { [K in OwnerAnswerProblem["kind"]]: string } = {
   pageUnmatched:
     'Nothing on the site matches "{words}": write the title or the question of the page.',
   pageGone: "That page is not in the site's index any more: pick another, or write its title.",
+  dismissalsFull: "There are {max} dismissed groups already: restore one first.",
 };
 
 /** Thrown for input the owner must correct; its message says how, in English. */

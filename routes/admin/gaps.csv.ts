@@ -1,17 +1,28 @@
 import { requireAdminPage } from "@/lib/admin/guard.ts";
 import { define } from "@/lib/define.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
+import { listDismissals } from "@/lib/store/gap_dismissals.ts";
 
-/** GET /admin/gaps.csv: the groups of /admin/gaps as CSV (admin session or bearer token). */
+/**
+ * GET /admin/gaps.csv: the groups of /admin/gaps as CSV, each with its status (admin session or
+ * bearer token).
+ */
 export const handler = define.handlers({
   async GET(ctx) {
     await requireAdminPage(ctx);
     // The grouping loads the search analyzer: on first use, not at start.
-    const [{ gapsCsv }, { groupGaps }] = await Promise.all([
+    const [{ gapsCsv }, { groupGaps }, { withAnswers }] = await Promise.all([
       import("@/lib/gaps/csv.ts"),
       import("@/lib/gaps/group.ts"),
+      import("@/lib/gaps/answered.ts"),
     ]);
-    return new Response(gapsCsv(groupGaps(await listGaps(ctx.app.kv))), {
+    const [gaps, answers, dismissals] = await Promise.all([
+      listGaps(ctx.app.kv),
+      ctx.app.ownerAnswers.list(),
+      listDismissals(ctx.app.kv),
+    ]);
+    const { open, answered, dismissed } = withAnswers(groupGaps(gaps), answers, dismissals);
+    return new Response(gapsCsv([...open, ...answered, ...dismissed]), {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": 'attachment; filename="gaps.csv"',

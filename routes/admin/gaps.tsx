@@ -10,17 +10,19 @@ import { format, messages } from "@/lib/i18n/mod.ts";
 import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
 import type { GroupStatus } from "@/lib/gaps/answered.ts";
 import { listGaps } from "@/lib/store/gaps.ts";
+import { dismissGap, listDismissals, restoreGap } from "@/lib/store/gap_dismissals.ts";
 import {
   type AnswerTarget,
   checkOwnerAnswer,
   type OwnerAnswer,
   OwnerAnswerInputError,
 } from "@/lib/store/owner_answers.ts";
-import { ownerAnswerUrl } from "@/lib/search/owner_overlay.ts";
-import { entryQuestion } from "@/lib/text/faq_heading.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { type PageOf, pageOf } from "@/lib/gaps/page_of.ts";
-import { Pager } from "@/components/admin/Pager.tsx";
+import { Pager } from "@/components/admin/gaps/Pager.tsx";
+import { GroupItem } from "@/components/admin/gaps/GroupItem.tsx";
+import { AnswerItem } from "@/components/admin/gaps/AnswerItem.tsx";
+import { type Retry, RetryForm } from "@/components/admin/gaps/GapForms.tsx";
 import {
   type CandidatePage,
   candidatePages,
@@ -29,13 +31,17 @@ import {
   pagesGone,
 } from "@/lib/gaps/answer_pages.ts";
 
-/** A save that did not happen: the owner's input, shown again with why (400 or 503). */
-interface Retry {
-  status: 400 | 503;
-  message: string;
-  /** What the owner sent: action, id, question, answer, lang, pageId, page. */
-  sent: Record<string, string>;
-}
+/** What a POST did, said once the owner is back on the list. */
+type Done = "saved" | "removed" | "dismissed" | "restored";
+const DONE: readonly Done[] = ["saved", "removed", "dismissed", "restored"];
+
+/** Where the owner lands after each: the section that changed. */
+const DONE_SECTION: Record<Done, string> = {
+  saved: "answers",
+  removed: "answers",
+  dismissed: "open",
+  restored: "open",
+};
 
 type Data =
   | { unauthorized: true }
@@ -47,16 +53,19 @@ type Data =
     candidates: CandidatePage[][];
     /** The groups a team answer serves: none of their questions asked again since. */
     answered: PageOf<GroupStatus>;
+    /** The groups the team dismissed as no subject of the site. */
+    dismissed: PageOf<GroupStatus>;
     answers: PageOf<OwnerAnswer>;
     /** The answers given by a page the index no longer holds (after a rebuild). */
     gone: string[];
-    done: "saved" | "removed" | null;
+    done: Done | null;
   };
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
- * Each section's page, `?page=` (open groups), `?answered=` and `?answers=`; 400 past this.
+ * Each section's page, `?page=` (open groups), `?answered=`, `?dismissed=` and `?answers=`; 400
+ * past this.
  * The shown open groups' questions are searched for the pages that may answer them: one search
  * each per view (about 1 ms embedded, a few on Postgres).
  */
@@ -85,23 +94,28 @@ export const handler = define.handlers<Data>({
       for (const [name, value] of Object.entries(PRIVATE)) headers.set(name, value);
       return ctx.render({ unauthorized: true }, { status: 401, headers });
     }
-    const [gaps, answers] = await Promise.all([listGaps(ctx.app.kv), ctx.app.ownerAnswers.list()]);
+    const [gaps, answers, dismissals] = await Promise.all([
+      listGaps(ctx.app.kv),
+      ctx.app.ownerAnswers.list(),
+      listDismissals(ctx.app.kv),
+    ]);
     const gone = await pagesGone(ctx.app.search, answers);
     const doneParam = ctx.url.searchParams.get("done");
-    const done = doneParam === "saved" || doneParam === "removed" ? doneParam : null;
+    const done = DONE.find((d) => d === doneParam) ?? null;
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
     // The grouping loads the search analyzer: on first use, not at start.
     const { groupGaps } = await import("@/lib/gaps/group.ts");
     const { withAnswers } = await import("@/lib/gaps/answered.ts");
-    const groups = withAnswers(groupGaps(gaps), answers);
+    const groups = withAnswers(groupGaps(gaps), answers, dismissals);
     const open = pageOf(groups.open, intParam(ctx.url, "page", PAGE_PARAM));
     const answered = pageOf(groups.answered, intParam(ctx.url, "answered", PAGE_PARAM));
+    const dismissed = pageOf(groups.dismissed, intParam(ctx.url, "dismissed", PAGE_PARAM));
     const shown = pageOf(answers, intParam(ctx.url, "answers", PAGE_PARAM));
     const candidates = await Promise.all(
       open.items.map((s) => candidatePages(ctx.app.search, s.group.question)),
     );
     return ctx.render(
-      { open, candidates, answered, answers: shown, gone, done },
+      { open, candidates, answered, dismissed, answers: shown, gone, done },
       { headers: PRIVATE },
     );
   },
@@ -110,8 +124,10 @@ export const handler = define.handlers<Data>({
     const form = await readFormBody(ctx.req, FORM_BYTES);
     const id = form.get("id") || undefined;
     const store = ctx.app.ownerAnswers;
-    let done: "saved" | "removed";
-    if (form.get("action") === "remove") {
+    let done: Done;
+    if (form.get("action") === "dismiss" || form.get("action") === "restore") {
+      done = await dismissOrRestore(ctx.app.kv, form);
+    } else if (form.get("action") === "remove") {
       if (!id || !await store.remove(id)) throw new HttpError("not_found", "No such answer.");
       done = "removed";
     } else if (form.get("action") === "save" || form.get("action") === "point") {
@@ -135,14 +151,17 @@ export const handler = define.handlers<Data>({
       }
       done = "saved";
     } else {
-      throw new HttpError("invalid_request", 'Send "action": "save", "point" or "remove".');
+      throw new HttpError(
+        "invalid_request",
+        'Send "action": "save", "point", "remove", "dismiss" or "restore".',
+      );
     }
     // Back to the pages the owner was on (the form's action carries them).
     const back = new URLSearchParams(viewQuery(ctx.url));
     back.set("done", done);
     return new Response(null, {
       status: 303,
-      headers: { Location: `/admin/gaps?${back}#answers`, ...PRIVATE },
+      headers: { Location: `/admin/gaps?${back}#${DONE_SECTION[done]}`, ...PRIVATE },
     });
   },
 });
@@ -167,10 +186,66 @@ function retryOf(form: URLSearchParams, error: unknown, g: GapMessages): Retry {
   return { status: 503, message: "", sent };
 }
 
+/** The answered or the dismissed groups, when there are any, paged by `?<id>=`. */
+function GroupSection(
+  { id, title, intro, of, url, g, locale, action }: {
+    id: "answered" | "dismissed";
+    title: string;
+    intro: string;
+    of: PageOf<GroupStatus>;
+    url: URL;
+    g: GapMessages;
+    locale: string;
+    action: string;
+  },
+) {
+  if (of.total === 0) return null;
+  return (
+    <section id={id} class="gap-answered" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p>{intro}</p>
+      {of.items.map((status, i) => (
+        <GroupItem
+          key={i}
+          status={status}
+          candidates={[]}
+          g={g}
+          locale={locale}
+          action={action}
+        />
+      ))}
+      <Pager url={url} param={id} section={id} of={of} label={title} g={g} />
+    </section>
+  );
+}
+
+/** Dismisses a group (question, lang) or restores one (id); 400 or 404 naming the fix. */
+async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams): Promise<Done> {
+  if (form.get("action") === "restore") {
+    if (!await restoreGap(kv, form.get("id") ?? "")) {
+      throw new HttpError("not_found", "No such dismissed group: it was restored already.");
+    }
+    return "restored";
+  }
+  const lang = form.get("lang");
+  if (lang !== "pt" && lang !== "en") {
+    throw new HttpError("invalid_request", 'Send the group\'s "lang": "pt" or "en".');
+  }
+  try {
+    await dismissGap(kv, { question: form.get("question") ?? "", lang }, Date.now());
+  } catch (error) {
+    if (error instanceof OwnerAnswerInputError) {
+      throw new HttpError("invalid_request", error.message);
+    }
+    throw error;
+  }
+  return "dismissed";
+}
+
 /** Each section's page in `url`, as a query ("?page=3&answers=2"), or "" on the first pages. */
 function viewQuery(url: URL): string {
   const view = new URLSearchParams();
-  for (const name of ["page", "answered", "answers"]) {
+  for (const name of ["page", "answered", "dismissed", "answers"]) {
     const value = url.searchParams.get(name);
     if (value && /^\d{1,5}$/.test(value) && value !== "1") view.set(name, value);
   }
@@ -210,6 +285,7 @@ export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
       </AdminShell>
     );
   }
+  const shared = { url, g, locale, action };
   return (
     <AdminShell locale={locale} siteName={app.config.site.name} mainClass="admin">
       <h1>{g.title}</h1>
@@ -217,7 +293,7 @@ export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
       <p>
         <a href="/admin/gaps.csv" download="gaps.csv">{g.csv}</a> · <a href="/admin">/admin</a>
       </p>
-      {data.done && <p role="status">{data.done === "saved" ? g.saved : g.removed}</p>}
+      {data.done && <p role="status">{g[data.done]}</p>}
       <div id="open">
         {data.open.total === 0 && <p>{g.empty}</p>}
         {data.open.items.map((status, i) => (
@@ -232,30 +308,20 @@ export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
         ))}
         <Pager url={url} param="page" section="open" of={data.open} label={g.title} g={g} />
       </div>
-      {data.answered.total > 0 && (
-        <section id="answered" class="gap-answered">
-          <h2>{g.answeredGroups}</h2>
-          <p>{g.answeredGroupsIntro}</p>
-          {data.answered.items.map((status, i) => (
-            <GroupItem
-              key={i}
-              status={status}
-              candidates={[]}
-              g={g}
-              locale={locale}
-              action={action}
-            />
-          ))}
-          <Pager
-            url={url}
-            param="answered"
-            section="answered"
-            of={data.answered}
-            label={g.answeredGroups}
-            g={g}
-          />
-        </section>
-      )}
+      <GroupSection
+        id="answered"
+        title={g.answeredGroups}
+        intro={g.answeredGroupsIntro}
+        of={data.answered}
+        {...shared}
+      />
+      <GroupSection
+        id="dismissed"
+        title={g.dismissedGroups}
+        intro={g.dismissedGroupsIntro}
+        of={data.dismissed}
+        {...shared}
+      />
       <section id="answers">
         <h2>{g.answers}</h2>
         {data.answers.total === 0 && <p>{g.answersEmpty}</p>}
@@ -280,288 +346,3 @@ export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
     </AdminShell>
   );
 });
-
-/** One group of alike questions, with the form that answers it. */
-function GroupItem(
-  { status: { group, answer, since }, candidates, g, locale, action }: {
-    status: GroupStatus;
-    candidates: CandidatePage[];
-    g: GapMessages;
-    locale: string;
-    action: string;
-  },
-) {
-  // Listed under "Já respondidas" (an h2): its own heading is one level down.
-  const served = answer !== null && since === 0;
-  const reasons = Object.entries(group.reasons)
-    .map(([r, n]) => `${g.reason[r as keyof GapMessages["reason"]]} ×${n}`).join(", ");
-  return (
-    <section class="gap-group">
-      {served ? <h3>{group.question}</h3> : <h2>{group.question}</h2>}
-      <p class="gap-meta">
-        {g.count}: <strong>{group.count}</strong> · {g.reasons}: {reasons} · {g.last}:{" "}
-        <time datetime={new Date(group.lastAt).toISOString()}>
-          {new Date(group.lastAt).toLocaleString(locale, { timeZone: "UTC" })} UTC
-        </time>
-      </p>
-      {group.questions.length > 1 && (
-        <ul class="gap-questions">
-          {group.questions.slice(1, 6).map((q) => <li key={q}>{q}</li>)}
-        </ul>
-      )}
-      {answer && (
-        <p class={since ? "gap-meta gap-warning" : "gap-meta"}>
-          {g.answeredBy}: <a href={`#a-${answer.id}`}>{answer.question}</a>
-          {since > 0 && <>{" · "}{format(g.askedSince, { n: since })}</>}
-        </p>
-      )}
-      {group.followed.length > 0 && (
-        <p class="gap-meta">
-          {g.followed}:{" "}
-          {group.followed.slice(0, 5).map((q, i) => <span key={q}>{i ? " · " : ""}“{q}”</span>)}
-        </p>
-      )}
-      <p class="gap-meta">
-        {g.chats}: {group.chatIds.slice(0, 10).map((id) => <code key={id}>{id}</code>)}
-      </p>
-      {/* Served by its answer: that answer's own form (linked above) edits it; no second one. */}
-      {!served && (
-        <>
-          <details>
-            <summary>{g.answerThis}</summary>
-            <AnswerForm g={g} question={group.question} lang={group.lang} action={action} />
-          </details>
-          {/* Visitors went on to a related question: the page that answers them is likely its. */}
-          <details open={group.followed.length > 0 && !answer}>
-            <summary>{g.pointThis}</summary>
-            <PointForm
-              g={g}
-              action={action}
-              question={group.question}
-              lang={group.lang}
-              page={group.followed[0]}
-              candidates={candidates}
-            />
-          </details>
-        </>
-      )}
-    </section>
-  );
-}
-
-/** Answers a question with a page of the site: the visitors' wording then finds that page. */
-function PointForm(
-  { g, action, question, lang, page = "", candidates }: {
-    g: GapMessages;
-    action: string;
-    question: string;
-    lang: "pt" | "en";
-    page?: string;
-    /** The pages the search found for the question: one is picked, or another named. */
-    candidates: CandidatePage[];
-  },
-) {
-  // The question visitors went on to, when it is one of the pages found: that page is picked.
-  const followed = candidates.find((c) => sameQuestion(entryQuestion(c.title), page));
-  return (
-    <form method="post" action={action} class="gap-form">
-      <input type="hidden" name="action" value="point" />
-      <input type="hidden" name="lang" value={lang} />
-      <label>
-        {g.question}
-        <input name="question" value={question} required maxLength={300} />
-      </label>
-      {candidates.length > 0
-        ? (
-          <fieldset class="gap-pages">
-            <legend>{g.candidates}</legend>
-            {candidates.map((c) => (
-              <label key={c.id} class="gap-page">
-                <input
-                  type="radio"
-                  name="pageId"
-                  value={c.id}
-                  required
-                  checked={c === followed}
-                />
-                <span>
-                  {c.title}{" "}
-                  <a href={c.url} target="_blank" rel="noopener">
-                    {g.open}
-                    <span class="visually-hidden">({g.newTab})</span>
-                  </a>
-                  <small class="gap-excerpt">{c.excerpt}</small>
-                </span>
-              </label>
-            ))}
-            {/* Another page, by its title: the question visitors went on to, when there is one. */}
-            <label class="gap-page">
-              <input
-                type="radio"
-                name="pageId"
-                value=""
-                required
-                checked={page !== "" && !followed}
-              />
-              <span>{g.otherPage}</span>
-            </label>
-            <input name="page" value={page} maxLength={300} aria-label={g.page} />
-          </fieldset>
-        )
-        : (
-          <label>
-            {g.page}
-            <input name="page" value={page} required maxLength={300} />
-          </label>
-        )}
-      <p class="gap-meta">{g.pageHelp}</p>
-      <button type="submit" class="button">{g.point}</button>
-    </form>
-  );
-}
-
-/**
- * A saved answer: its page, its edit form and its remove button; or the page of the site it is
- * answered with (removed and pointed again to change).
- */
-function AnswerItem(
-  { answer: a, g, gone, action }: {
-    answer: OwnerAnswer;
-    g: GapMessages;
-    gone: boolean;
-    action: string;
-  },
-) {
-  const updated = new Date(a.updatedAt).toISOString().slice(0, 10);
-  return (
-    <section class="gap-answer" id={`a-${a.id}`}>
-      <h3>{a.question}</h3>
-      {a.target
-        ? (
-          <p class="gap-meta">
-            {g.answeredWith}: <a href={a.target.url}>{a.target.title}</a> · {g.updated} {updated}
-            {gone && <strong class="gap-warning">{g.pageGone}</strong>}
-          </p>
-        )
-        : (
-          <>
-            <p class="contact-text">{a.answer}</p>
-            <p class="gap-meta">
-              {g.updated} {updated} · <a href={ownerAnswerUrl(a.id)}>{g.view}</a>
-            </p>
-            <details>
-              <summary>{g.edit}</summary>
-              <AnswerForm
-                g={g}
-                action={action}
-                question={a.question}
-                lang={a.lang}
-                answer={a.answer}
-                id={a.id}
-              />
-            </details>
-          </>
-        )}
-      <form method="post" action={action}>
-        <input type="hidden" name="action" value="remove" />
-        <input type="hidden" name="id" value={a.id} />
-        <button type="submit" class="button button-quiet">{g.remove}</button>
-      </form>
-    </section>
-  );
-}
-
-function AnswerForm(
-  { g, action, question, lang, answer = "", id }: {
-    g: GapMessages;
-    action: string;
-    question: string;
-    lang: "pt" | "en";
-    answer?: string;
-    id?: string;
-  },
-) {
-  return (
-    <form method="post" action={action} class="gap-form">
-      <input type="hidden" name="action" value="save" />
-      {id && <input type="hidden" name="id" value={id} />}
-      <label>
-        {g.question}
-        <input name="question" value={question} required maxLength={300} />
-      </label>
-      <label>
-        {g.answerText}
-        <textarea name="answer" required maxLength={4000} rows={4}>{answer}</textarea>
-      </label>
-      <label>
-        {g.lang}
-        <select name="lang">
-          <option value="pt" selected={lang === "pt"}>Português</option>
-          <option value="en" selected={lang === "en"}>English</option>
-        </select>
-      </label>
-      <button type="submit" class="button">{g.save}</button>
-    </form>
-  );
-}
-
-/** The owner's input sent back, with what went wrong, and a way back to the list. */
-function RetryForm({ retry: { status, message, sent }, g, action }: {
-  retry: Retry;
-  g: GapMessages;
-  action: string;
-}) {
-  const lang = sent.lang === "en" ? "en" : "pt";
-  const question = sent.question ?? "";
-  return (
-    <>
-      <h1>{g.notSaved}</h1>
-      <p role="alert">
-        {status === 503 ? g.storeDown : (
-          <>
-            {g.fixBelow} <strong>{message}</strong>
-          </>
-        )}
-      </p>
-      {sent.action === "point"
-        ? (
-          <form method="post" action={action} class="gap-form">
-            <input type="hidden" name="action" value="point" />
-            <input type="hidden" name="lang" value={lang} />
-            {sent.pageId && <input type="hidden" name="pageId" value={sent.pageId} />}
-            <label>
-              {g.question}
-              <input name="question" value={question} required maxLength={300} />
-            </label>
-            {!sent.pageId && (
-              <label>
-                {g.page}
-                <input name="page" value={sent.page ?? ""} required maxLength={300} />
-              </label>
-            )}
-            <button type="submit" class="button">{g.point}</button>
-          </form>
-        )
-        : (
-          <AnswerForm
-            g={g}
-            action={action}
-            question={question}
-            lang={lang}
-            answer={sent.answer ?? ""}
-            id={sent.id}
-          />
-        )}
-      <p>
-        <a href={action}>{g.backToList}</a>
-      </p>
-    </>
-  );
-}
-
-/** Whether two questions are the same but for case, spacing and a final "?". */
-function sameQuestion(a: string, b: string): boolean {
-  const plain = (q: string) =>
-    q.toLocaleLowerCase().replace(/\s+/g, " ").replace(/\s*\?$/, "").trim();
-  return plain(a) !== "" && plain(a) === plain(b);
-}

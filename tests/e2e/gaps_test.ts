@@ -176,7 +176,8 @@ Deno.test({
 
 Deno.test({
   ...E2E,
-  name: "e2e gaps: a long list is paged; the owner goes to the older page and back at 390 px",
+  name:
+    "e2e gaps: a long list is paged; the owner pages, dismisses a group and restores it at 390 px",
   async fn() {
     const kv = await Deno.openKv(":memory:");
     for (let n = 0; n < 40; n++) {
@@ -212,6 +213,25 @@ Deno.test({
       await page.getByRole("link", { name: "← Mais recentes" }).click();
       await page.waitForURL(/\/admin\/gaps#open$/);
       assert.equal(await page.locator(".gap-group").count(), 30);
+
+      // A group no page will answer is dismissed: it leaves the open ones for "Dispensadas".
+      const newest = page.locator("#open .gap-group").first();
+      const question = (await newest.locator("h2").textContent())!;
+      await newest.getByRole("button", { name: "Dispensar: não é assunto do site" }).click();
+      await page.locator("[role=status]", { hasText: "Grupo dispensado" }).waitFor();
+      assert.equal(await page.locator("#open h2", { hasText: question }).count(), 0);
+      const dismissed = page.getByRole("region", { name: "Dispensadas" });
+      assert.equal(await dismissed.locator("h3", { hasText: question }).count(), 1);
+      assert.match(
+        await page.getByRole("navigation", { name: "Perguntas sem resposta" }).textContent() ?? "",
+        /1–30 de 39/,
+      );
+      assert.equal(await hasHorizontalScroll(page), false, "sideways scrolling at 390 px");
+      const axeDismissed = await runAxe(page);
+      assert.deepEqual(axeDismissed, [], JSON.stringify(axeDismissed, null, 2));
+      await dismissed.getByRole("button", { name: "Restaurar às abertas" }).click();
+      await page.locator("[role=status]", { hasText: "Grupo restaurado" }).waitFor();
+      assert.equal(await page.locator("#open h2", { hasText: question }).count(), 1);
       await ctx.close();
     } finally {
       await browser.close();

@@ -469,8 +469,8 @@ Deno.test("gaps: each section is paged, and a form returns the owner to the page
     // The newest gap first; its question searched for the pages that may answer it.
     assert.ok(first.html.includes(madeUpWord(69, "z")));
     assert.ok(!first.html.includes(madeUpWord(39, "z")), "the 31st newest is on page 2");
-    // Two forms a shown group (write, or pick a page), two a shown answer (edit, remove).
-    assert.equal(first.html.match(/<form method="post" action="\/admin\/gaps"/g)?.length, 120);
+    // Three forms a shown group (write, pick a page, dismiss), two a shown answer (edit, remove).
+    assert.equal(first.html.match(/<form method="post" action="\/admin\/gaps"/g)?.length, 150);
 
     const last = await view("?page=3&answers=2");
     assert.equal(groupsOf(last.html), 10);
@@ -621,5 +621,72 @@ Deno.test("gaps: closing the app waits for the gap recorded beside an answer", a
     assert.deepEqual(gaps.map((g) => g.question), [QUESTION]);
   } finally {
     kv.close();
+  }
+});
+
+Deno.test("gaps: the owner dismisses a group no page will answer; alike questions stay dismissed until restored", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const { kv } = server.services;
+    const pizza = { chatId: "c1", reason: "not-covered", lang: "pt" } as const;
+    await recordGap(kv, { ...pizza, at: 1_000, question: "Vocês entregam pizza?" });
+    await recordGap(kv, { ...pizza, at: 2_000, question: "Qual o horário de atendimento?" });
+    const cookie = await signIn(server);
+    const view = async () =>
+      await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
+    const openPart = (html: string) =>
+      html.slice(
+        html.indexOf('<div id="open">'),
+        html.indexOf("</div>", html.indexOf('<div id="open">')),
+      );
+    const dismissedPart = (html: string) => html.slice(html.indexOf('<section id="dismissed"'));
+
+    const dismissed = await adminPost(server, cookie, {
+      action: "dismiss",
+      question: "Vocês entregam pizza?",
+      lang: "pt",
+    });
+    await dismissed.body?.cancel();
+    assert.equal(dismissed.status, 303);
+    assert.equal(dismissed.headers.get("location"), "/admin/gaps?done=dismissed#open");
+    let html = await view();
+    assert.ok(!openPart(html).includes("pizza"), "no longer among the open groups");
+    assert.ok(openPart(html).includes("Qual o horário de atendimento?"));
+    assert.match(
+      dismissedPart(html),
+      /<h2 id="dismissed-title">Dispensadas<\/h2>[^]*<h3>Vocês entregam pizza\?<\/h3>/,
+    );
+
+    // Asked again, in other words: dismissed still, and counted.
+    await recordGap(kv, {
+      ...pizza,
+      at: Date.now() + 1_000,
+      question: "Vocês entregam pizza em casa?",
+    });
+    html = await view();
+    assert.ok(!openPart(html).includes("pizza"));
+    assert.match(dismissedPart(html), /perguntada 1× depois/);
+
+    const id = dismissedPart(html).match(/name="id" value="([a-z0-9]{12})"/)?.[1];
+    assert.ok(id, "the dismissed group has its restore button");
+    const restored = await adminPost(server, cookie, { action: "restore", id });
+    await restored.body?.cancel();
+    assert.equal(restored.status, 303);
+    html = await view();
+    assert.ok(openPart(html).includes("Vocês entregam pizza em casa?"), "open again");
+    assert.ok(!html.includes('<section id="dismissed"'));
+
+    const again = await adminPost(server, cookie, { action: "restore", id });
+    assert.equal(again.status, 404);
+    await again.body?.cancel();
+    const badLang = await adminPost(server, cookie, {
+      action: "dismiss",
+      question: "x?",
+      lang: "fr",
+    });
+    assert.equal(badLang.status, 400);
+    await badLang.body?.cancel();
+  } finally {
+    await server.close();
   }
 });

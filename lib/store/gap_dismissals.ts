@@ -1,0 +1,70 @@
+/**
+ * The groups of /admin/gaps the site team dismissed: questions the site will never answer (an
+ * order for pizza on a software FAQ, chatter the courtesy rules missed). A group alike to a
+ * dismissed question leaves the open list, however often it is asked again, until restored.
+ *
+ *   ["gap_dismissals", id] → GapDismissal
+ */
+import { OwnerAnswerInputError } from "./owner_answers.ts";
+
+/** A question the team dismissed, as the group showed it. */
+export interface GapDismissal {
+  id: string;
+  question: string;
+  lang: "pt" | "en";
+  at: number;
+}
+
+/** Most dismissals kept: KV stays bounded, as the gaps' ring and the answers do. */
+export const MAX_DISMISSALS = 500;
+
+/** The id format, as the team answers': 12 lowercase letters and digits. */
+const DISMISSAL_ID = /^[a-z0-9]{12}$/;
+
+/** Every dismissal, newest first. */
+export async function listDismissals(kv: Deno.Kv): Promise<GapDismissal[]> {
+  const out: GapDismissal[] = [];
+  const limit = MAX_DISMISSALS;
+  for await (const e of kv.list<GapDismissal>({ prefix: ["gap_dismissals"] }, { limit })) {
+    out.push(e.value);
+  }
+  return out.sort((a, b) => b.at - a.at);
+}
+
+/**
+ * Dismisses the group showing `question`; the same question dismissed again (a double submit)
+ * is kept once. Throws OwnerAnswerInputError at the limit, or for an empty or long question.
+ */
+export async function dismissGap(
+  kv: Deno.Kv,
+  { question, lang }: { question: string; lang: "pt" | "en" },
+  now: number,
+): Promise<GapDismissal> {
+  const text = question.trim();
+  if (!text || text.length > 500) throw new OwnerAnswerInputError({ kind: "question", max: 500 });
+  const kept = await listDismissals(kv);
+  const same = kept.find((d) => d.lang === lang && plain(d.question) === plain(text));
+  if (same) return same;
+  if (kept.length >= MAX_DISMISSALS) {
+    throw new OwnerAnswerInputError({ kind: "dismissalsFull", max: MAX_DISMISSALS });
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const id = Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+  const dismissal = { id, question: text, lang, at: now };
+  await kv.set(["gap_dismissals", id], dismissal);
+  return dismissal;
+}
+
+/** Restores a dismissed group to the open list; false when there was no such dismissal. */
+export async function restoreGap(kv: Deno.Kv, id: string): Promise<boolean> {
+  if (!DISMISSAL_ID.test(id)) return false;
+  const key = ["gap_dismissals", id];
+  const old = await kv.get(key);
+  if (!old.value) return false;
+  await kv.delete(key);
+  return true;
+}
+
+function plain(question: string): string {
+  return question.toLocaleLowerCase().replace(/\s+/g, " ").trim();
+}
