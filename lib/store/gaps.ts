@@ -57,6 +57,11 @@ export async function recordGap(kv: Deno.Kv, gap: GapRecord): Promise<void> {
   }
 }
 
+/** How many gaps were ever recorded: it changes with every new one. */
+export async function gapCount(kv: Deno.Kv): Promise<number> {
+  return (await kv.get<number>(["gap_seq"])).value ?? 0;
+}
+
 /** Every kept gap, newest first. */
 export async function listGaps(kv: Deno.Kv): Promise<GapRecord[]> {
   const out: GapRecord[] = [];

@@ -1,6 +1,5 @@
 import { requireAdminPage } from "@/lib/admin/guard.ts";
 import { define } from "@/lib/define.ts";
-import { listGaps } from "@/lib/store/gaps.ts";
 import { listDismissals } from "@/lib/store/gap_dismissals.ts";
 
 /**
@@ -11,17 +10,15 @@ export const handler = define.handlers({
   async GET(ctx) {
     await requireAdminPage(ctx);
     // The grouping loads the search analyzer: on first use, not at start.
-    const [{ gapsCsv }, { groupGaps }, { withAnswers }] = await Promise.all([
+    const [{ gapsCsv }, { gapStatuses }] = await Promise.all([
       import("@/lib/gaps/csv.ts"),
-      import("@/lib/gaps/group.ts"),
-      import("@/lib/gaps/answered.ts"),
+      import("@/lib/gaps/statuses.ts"),
     ]);
-    const [gaps, answers, dismissals] = await Promise.all([
-      listGaps(ctx.app.kv),
+    const [answers, dismissals] = await Promise.all([
       ctx.app.ownerAnswers.list(),
       listDismissals(ctx.app.kv),
     ]);
-    const { open, answered, dismissed } = withAnswers(groupGaps(gaps), answers, dismissals);
+    const { open, answered, dismissed } = await gapStatuses(ctx.app.kv, answers, dismissals);
     return new Response(gapsCsv([...open, ...answered, ...dismissed]), {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

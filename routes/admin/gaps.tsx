@@ -9,7 +9,6 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
 import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
 import type { GroupStatus } from "@/lib/gaps/answered.ts";
-import { listGaps } from "@/lib/store/gaps.ts";
 import { dismissGap, listDismissals, restoreGap } from "@/lib/store/gap_dismissals.ts";
 import {
   type AnswerTarget,
@@ -94,8 +93,7 @@ export const handler = define.handlers<Data>({
       for (const [name, value] of Object.entries(PRIVATE)) headers.set(name, value);
       return ctx.render({ unauthorized: true }, { status: 401, headers });
     }
-    const [gaps, answers, dismissals] = await Promise.all([
-      listGaps(ctx.app.kv),
+    const [answers, dismissals] = await Promise.all([
       ctx.app.ownerAnswers.list(),
       listDismissals(ctx.app.kv),
     ]);
@@ -104,9 +102,8 @@ export const handler = define.handlers<Data>({
     const done = DONE.find((d) => d === doneParam) ?? null;
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
     // The grouping loads the search analyzer: on first use, not at start.
-    const { groupGaps } = await import("@/lib/gaps/group.ts");
-    const { withAnswers } = await import("@/lib/gaps/answered.ts");
-    const groups = withAnswers(groupGaps(gaps), answers, dismissals);
+    const { gapStatuses } = await import("@/lib/gaps/statuses.ts");
+    const groups = await gapStatuses(ctx.app.kv, answers, dismissals);
     const open = pageOf(groups.open, intParam(ctx.url, "page", PAGE_PARAM));
     const answered = pageOf(groups.answered, intParam(ctx.url, "answered", PAGE_PARAM));
     const dismissed = pageOf(groups.dismissed, intParam(ctx.url, "dismissed", PAGE_PARAM));
