@@ -3,6 +3,7 @@
  * model and route, recent server errors, feedback, the newest contact messages and the
  * search index's status.
  */
+import { listDismissals } from "@/lib/store/gap_dismissals.ts";
 import type { AppServices } from "@/lib/services.ts";
 import { DEFAULT_ASSET_URL } from "@/lib/search/asset_path.ts";
 import type { IndexStatus } from "@/lib/search/types.ts";
@@ -21,6 +22,8 @@ export interface Dashboard {
   errors: ServerErrorEntry[];
   feedback: { entries: FeedbackEntry[]; up: number; down: number };
   contact: ContactMessage[];
+  /** The open groups of /admin/gaps: how many, and the newest few. */
+  gaps: { open: number; newest: Array<{ question: string; count: number }> };
   index: IndexStatus & { bytes: number | null; builtAt: string | null };
 }
 
@@ -30,12 +33,13 @@ export async function loadDashboard(
   { days = 30, indexPath = DEFAULT_ASSET_URL }: { days?: number; indexPath?: URL } = {},
 ): Promise<Dashboard> {
   const now = app.clock();
-  const [usage, calls, errors, feedback, contact, file] = await Promise.all([
+  const [usage, calls, errors, feedback, contact, gaps, file] = await Promise.all([
     app.usage.totals({ days }),
     listUsageCalls(app.kv, { days, now }),
     createRecentErrors(app.kv, { clock: app.clock }).recent(20),
     recentFeedback(app.kv, 20),
     app.contact.list({ limit: 5 }),
+    openGaps(app),
     Deno.stat(indexPath).catch(() => null),
     // The search engine loads on first use (lib/search/lazy_search.ts): status() after it.
     app.search.ready?.().catch(() => {}),
@@ -47,11 +51,27 @@ export async function loadDashboard(
     errors,
     feedback,
     contact: contact.messages,
+    gaps,
     index: {
       ...app.search.status(),
       bytes: file?.size ?? null,
       builtAt: file?.mtime?.toISOString() ?? null,
     },
+  };
+}
+
+/** The open groups of unanswered questions, as /admin/gaps lists them first. */
+async function openGaps(app: AppServices): Promise<Dashboard["gaps"]> {
+  // The grouping loads the search analyzer: on first use, not at start.
+  const { gapStatuses } = await import("@/lib/gaps/statuses.ts");
+  const [answers, dismissals] = await Promise.all([
+    app.ownerAnswers.list(),
+    listDismissals(app.kv),
+  ]);
+  const { open } = await gapStatuses(app.kv, answers, dismissals);
+  return {
+    open: open.length,
+    newest: open.slice(0, 5).map(({ group }) => ({ question: group.question, count: group.count })),
   };
 }
 

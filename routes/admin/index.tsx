@@ -50,6 +50,7 @@ export default define.page<Dashboard>(function AdminDashboard({ data, state, app
       <LatencySection data={data} a={a} />
       <ErrorsSection data={data} a={a} />
       <FeedbackSection data={data} a={a} />
+      <GapsSection data={data} a={a} />
       <ContactSection data={data} a={a} locale={t.htmlLang} />
       <IndexSection data={data} a={a} />
     </AdminShell>
@@ -200,6 +201,25 @@ function FeedbackSection({ data, a }: Section) {
   );
 }
 
+function GapsSection({ data: { gaps }, a }: Section) {
+  return (
+    <section id="gaps">
+      <h2>{a.adminGaps}</h2>
+      {gaps.open === 0 ? <p>{a.adminGapsEmpty}</p> : (
+        <>
+          <p>{format(a.adminGapsOpen, { n: gaps.open })}</p>
+          <ul>
+            {gaps.newest.map((g) => <li key={g.question}>{g.question} ×{g.count}</li>)}
+          </ul>
+        </>
+      )}
+      <p>
+        <a href="/admin/gaps">{a.adminGapsAll}</a>
+      </p>
+    </section>
+  );
+}
+
 function ContactSection({ data, a, locale }: Section & { locale: string }) {
   return (
     <section id="contact">
@@ -217,7 +237,7 @@ function ContactSection({ data, a, locale }: Section & { locale: string }) {
         </ul>
       )}
       <p>
-        <a href="/admin/messages">{a.adminContactAll}</a> · <a href="/admin/gaps">/admin/gaps</a>
+        <a href="/admin/messages">{a.adminContactAll}</a>
       </p>
     </section>
   );

@@ -2,6 +2,8 @@
  * /admin over loopback: the login form and its session cookie, refusals without it, and the dashboard showing known seeded usage, latency, stopped calls, errors,
  * feedback, contact messages and the index.
  */
+import { recordGap } from "@/lib/store/gaps.ts";
+import { dismissGap } from "@/lib/store/gap_dismissals.ts";
 import assert from "node:assert/strict";
 import type { UpstreamCall } from "@/lib/models/types.ts";
 import { recordFeedback } from "@/lib/store/feedback.ts";
@@ -271,6 +273,13 @@ Deno.test("admin: the dashboard shows known usage, latency, errors and feedback"
       comment: "Missed the pricing page",
       at: Date.now(),
     });
+    // Two open groups of unanswered questions, one dismissed.
+    const gap = { chatId: "c1", reason: "not-covered", lang: "pt" } as const;
+    await recordGap(kv, { ...gap, at: 1, question: "Vocês entregam em Portugal?" });
+    await recordGap(kv, { ...gap, at: 2, question: "Vocês entregam para Portugal?" });
+    await recordGap(kv, { ...gap, at: 3, question: "Qual o horário de atendimento?" });
+    await recordGap(kv, { ...gap, at: 4, question: "Vocês vendem pizza?" });
+    await dismissGap(kv, { question: "Vocês vendem pizza?", lang: "pt" }, 5);
     await server.services.contact.save({
       name: "Ana Known",
       email: "ana@example.com",
@@ -296,6 +305,13 @@ Deno.test("admin: the dashboard shows known usage, latency, errors and feedback"
     assert.match(html, /Missed the pricing page/);
     assert.match(html, /Ana Known/);
     assert.match(html, /href="\/admin\/messages"/);
+    assert.match(html, /2 grupos de perguntas esperam uma resposta/);
+    assert.match(
+      html,
+      /<li ?>Qual o horário de atendimento\? ×1<\/li>\s*<li ?>Vocês entregam para Portugal\? ×2<\/li>/,
+    );
+    assert.ok(!html.includes("pizza"), "a dismissed group is not counted");
+    assert.match(html, /href="\/admin\/gaps"/);
     assert.ok(
       !/<script/.test(html.replace(/<script[^>]*type="application\/json"[^>]*>/g, "")),
       "no island, no script",
