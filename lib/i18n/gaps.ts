@@ -79,6 +79,8 @@ const ptBR = {
     pageGone:
       "Essa página não está mais no índice do site: escolha outra, ou escreva o título dela.",
     dismissalsFull: "Já há {max} grupos dispensados: restaure um antes.",
+    answerRemoved:
+      "Essa resposta foi removida enquanto você editava: envie de novo para salvá-la como nova.",
   },
 };
 
@@ -158,6 +160,8 @@ const en: typeof ptBR = {
       "Nothing on the site matches “{words}”: write the title or the question of the page.",
     pageGone: "That page is not in the site's index any more: pick another, or write its title.",
     dismissalsFull: "There are {max} dismissed groups already: restore one first.",
+    answerRemoved:
+      "That answer was removed while you edited it: send it again to save it as a new one.",
   },
 };
 

@@ -51,7 +51,8 @@ export type OwnerAnswerProblem =
   | { kind: "pageTitle"; max: number }
   | { kind: "pageUnmatched"; words: string }
   | { kind: "pageGone" }
-  | { kind: "dismissalsFull"; max: number };
+  | { kind: "dismissalsFull"; max: number }
+  | { kind: "answerRemoved" };
 
 const PROBLEM_TEXT: { [K in OwnerAnswerProblem["kind"]]: string } = {
   question: "Write the question in 1 to {max} characters.",
@@ -63,6 +64,7 @@ const PROBLEM_TEXT: { [K in OwnerAnswerProblem["kind"]]: string } = {
     'Nothing on the site matches "{words}": write the title or the question of the page.',
   pageGone: "That page is not in the site's index any more: pick another, or write its title.",
   dismissalsFull: "There are {max} dismissed groups already: restore one first.",
+  answerRemoved: "That answer was removed meanwhile: send it again to save it as a new one.",
 };
 
 /** Thrown for input the owner must correct; its message says how, in English. */

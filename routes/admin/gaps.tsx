@@ -125,7 +125,8 @@ export const handler = define.handlers<Data>({
     if (form.get("action") === "dismiss" || form.get("action") === "restore") {
       done = await dismissOrRestore(ctx.app.kv, form);
     } else if (form.get("action") === "remove") {
-      if (!id || !await store.remove(id)) throw new HttpError("not_found", "No such answer.");
+      // Removed already (another tab, a double click): what the owner asked for holds.
+      if (id) await store.remove(id);
       done = "removed";
     } else if (form.get("action") === "save" || form.get("action") === "point") {
       try {
@@ -136,7 +137,7 @@ export const handler = define.handlers<Data>({
           ...(form.get("action") === "point" ? { target: await pointedPage(ctx, form) } : {}),
         });
         if (!await store.save(input, id)) {
-          throw new HttpError("not_found", `Answer "${id}" not found: it was removed.`);
+          throw new OwnerAnswerInputError({ kind: "answerRemoved" });
         }
       } catch (error) {
         if (error instanceof HttpError) throw error;
@@ -164,7 +165,8 @@ export const handler = define.handlers<Data>({
 });
 
 /**
- * The form to send again: an input error says what to correct (400); a store or search that did
+ * The form to send again: an input error says what to correct (400); an edit of an answer
+ * removed meanwhile (in another tab) is sent again as a new one (409); a store or search that did
  * not answer (KV, Postgres) is logged and may be retried as it is (503).
  */
 function retryOf(form: URLSearchParams, error: unknown, g: GapMessages): Retry {
@@ -177,7 +179,10 @@ function retryOf(form: URLSearchParams, error: unknown, g: GapMessages): Retry {
     // A picked page that failed is picked again by title, not by the same id.
     delete sent.pageId;
     const { problem } = error;
-    return { status: 400, message: format(g.problem[problem.kind], { ...problem }), sent };
+    const message = format(g.problem[problem.kind], { ...problem });
+    if (problem.kind !== "answerRemoved") return { status: 400, message, sent };
+    delete sent.id;
+    return { status: 409, message, sent };
   }
   console.error("Saving an answer on /admin/gaps failed:", error);
   return { status: 503, message: "", sent };
@@ -219,9 +224,8 @@ function GroupSection(
 /** Dismisses a group (question, lang) or restores one (id); 400 or 404 naming the fix. */
 async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams): Promise<Done> {
   if (form.get("action") === "restore") {
-    if (!await restoreGap(kv, form.get("id") ?? "")) {
-      throw new HttpError("not_found", "No such dismissed group: it was restored already.");
-    }
+    // Restored already (another tab, a double click): what the owner asked for holds.
+    await restoreGap(kv, form.get("id") ?? "");
     return "restored";
   }
   const lang = form.get("lang");

@@ -676,8 +676,9 @@ Deno.test("gaps: the owner dismisses a group no page will answer; alike question
     assert.ok(openPart(html).includes("Vocês entregam pizza em casa?"), "open again");
     assert.ok(!html.includes('<section id="dismissed"'));
 
+    // Restored again (another tab): what the owner asked for holds.
     const again = await adminPost(server, cookie, { action: "restore", id });
-    assert.equal(again.status, 404);
+    assert.equal(again.status, 303);
     await again.body?.cancel();
     const badLang = await adminPost(server, cookie, {
       action: "dismiss",
@@ -686,6 +687,40 @@ Deno.test("gaps: the owner dismisses a group no page will answer; alike question
     });
     assert.equal(badLang.status, 400);
     await badLang.body?.cancel();
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("gaps: an answer removed in another tab: removing it again is done, editing it keeps the text", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const cookie = await signIn(server);
+    const answers = server.services.ownerAnswers;
+    const saved = await answers.save({
+      question: "Entregam em Portugal?",
+      answer: "Sim.",
+      lang: "pt",
+    });
+    assert.ok(saved);
+    for (let i = 0; i < 2; i++) {
+      const removed = await adminPost(server, cookie, { action: "remove", id: saved.id });
+      await removed.body?.cancel();
+      assert.equal(removed.status, 303);
+      assert.equal(removed.headers.get("location"), "/admin/gaps?done=removed#answers");
+    }
+    const edited = await adminPost(server, cookie, {
+      action: "save",
+      id: saved.id,
+      question: "Entregam em Portugal?",
+      answer: "Sim, em até 5 dias úteis.",
+      lang: "pt",
+    });
+    assert.equal(edited.status, 409);
+    const html = await edited.text();
+    assert.match(html, /Essa resposta foi removida enquanto você editava/);
+    assert.ok(html.includes(">Sim, em até 5 dias úteis.</textarea>"), "the edit is kept");
+    assert.ok(!html.includes(`value="${saved.id}"`), "sent again, it is a new answer");
   } finally {
     await server.close();
   }

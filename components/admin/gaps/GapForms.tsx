@@ -5,7 +5,7 @@ import { entryQuestion } from "@/lib/text/faq_heading.ts";
 
 /** A save that did not happen: the owner's input, shown again with why (400 or 503). */
 export interface Retry {
-  status: 400 | 503;
+  status: 400 | 409 | 503;
   message: string;
   /** What the owner sent: action, id, question, answer, lang, pageId, page. */
   sent: Record<string, string>;
