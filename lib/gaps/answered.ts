@@ -31,7 +31,7 @@ interface Asked {
  * The groups by where they stand: open (no answer, or gaps since it), answered, dismissed; each
  * part keeps the newest-first order. A dismissal outweighs an answer.
  */
-export function withAnswers(
+export function placeGroups(
   groups: readonly GapGroup[],
   answers: readonly OwnerAnswer[],
   dismissals: readonly GapDismissal[] = [],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { groupGaps } from "./group.ts";
-import { withAnswers } from "./answered.ts";
+import { placeGroups } from "./answered.ts";
 import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
 
 const gap = (at: number, question: string, lang: "pt" | "en" = "pt") => ({
@@ -21,7 +21,7 @@ const answer = (id: string, question: string, updatedAt: number, lang: "pt" | "e
     updatedAt,
   }) satisfies OwnerAnswer;
 
-Deno.test("withAnswers: answered groups after the open ones; asked again since, open again", () => {
+Deno.test("placeGroups: answered groups after the open ones; asked again since, open again", () => {
   const groups = groupGaps([
     gap(1, "Vocês entregam em Portugal?"),
     gap(2, "Qual o horário de atendimento?"),
@@ -32,7 +32,7 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
     gap(11, "Vocês vendem vale-presente na loja física?"),
     gap(12, "Aceitam pagamneto?"),
   ]);
-  const { open, answered } = withAnswers(groups, [
+  const { open, answered } = placeGroups(groups, [
     answer("a1", "Vocês entregam para Portugal?", 5),
     answer("a2", "Qual o horário de atendimento?", 5),
     answer("a3", "Vocês entregam em Portugal?", 5, "en"),
@@ -57,7 +57,7 @@ Deno.test("withAnswers: answered groups after the open ones; asked again since, 
   ]);
 });
 
-Deno.test("withAnswers: a group alike to a dismissed question is dismissed, asked again or not", () => {
+Deno.test("placeGroups: a group alike to a dismissed question is dismissed, asked again or not", () => {
   const groups = groupGaps([
     gap(1, "Vocês entregam pizza?"),
     gap(2, "Qual o horário de atendimento?"),
@@ -66,7 +66,7 @@ Deno.test("withAnswers: a group alike to a dismissed question is dismissed, aske
     gap(10, "Do you deliver pizza?", "en"),
   ]);
   const dismissal = { id: "d1", question: "Vocês entregam pizza?", lang: "pt", at: 5 } as const;
-  const { open, answered, dismissed } = withAnswers(
+  const { open, answered, dismissed } = placeGroups(
     groups,
     [answer("a1", "Vocês entregam pizza?", 3)],
     [dismissal],

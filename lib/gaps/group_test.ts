@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { groupGaps } from "./group.ts";
 import { gapsCsv } from "./csv.ts";
-import { withAnswers } from "./answered.ts";
+import { placeGroups } from "./answered.ts";
 import type { GapRecord } from "@/lib/store/gaps.ts";
 
 const gap = (at: number, question: string, reason: GapRecord["reason"] = "not-covered") => ({
@@ -49,7 +49,7 @@ Deno.test("groupGaps: questions with no content terms group only when equal", ()
 Deno.test("gapsCsv: quotes fields and defuses spreadsheet formulas", () => {
   const groups = groupGaps([gap(0, '=HYPERLINK("x") "preço"?'), gap(1, "Entregam pizza?")]);
   const dismissal = { id: "d1", question: "Entregam pizza?", lang: "pt", at: 5 } as const;
-  const { open, dismissed } = withAnswers(groups, [], [dismissal]);
+  const { open, dismissed } = placeGroups(groups, [], [dismissal]);
   const csv = gapsCsv([...open, ...dismissed]);
   const [header, row, last] = csv.split("\r\n");
   assert.ok(header.startsWith('"question","lang","count"'));

@@ -7,7 +7,7 @@
 import type { GapDismissal } from "@/lib/store/gap_dismissals.ts";
 import { gapCount, listGaps } from "@/lib/store/gaps.ts";
 import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
-import { type GroupStatus, withAnswers } from "./answered.ts";
+import { type GroupStatus, placeGroups } from "./answered.ts";
 import { groupGaps } from "./group.ts";
 
 /** The groups by where they stand, newest first in each part. */
@@ -37,7 +37,7 @@ export async function gapStatuses(
   ].join("|");
   const last = kept.get(kv);
   if (last?.key === key) return last.statuses;
-  const statuses = withAnswers(groupGaps(await listGaps(kv)), answers, dismissals);
+  const statuses = placeGroups(groupGaps(await listGaps(kv)), answers, dismissals);
   kept.set(kv, { key, statuses });
   return statuses;
 }

@@ -64,9 +64,8 @@ const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 /**
  * Each section's page, `?page=` (open groups), `?answered=`, `?dismissed=` and `?answers=`; 400
- * past this.
- * The shown open groups' questions are searched for the pages that may answer them: one search
- * each per view (about 1 ms embedded, a few on Postgres).
+ * past this. The shown open groups' questions are searched for the pages that may answer them:
+ * one search each per view (about 1 ms embedded, a few on Postgres).
  */
 const PAGE_PARAM = { min: 1, max: 10_000, fallback: 1 };
 
@@ -78,9 +77,11 @@ const FORM_BYTES = 16 * 1024;
  * and the site team's answers to them. POST `action=save` (question, answer, lang, optional
  * id to edit), `action=point` (question, lang, and pageId: the passage id of one of the pages
  * the search found for the group, or page: the title or question of the site's page that
- * answers it; so that the visitors' wording finds that page) or `action=remove` (id), then
- * back to the pages shown (the form's action carries them). Each list is paged (lib/gaps/page_of.ts).
- * Admin session or bearer token, else 401.
+ * answers it; so that the visitors' wording finds that page), `action=remove` (id),
+ * `action=dismiss` (question, lang: the group is no subject of the site) or `action=restore` (id
+ * of the dismissal), then back to the pages shown (the form's action carries them). A save that
+ * fails shows its form again with why. Each list is paged (lib/gaps/page_of.ts). Admin session
+ * or bearer token, else 401.
  */
 export const handler = define.handlers<Data>({
   async GET(ctx) {
@@ -123,7 +124,7 @@ export const handler = define.handlers<Data>({
     const store = ctx.app.ownerAnswers;
     let done: Done;
     if (form.get("action") === "dismiss" || form.get("action") === "restore") {
-      done = await dismissOrRestore(ctx.app.kv, form);
+      done = await dismissOrRestore(ctx.app.kv, form, ctx.app.clock());
     } else if (form.get("action") === "remove") {
       // Removed already (another tab, a double click): what the owner asked for holds.
       if (id) await store.remove(id);
@@ -222,7 +223,7 @@ function GroupSection(
 }
 
 /** Dismisses a group (question, lang) or restores one (id); 400 or 404 naming the fix. */
-async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams): Promise<Done> {
+async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams, now: number): Promise<Done> {
   if (form.get("action") === "restore") {
     // Restored already (another tab, a double click): what the owner asked for holds.
     await restoreGap(kv, form.get("id") ?? "");
@@ -233,7 +234,7 @@ async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams): Promise<Don
     throw new HttpError("invalid_request", 'Send the group\'s "lang": "pt" or "en".');
   }
   try {
-    await dismissGap(kv, { question: form.get("question") ?? "", lang }, Date.now());
+    await dismissGap(kv, { question: form.get("question") ?? "", lang }, now);
   } catch (error) {
     if (error instanceof OwnerAnswerInputError) {
       throw new HttpError("invalid_request", error.message);
