@@ -55,13 +55,18 @@ export async function dismissGap(
   return dismissal;
 }
 
-/** Restores a dismissed group to the open list; false when there was no such dismissal. */
+/**
+ * Restores a dismissed group to the open list, with any twin of its dismissal (two tabs that
+ * dismissed it at once); false when there was no such dismissal.
+ */
 export async function restoreGap(kv: Deno.Kv, id: string): Promise<boolean> {
   if (!DISMISSAL_ID.test(id)) return false;
-  const key = ["gap_dismissals", id];
-  const old = await kv.get(key);
-  if (!old.value) return false;
-  await kv.delete(key);
+  const old = (await kv.get<GapDismissal>(["gap_dismissals", id])).value;
+  if (!old) return false;
+  const twins = (await listDismissals(kv)).filter((d) =>
+    d.lang === old.lang && plain(d.question) === plain(old.question)
+  );
+  for (const d of [old, ...twins]) await kv.delete(["gap_dismissals", d.id]);
   return true;
 }
 

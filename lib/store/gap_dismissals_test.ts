@@ -14,6 +14,9 @@ Deno.test("gap dismissals: kept once, listed newest first, restored; bounded", a
     );
     await dismissGap(kv, { question: "Vocês entregam pizza?", lang: "en" }, 3);
     assert.deepEqual((await listDismissals(kv)).map((d) => [d.lang, d.at]), [["en", 3], ["pt", 1]]);
+    // Two tabs dismissed it at once: one restore brings the group back.
+    const twin = { ...pizza, id: "twintwintwin", at: 2 };
+    await kv.set(["gap_dismissals", twin.id], twin);
     assert.equal(await restoreGap(kv, pizza.id), true);
     assert.equal(await restoreGap(kv, pizza.id), false);
     assert.equal(await restoreGap(kv, "../other"), false);
