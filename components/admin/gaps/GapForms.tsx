@@ -1,9 +1,10 @@
 /** The forms of /admin/gaps that answer a group: with a text, with a page, or sent again. */
+
 import type { GapMessages } from "@/lib/i18n/gaps.ts";
 import type { CandidatePage } from "@/lib/gaps/answer_pages.ts";
 import { entryQuestion } from "@/lib/text/faq_heading.ts";
 
-/** A save that did not happen: the owner's input, shown again with why (400 or 503). */
+/** A save that did not happen: the owner's input, shown again with why (400, 409 or 503). */
 export interface Retry {
   status: 400 | 409 | 503;
   message: string;
