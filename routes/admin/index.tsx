@@ -207,7 +207,7 @@ function GapsSection({ data: { gaps }, a }: Section) {
       <h2>{a.adminGaps}</h2>
       {gaps.open === 0 ? <p>{a.adminGapsEmpty}</p> : (
         <>
-          <p>{format(a.adminGapsOpen, { n: gaps.open })}</p>
+          <p>{gaps.open === 1 ? a.adminGapsOpenOne : format(a.adminGapsOpen, { n: gaps.open })}</p>
           <ul>
             {gaps.newest.map((g) => <li key={g.question}>{g.question} ×{g.count}</li>)}
           </ul>
