@@ -18,6 +18,7 @@ import {
 } from "@/lib/store/owner_answers.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { type PageOf, pageOf } from "@/lib/gaps/page_of.ts";
+import { answerMatches, filterWords, groupMatches, MAX_FILTER } from "@/lib/gaps/filter.ts";
 import { Pager } from "@/components/admin/gaps/Pager.tsx";
 import { GroupItem } from "@/components/admin/gaps/GroupItem.tsx";
 import { AnswerItem } from "@/components/admin/gaps/AnswerItem.tsx";
@@ -58,6 +59,8 @@ type Data =
     /** The answers given by a page the index no longer holds (after a rebuild). */
     gone: string[];
     done: Done | null;
+    /** The owner's filter (`?q=`), as typed; "" for none. */
+    filter: string;
   };
 
 const PRIVATE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
@@ -105,15 +108,22 @@ export const handler = define.handlers<Data>({
     // The grouping loads the search analyzer: on first use, not at start.
     const { gapStatuses } = await import("@/lib/gaps/statuses.ts");
     const groups = await gapStatuses(ctx.app.kv, answers, dismissals);
-    const open = pageOf(groups.open, intParam(ctx.url, "page", PAGE_PARAM));
-    const answered = pageOf(groups.answered, intParam(ctx.url, "answered", PAGE_PARAM));
-    const dismissed = pageOf(groups.dismissed, intParam(ctx.url, "dismissed", PAGE_PARAM));
-    const shown = pageOf(answers, intParam(ctx.url, "answers", PAGE_PARAM));
+    const filter = (ctx.url.searchParams.get("q") ?? "").trim().slice(0, MAX_FILTER);
+    const words = filterWords(filter);
+    const page = (list: GroupStatus[], param: string) =>
+      pageOf(list.filter((s) => groupMatches(s, words)), intParam(ctx.url, param, PAGE_PARAM));
+    const open = page(groups.open, "page");
+    const answered = page(groups.answered, "answered");
+    const dismissed = page(groups.dismissed, "dismissed");
+    const shown = pageOf(
+      answers.filter((a) => answerMatches(a, words)),
+      intParam(ctx.url, "answers", PAGE_PARAM),
+    );
     const candidates = await Promise.all(
       open.items.map((s) => candidatePages(ctx.app.search, s.group.question)),
     );
     return ctx.render(
-      { open, candidates, answered, dismissed, answers: shown, gone, done },
+      { open, candidates, answered, dismissed, answers: shown, gone, done, filter },
       { headers: PRIVATE },
     );
   },
@@ -189,6 +199,20 @@ function retryOf(form: URLSearchParams, error: unknown, g: GapMessages): Retry {
   return { status: 503, message: "", sent };
 }
 
+/** Filters every list by words of its questions; the filter stays while paging and answering. */
+function FilterForm({ filter, g }: { filter: string; g: GapMessages }) {
+  return (
+    <form method="get" action="/admin/gaps" role="search" class="gap-filter">
+      <label>
+        {g.filter}
+        <input type="search" name="q" value={filter} maxLength={MAX_FILTER} />
+      </label>
+      <button type="submit" class="button">{g.filterButton}</button>
+      {filter && <a href="/admin/gaps">{g.clearFilter}</a>}
+    </form>
+  );
+}
+
 /** The answered or the dismissed groups, when there are any, paged by `?<id>=`. */
 function GroupSection(
   { id, title, intro, of, url, g, locale, action }: {
@@ -244,9 +268,14 @@ async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams, now: number)
   return "dismissed";
 }
 
-/** Each section's page in `url`, as a query ("?page=3&answers=2"), or "" on the first pages. */
+/**
+ * The view in `url`, as a query ("?q=pizza&page=3&answers=2"): the owner's filter and each
+ * section's page; "" for the first pages, unfiltered.
+ */
 function viewQuery(url: URL): string {
   const view = new URLSearchParams();
+  const filter = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_FILTER);
+  if (filter) view.set("q", filter);
   for (const name of ["page", "answered", "dismissed", "answers"]) {
     const value = url.searchParams.get(name);
     if (value && /^\d{1,5}$/.test(value) && value !== "1") view.set(name, value);
@@ -295,9 +324,10 @@ export default define.page<Data>(function AdminGaps({ data, state, app, url }) {
       <p>
         <a href="/admin/gaps.csv" download="gaps.csv">{g.csv}</a> · <a href="/admin">/admin</a>
       </p>
+      <FilterForm filter={data.filter} g={g} />
       {data.done && <p role="status">{g[data.done]}</p>}
       <div id="open">
-        {data.open.total === 0 && <p>{g.empty}</p>}
+        {data.open.total === 0 && <p>{data.filter ? g.noneMatch : g.empty}</p>}
         {data.open.items.map((status, i) => (
           <GroupItem
             key={i}

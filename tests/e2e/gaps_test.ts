@@ -232,6 +232,21 @@ Deno.test({
       await dismissed.getByRole("button", { name: "Restaurar às abertas" }).click();
       await page.locator("[role=status]", { hasText: "Grupo restaurado" }).waitFor();
       assert.equal(await page.locator("#open h2", { hasText: question }).count(), 1);
+
+      // With the list paged, the owner's filter finds a group on any page.
+      const oldest = madeUpWord(0, "q");
+      await page.getByRole("searchbox", { name: "Filtrar por palavras das perguntas" }).fill(
+        oldest,
+      );
+      await page.getByRole("button", { name: "Filtrar", exact: true }).click();
+      await page.waitForURL(/\?q=/);
+      assert.equal(await page.locator(".gap-group").count(), 1);
+      assert.ok(await page.getByText(oldest, { exact: false }).first().isVisible());
+      const axeFiltered = await runAxe(page);
+      assert.deepEqual(axeFiltered, [], JSON.stringify(axeFiltered, null, 2));
+      await page.getByRole("link", { name: "Mostrar todas" }).click();
+      await page.waitForURL(/\/admin\/gaps$/);
+      assert.equal(await page.locator(".gap-group").count(), 30);
       await ctx.close();
     } finally {
       await browser.close();

@@ -725,3 +725,43 @@ Deno.test("gaps: an answer removed in another tab: removing it again is done, ed
     await server.close();
   }
 });
+
+Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its words, through paging and forms", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const { kv } = server.services;
+    for (let n = 0; n < 45; n++) {
+      const topic = n < 35 ? " pizza" : "";
+      const question = `${madeUpWord(n, "z")} ${madeUpWord(n, "q")}${topic}?`;
+      await recordGap(kv, {
+        at: 1_000 + n,
+        chatId: `c${n}`,
+        question,
+        reason: "not-covered",
+        lang: "pt",
+      });
+    }
+    const cookie = await signIn(server);
+    const view = async (query: string) =>
+      await (await fetch(`${server.url}/admin/gaps${query}`, { headers: { cookie } })).text();
+    const groupsOf = (html: string) => html.match(/<section class="gap-group">/g)?.length ?? 0;
+
+    const pizza = await view("?q=PIZZA");
+    assert.equal(groupsOf(pizza), 30);
+    assert.match(pizza, /1–30 de 35/);
+    assert.ok(pizza.includes('<input type="search" name="q" value="PIZZA"'));
+    assert.ok(
+      pizza.includes('href="/admin/gaps?q=PIZZA&amp;page=2#open" rel="next"'),
+      "paging keeps it",
+    );
+    assert.ok(pizza.includes('<form method="post" action="/admin/gaps?q=PIZZA" class="gap-form">'));
+    assert.equal(groupsOf(await view("?q=pizza&page=2")), 5);
+    // Accents and case aside, every word: one group.
+    const one = await view(`?q=${encodeURIComponent(`${madeUpWord(40, "q").toUpperCase()}`)}`);
+    assert.equal(groupsOf(one), 1);
+    assert.match(await view("?q=calabresa"), /Nenhuma pergunta em aberto com essas palavras/);
+    assert.equal(groupsOf(await view("")), 30);
+  } finally {
+    await server.close();
+  }
+});
