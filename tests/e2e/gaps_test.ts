@@ -80,6 +80,8 @@ Deno.test({
           path: `${await screenshotDir()}/admin-gaps-candidates-${width}.png`,
         });
         await page.locator(".gap-group summary").first().click();
+        // From the top: scrolled, the sticky header would be drawn mid-page in a full-page shot.
+        await page.evaluate(() => globalThis.scrollTo(0, 0));
         await page.screenshot({
           path: `${await docsScreenshotDir()}/admin-gaps-${width}.png`,
           fullPage: true,
