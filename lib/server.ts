@@ -7,6 +7,8 @@
  * every first visitor wait too. lib/chat/lazy.ts loads it on the first chat, or earlier
  * through `warmUp` once the server listens.
  */
+import { withDismissedQuestions } from "@/lib/search/dismissed.ts";
+import { dismissalsVersion, listDismissals } from "@/lib/store/gap_dismissals.ts";
 import { createBackgroundWrites } from "@/lib/store/background.ts";
 import manifest from "@/fresh.gen.ts";
 import defaultConfig from "@/fresh.config.ts";
@@ -158,7 +160,7 @@ export async function createServerApp(
   const clock = Date.now;
   const usage = createKvUsageRecorder(kv);
   const ownerAnswers = createOwnerAnswers(kv, clock);
-  const { search, embedder } = await siteSearchOf(options, env, root, ownerAnswers);
+  const { search, embedder } = await siteSearchOf(options, env, root, ownerAnswers, kv);
   const secureCookies = options.services?.secureCookies ?? secureCookiesFromEnv(env);
   const sessionSecret = await loadSessionSecret(kv, env);
   const services: AppServices = {
@@ -243,13 +245,15 @@ async function islandAssetsOf(options: ServerOptions, root: URL, assets: URL) {
 
 /**
  * The site search (given, or the built index loaded on first use) with the owner's answers
- * (/admin/gaps) searched beside it, live; and the query embedder the warm-up loads.
+ * (/admin/gaps) searched beside it, live, and the questions the owner dismissed finding nothing;
+ * and the query embedder the warm-up loads.
  */
 async function siteSearchOf(
   options: ServerOptions,
   env: Env,
   root: URL,
   ownerAnswers: ReturnType<typeof createOwnerAnswers>,
+  kv: Deno.Kv,
 ) {
   // Both built on the first query (or by warmUp): the AI SDK and the engine stay out of the
   // cold start.
@@ -257,7 +261,7 @@ async function siteSearchOf(
   const database = env.SEARCH_DATABASE_URL?.trim();
   // SEARCH_DATABASE_URL: the index, and the owner's answers with it, live in Postgres
   // (docs/postgres-search.md), not in each isolate's memory.
-  const search = !options.search && database
+  const answered = !options.search && database
     ? withPgOwnerAnswers(lazyPgSearch(database, embedder, env.SEARCH_LEXICON), ownerAnswers)
     : withOwnerAnswers(
       options.search ?? lazySiteSearch(({ lexiconChoiceFromEnv }) => ({
@@ -267,6 +271,10 @@ async function siteSearchOf(
       })),
       ownerAnswers,
     );
+  const search = withDismissedQuestions(answered, {
+    version: () => dismissalsVersion(kv),
+    list: () => listDismissals(kv),
+  });
   // An owner's lexicon is read at start, so a path that cannot be read stops it, as before.
   const lexicon = env.SEARCH_LEXICON?.trim();
   if (lexicon && lexicon !== "off") await search.ready?.();

@@ -3,7 +3,10 @@
  * order for pizza on a software FAQ, chatter the courtesy rules missed). A group alike to a
  * dismissed question leaves the open list, however often it is asked again, until restored.
  *
+ * The search refuses a visitor's question alike to a dismissed one (lib/search/dismissed.ts).
+ *
  *   ["gap_dismissals", id] → GapDismissal
+ *   ["gap_dismissals_version"] → Deno.KvU64   (added to by every write: the search's cache key)
  */
 import { OwnerAnswerInputError } from "./owner_answers.ts";
 
@@ -20,6 +23,13 @@ export const MAX_DISMISSALS = 500;
 
 /** The id format, as the team answers': 12 lowercase letters and digits. */
 const DISMISSAL_ID = /^[a-z0-9]{12}$/;
+
+const VERSION_KEY = ["gap_dismissals_version"];
+
+/** A number that changes with every dismissal and restore (0 before the first). */
+export async function dismissalsVersion(kv: Deno.Kv): Promise<number> {
+  return Number((await kv.get<Deno.KvU64>(VERSION_KEY)).value?.value ?? 0n);
+}
 
 /** Every dismissal, newest first. */
 export async function listDismissals(kv: Deno.Kv): Promise<GapDismissal[]> {
@@ -51,7 +61,7 @@ export async function dismissGap(
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   const id = Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
   const dismissal = { id, question: text, lang, at: now };
-  await kv.set(["gap_dismissals", id], dismissal);
+  await kv.atomic().set(["gap_dismissals", id], dismissal).sum(VERSION_KEY, 1n).commit();
   return dismissal;
 }
 
@@ -66,7 +76,9 @@ export async function restoreGap(kv: Deno.Kv, id: string): Promise<boolean> {
   const twins = (await listDismissals(kv)).filter((d) =>
     d.lang === old.lang && plain(d.question) === plain(old.question)
   );
-  for (const d of [old, ...twins]) await kv.delete(["gap_dismissals", d.id]);
+  const op = kv.atomic().sum(VERSION_KEY, 1n);
+  for (const d of [old, ...twins]) op.delete(["gap_dismissals", d.id]);
+  await op.commit();
   return true;
 }
 

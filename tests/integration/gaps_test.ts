@@ -765,3 +765,34 @@ Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its wor
     await server.close();
   }
 });
+
+Deno.test("gaps: a dismissed question is answered 'not covered' from then on, typo and all, until restored", async () => {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    const question = "Dá pra mudar a cor do botão?";
+    // Words the site has ("mudar", "botão"), the wrong page quoted: the gate lets it through.
+    const before = await ask(server, question);
+    assert.ok(before.sources.length > 0, before.text);
+    const cookie = await signIn(server);
+    const dismissed = await adminPost(server, cookie, { action: "dismiss", question, lang: "pt" });
+    await dismissed.body?.cancel();
+    assert.equal(dismissed.status, 303);
+    const after = await ask(server, "Dá pra mudra a cor do botão?");
+    assert.match(after.text, /não tem informação/, after.text);
+    assert.equal(after.sources.length, 0);
+    // A question of the site sharing its words is answered as before.
+    const covered = await ask(server, "Posso mudar de modelo no meio da conversa?");
+    assert.ok(covered.sources.length > 0, covered.text);
+
+    // The refused question is recorded beside its answer, into the dismissed group.
+    const html = await gapsPageWith(server, cookie, '<section id="dismissed"');
+    const id = html.slice(html.indexOf('<section id="dismissed"'))
+      .match(/name="id" value="([a-z0-9]{12})"/)?.[1];
+    assert.ok(id, "the refused question joined the dismissed group");
+    const restored = await adminPost(server, cookie, { action: "restore", id });
+    await restored.body?.cancel();
+    assert.ok((await ask(server, question)).sources.length > 0, "answered again once restored");
+  } finally {
+    await server.close();
+  }
+});
