@@ -134,7 +134,8 @@ export const handler = define.handlers<Data>({
     const store = ctx.app.ownerAnswers;
     let done: Done;
     if (form.get("action") === "dismiss" || form.get("action") === "restore") {
-      done = await dismissOrRestore(ctx.app.kv, form, ctx.app.clock());
+      const g = gapMessages(localeOf(ctx.state));
+      done = await dismissOrRestore(ctx.app.kv, form, ctx.app.clock(), g);
     } else if (form.get("action") === "remove") {
       // Removed already (another tab, a double click): what the owner asked for holds.
       if (id) await store.remove(id);
@@ -246,8 +247,13 @@ function GroupSection(
   );
 }
 
-/** Dismisses a group (question, lang) or restores one (id); 400 or 404 naming the fix. */
-async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams, now: number): Promise<Done> {
+/** Dismisses a group (question, lang) or restores one (id); a 400 names the fix. */
+async function dismissOrRestore(
+  kv: Deno.Kv,
+  form: URLSearchParams,
+  now: number,
+  g: GapMessages,
+): Promise<Done> {
   if (form.get("action") === "restore") {
     // Restored already (another tab, a double click): what the owner asked for holds.
     await restoreGap(kv, form.get("id") ?? "");
@@ -261,7 +267,11 @@ async function dismissOrRestore(kv: Deno.Kv, form: URLSearchParams, now: number)
     await dismissGap(kv, { question: form.get("question") ?? "", lang }, now);
   } catch (error) {
     if (error instanceof OwnerAnswerInputError) {
-      throw new HttpError("invalid_request", error.message);
+      // In the owner's language, as the answer forms' (at the limit of 500 dismissals).
+      throw new HttpError(
+        "invalid_request",
+        format(g.problem[error.problem.kind], { ...error.problem }),
+      );
     }
     throw error;
   }

@@ -19,6 +19,7 @@ import type { ChatMessage, SearchToolOutput } from "@/lib/protocol/ui_message.ts
 import { relatedQuestionsOf } from "@/lib/text/related_questions.ts";
 import { listGaps, recordGap } from "@/lib/store/gaps.ts";
 import { madeUpWord } from "../support/made_up.ts";
+import { dismissGap, MAX_DISMISSALS } from "@/lib/store/gap_dismissals.ts";
 
 const ADMIN_TOKEN = "admin-token-gaps-0123456789abcdef";
 const QUESTION = "Qual é a receita do bolo de cenoura com cobertura de chocolate?";
@@ -687,6 +688,17 @@ Deno.test("gaps: the owner dismisses a group no page will answer; alike question
     });
     assert.equal(badLang.status, 400);
     await badLang.body?.cancel();
+    // At the limit, said in the owner's language.
+    for (let i = 0; i < MAX_DISMISSALS; i++) {
+      await dismissGap(kv, { question: `Pergunta dispensada ${i}?`, lang: "pt" }, 10);
+    }
+    const full = await adminPost(server, cookie, {
+      action: "dismiss",
+      question: "Mais uma?",
+      lang: "pt",
+    });
+    assert.equal(full.status, 400);
+    assert.match(await full.text(), /Já há 500 grupos dispensados: restaure um antes/);
   } finally {
     await server.close();
   }
