@@ -70,6 +70,16 @@ async function signIn(server: TestServer): Promise<string> {
   return res.headers.getSetCookie()[0].split(";")[0];
 }
 
+/** Runs `fn` against a test app with the owner signed in (its session cookie), then closes it. */
+async function asOwner(fn: (server: TestServer, cookie: string) => Promise<void>) {
+  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
+  try {
+    await fn(server, await signIn(server));
+  } finally {
+    await server.close();
+  }
+}
+
 function adminPost(server: TestServer, cookie: string, fields: Record<string, string>) {
   return fetch(`${server.url}/admin/gaps`, {
     method: "POST",
@@ -95,9 +105,8 @@ async function gapsPageWith(server: TestServer, cookie: string, text: string): P
   return html;
 }
 
-Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered from it, cited", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered from it, cited", () =>
+  asOwner(async (server, cookie) => {
     const first = await ask(server, QUESTION);
     assert.match(first.text, /não tem informação/, first.text);
 
@@ -105,7 +114,6 @@ Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered 
     assert.equal(unauthorized.status, 401);
     await unauthorized.body?.cancel();
 
-    const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, first.chatId);
     assert.ok(html.includes(first.chatId), "the group lists its chat");
     assert.match(html, /bolo de cenoura com cobertura de chocolate/);
@@ -151,14 +159,10 @@ Deno.test("gaps: not covered → /admin/gaps → the owner answers → answered 
     assert.equal(gone.status, 404);
     const third = await ask(server, QUESTION);
     assert.match(third.text, /não tem informação/, third.text);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: a thumbs-down records the rated answer's question", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: a thumbs-down records the rated answer's question", () =>
+  asOwner(async (server, cookie) => {
     const chatId = newChatId();
     await askAndRateDown(
       server,
@@ -166,35 +170,25 @@ Deno.test("gaps: a thumbs-down records the rated answer's question", async () =>
       chatId,
       "Como o assistente encontra as respostas?",
     );
-    const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, chatId);
     assert.match(html, /Como o assistente encontra as respostas\?/);
     assert.match(html, /avaliação negativa ×1/);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: a thumbs-down on the reply to a greeting records nothing", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: a thumbs-down on the reply to a greeting records nothing", () =>
+  asOwner(async (server, cookie) => {
     const jar = new CookieJar();
     const chatId = newChatId();
     await askAndRateDown(server, jar, chatId, "Oi, tudo bem?");
     await askAndRateDown(server, jar, chatId, "Como o assistente encontra as respostas?");
-    const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, "Como o assistente encontra as respostas?");
     assert.match(html, /avaliação negativa ×1/);
     // Before, "Oi, tudo bem?" was listed as a question the site should answer.
     assert.doesNotMatch(html, /Oi, tudo bem/);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: an answer asked for again (regenerate) records the question", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: an answer asked for again (regenerate) records the question", () =>
+  asOwner(async (server, cookie) => {
     const jar = new CookieJar();
     const chatId = newChatId();
     const question = "Quais dados vocês guardam e por quanto tempo?";
@@ -207,18 +201,13 @@ Deno.test("gaps: an answer asked for again (regenerate) records the question", a
     });
     assert.equal(again.status, 200);
     await readSse(again);
-    const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, chatId);
     assert.match(html, /Quais dados vocês guardam e por quanto tempo\?/);
     assert.match(html, /resposta pedida de novo ×1/);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: going on to a related question records the question its answer missed", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: going on to a related question records the question its answer missed", () =>
+  asOwner(async (server, cookie) => {
     const jar = new CookieJar();
     const chatId = newChatId();
     const question = "O que o cookie guarda sobre mim?";
@@ -263,19 +252,14 @@ Deno.test("gaps: going on to a related question records the question its answer 
       message: userMessage(related.question),
     }, { jar });
     await readSse(clicked);
-    const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, "foi para uma pergunta relacionada ×1");
     const gaps = (await listGaps(server.services.kv)).filter((g) => g.reason === "related");
     assert.deepEqual(gaps.map((g) => [g.question, g.followed]), [[question, related.question]]);
     assert.ok(html.includes(`“${related.question}”`), "the question they went on to is shown");
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: the owner answers a wording with a page; the next visitor's answer cites it", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: the owner answers a wording with a page; the next visitor's answer cites it", () =>
+  asOwner(async (server, cookie) => {
     const question = "Vocês ficam com meu histórico pra sempre?";
     const page = "Por quanto tempo as minhas conversas ficam guardadas?";
     const isPage = (url: string) =>
@@ -283,7 +267,6 @@ Deno.test("gaps: the owner answers a wording with a page; the next visitor's ans
     const first = await ask(server, question);
     assert.ok(!first.sources.some((s) => isPage(s.url)), JSON.stringify(first.sources));
 
-    const cookie = await signIn(server);
     const nothing = await adminPost(server, cookie, {
       action: "point",
       question,
@@ -323,14 +306,10 @@ Deno.test("gaps: the owner answers a wording with a page; the next visitor's ans
     await removed.body?.cancel();
     const third = await ask(server, question);
     assert.ok(!third.sources.some((s) => isPage(s.url)), JSON.stringify(third.sources));
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: a wording whose page left the index is marked, and not answered with it", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: a wording whose page left the index is marked, and not answered with it", () =>
+  asOwner(async (server, cookie) => {
     const question = "Vocês têm uma página sobre descontos para estudantes?";
     // As a rebuild leaves it: the page the owner picked is no longer in the index.
     const saved = await server.services.ownerAnswers.save({
@@ -339,7 +318,6 @@ Deno.test("gaps: a wording whose page left the index is marked, and not answered
       lang: "pt",
       target: { id: "descontos#estudantes", title: "Descontos › Estudantes", url: "/descontos" },
     });
-    const cookie = await signIn(server);
     const html = await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
     const item = html.slice(html.indexOf(`id="a-${saved!.id}"`));
     assert.match(item, /Esta página não está mais no índice do site/);
@@ -349,14 +327,10 @@ Deno.test("gaps: a wording whose page left the index is marked, and not answered
       JSON.stringify(asked.sources),
     );
     assert.ok(!asked.sources.some((s) => s.url.includes("/respostas/")));
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: the owner picks one of the pages the search found for a group", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: the owner picks one of the pages the search found for a group", () =>
+  asOwner(async (server, cookie) => {
     // Answered from "Posso parar uma resposta no meio?" ("…fica guardado na conversa"): the
     // visitor rates it down; the page on how long chats are kept is among those found.
     const question = "Vocês guardam o que eu escrevo?";
@@ -372,7 +346,6 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
       followed: "Por quanto tempo as minhas conversas ficam guardadas?",
     });
 
-    const cookie = await signIn(server);
     const html = await gapsPageWith(server, cookie, question);
     const group = html.slice(html.indexOf(`<h2>${question}</h2>`));
     const offered = [...group.matchAll(/name="pageId" value="([^"]+)"/g)].map((m) => m[1]);
@@ -428,14 +401,10 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
     const reopened = again.slice(0, again.indexOf('id="answers"'));
     assert.ok(!reopened.includes('id="answered"'), "no group is answered and unasked since");
     assert.match(reopened, /perguntada 1× depois dessa resposta/);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: each section is paged, and a form returns the owner to the page it was on", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: each section is paged, and a form returns the owner to the page it was on", () =>
+  asOwner(async (server, cookie) => {
     const { kv, ownerAnswers } = server.services;
     for (let n = 0; n < 70; n++) {
       const question = `${madeUpWord(n, "z")} ${madeUpWord(n, "q")} ${madeUpWord(n, "v")}?`;
@@ -454,7 +423,6 @@ Deno.test("gaps: each section is paged, and a form returns the owner to the page
         lang: "pt",
       });
     }
-    const cookie = await signIn(server);
     const view = async (query: string) => {
       const res = await fetch(`${server.url}/admin/gaps${query}`, { headers: { cookie } });
       return { status: res.status, html: await res.text() };
@@ -505,15 +473,10 @@ Deno.test("gaps: each section is paged, and a form returns the owner to the page
     await saved.body?.cancel();
     assert.equal(saved.status, 303);
     assert.equal(saved.headers.get("location"), "/admin/gaps?page=3&answers=2&done=saved#answers");
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: a save the store refuses, or a page that matches nothing, shows the owner's input again", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
-    const cookie = await signIn(server);
+Deno.test("gaps: a save the store refuses, or a page that matches nothing, shows the owner's input again", () =>
+  asOwner(async (server, cookie) => {
     const answers = server.services.ownerAnswers;
     const save = answers.save;
     let failures = 1;
@@ -569,10 +532,7 @@ Deno.test("gaps: a save the store refuses, or a page that matches nothing, shows
       correct,
       /Correct it below and send it again: <strong>Write the answer in 1 to 4000/,
     );
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
 /** `kv` whose atomic writes to ["gaps", …] commit `ms` late, as on a slow KV region. */
 function slowGapWrites(kv: Deno.Kv, ms: number): Deno.Kv {
@@ -625,14 +585,12 @@ Deno.test("gaps: closing the app waits for the gap recorded beside an answer", a
   }
 });
 
-Deno.test("gaps: the owner dismisses a group no page will answer; alike questions stay dismissed until restored", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: the owner dismisses a group no page will answer; alike questions stay dismissed until restored", () =>
+  asOwner(async (server, cookie) => {
     const { kv } = server.services;
     const pizza = { chatId: "c1", reason: "not-covered", lang: "pt" } as const;
     await recordGap(kv, { ...pizza, at: 1_000, question: "Vocês entregam pizza?" });
     await recordGap(kv, { ...pizza, at: 2_000, question: "Qual o horário de atendimento?" });
-    const cookie = await signIn(server);
     const view = async () =>
       await (await fetch(`${server.url}/admin/gaps`, { headers: { cookie } })).text();
     const openPart = (html: string) =>
@@ -699,15 +657,10 @@ Deno.test("gaps: the owner dismisses a group no page will answer; alike question
     });
     assert.equal(full.status, 400);
     assert.match(await full.text(), /Já há 500 grupos dispensados: restaure um antes/);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: an answer removed in another tab: removing it again is done, editing it keeps the text", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
-    const cookie = await signIn(server);
+Deno.test("gaps: an answer removed in another tab: removing it again is done, editing it keeps the text", () =>
+  asOwner(async (server, cookie) => {
     const answers = server.services.ownerAnswers;
     const saved = await answers.save({
       question: "Entregam em Portugal?",
@@ -733,14 +686,10 @@ Deno.test("gaps: an answer removed in another tab: removing it again is done, ed
     assert.match(html, /Essa resposta foi removida enquanto você editava/);
     assert.ok(html.includes(">Sim, em até 5 dias úteis.</textarea>"), "the edit is kept");
     assert.ok(!html.includes(`value="${saved.id}"`), "sent again, it is a new answer");
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its words, through paging and forms", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its words, through paging and forms", () =>
+  asOwner(async (server, cookie) => {
     const { kv } = server.services;
     for (let n = 0; n < 45; n++) {
       const topic = n < 35 ? " pizza" : "";
@@ -753,7 +702,6 @@ Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its wor
         lang: "pt",
       });
     }
-    const cookie = await signIn(server);
     const view = async (query: string) =>
       await (await fetch(`${server.url}/admin/gaps${query}`, { headers: { cookie } })).text();
     const groupsOf = (html: string) => html.match(/<section class="gap-group">/g)?.length ?? 0;
@@ -773,19 +721,14 @@ Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its wor
     assert.equal(groupsOf(one), 1);
     assert.match(await view("?q=calabresa"), /Nenhuma pergunta em aberto com essas palavras/);
     assert.equal(groupsOf(await view("")), 30);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("gaps: a dismissed question is answered 'not covered' from then on, typo and all, until restored", async () => {
-  const server = await startTestServer({ env: { ADMIN_TOKEN }, config: testConfig() });
-  try {
+Deno.test("gaps: a dismissed question is answered 'not covered' from then on, typo and all, until restored", () =>
+  asOwner(async (server, cookie) => {
     const question = "Dá pra mudar a cor do botão?";
     // Words the site has ("mudar", "botão"), the wrong page quoted: the gate lets it through.
     const before = await ask(server, question);
     assert.ok(before.sources.length > 0, before.text);
-    const cookie = await signIn(server);
     const dismissed = await adminPost(server, cookie, { action: "dismiss", question, lang: "pt" });
     await dismissed.body?.cancel();
     assert.equal(dismissed.status, 303);
@@ -804,7 +747,4 @@ Deno.test("gaps: a dismissed question is answered 'not covered' from then on, ty
     const restored = await adminPost(server, cookie, { action: "restore", id });
     await restored.body?.cancel();
     assert.ok((await ask(server, question)).sources.length > 0, "answered again once restored");
-  } finally {
-    await server.close();
-  }
-});
+  }));
