@@ -8,7 +8,7 @@
  *   ["gap_dismissals", id] → GapDismissal
  *   ["gap_dismissals_version"] → Deno.KvU64   (added to by every write: the search's cache key)
  */
-import { OwnerAnswerInputError } from "./owner_answers.ts";
+import { OwnerAnswerInputError, plainQuestion as plain } from "./owner_answers.ts";
 
 /** A question the team dismissed, as the group showed it. */
 export interface GapDismissal {
@@ -80,8 +80,4 @@ export async function restoreGap(kv: Deno.Kv, id: string): Promise<boolean> {
   for (const d of [old, ...twins]) op.delete(["gap_dismissals", d.id]);
   await op.commit();
   return true;
-}
-
-function plain(question: string): string {
-  return question.toLocaleLowerCase().replace(/\s+/g, " ").trim();
 }

@@ -189,9 +189,13 @@ export function createOwnerAnswers(kv: Deno.Kv, clock: () => number = Date.now) 
 /** The store of owner answers. */
 export type OwnerAnswers = ReturnType<typeof createOwnerAnswers>;
 
+/** A question as compared for twins: case and spacing aside. */
+export function plainQuestion(question: string): string {
+  return question.toLocaleLowerCase().replace(/\s+/g, " ").trim();
+}
+
 /** The same answer: question (but for case and spacing), language, and text or page. */
 function sameAnswer(a: OwnerAnswer, b: OwnerAnswerInput): boolean {
-  const plain = (s: string) => s.toLocaleLowerCase().replace(/\s+/g, " ").trim();
-  return plain(a.question) === plain(b.question) && a.lang === b.lang &&
+  return plainQuestion(a.question) === plainQuestion(b.question) && a.lang === b.lang &&
     a.answer === b.answer && a.target?.id === b.target?.id;
 }
