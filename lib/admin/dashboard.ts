@@ -3,7 +3,6 @@
  * model and route, recent server errors, feedback, the newest contact messages and the
  * search index's status.
  */
-import { listDismissals } from "@/lib/store/gap_dismissals.ts";
 import type { AppServices } from "@/lib/services.ts";
 import { DEFAULT_ASSET_URL } from "@/lib/search/asset_path.ts";
 import type { IndexStatus } from "@/lib/search/types.ts";
@@ -63,12 +62,8 @@ export async function loadDashboard(
 /** The open groups of unanswered questions, as /admin/gaps lists them first. */
 async function openGaps(app: AppServices): Promise<Dashboard["gaps"]> {
   // The grouping loads the search analyzer: on first use, not at start.
-  const { gapStatuses } = await import("@/lib/gaps/statuses.ts");
-  const [answers, dismissals] = await Promise.all([
-    app.ownerAnswers.list(),
-    listDismissals(app.kv),
-  ]);
-  const { open } = await gapStatuses(app.kv, answers, dismissals);
+  const { loadGapStatuses } = await import("@/lib/gaps/statuses.ts");
+  const { open } = (await loadGapStatuses(app)).statuses;
   return {
     open: open.length,
     newest: open.slice(0, 5).map(({ group }) => ({ question: group.question, count: group.count })),

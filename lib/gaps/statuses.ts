@@ -4,9 +4,9 @@
  * owner paging through the list asks for the same groups again: the result is kept per isolate
  * until a gap is recorded, an answer or a dismissal changes, or an hour has passed (gaps expire).
  */
-import type { GapDismissal } from "@/lib/store/gap_dismissals.ts";
+import { type GapDismissal, listDismissals } from "@/lib/store/gap_dismissals.ts";
 import { gapCount, listGaps } from "@/lib/store/gaps.ts";
-import type { OwnerAnswer } from "@/lib/store/owner_answers.ts";
+import type { OwnerAnswer, OwnerAnswers } from "@/lib/store/owner_answers.ts";
 import { type GroupStatus, placeGroups } from "./answered.ts";
 import { groupGaps } from "./group.ts";
 
@@ -40,4 +40,18 @@ export async function gapStatuses(
   const statuses = placeGroups(groupGaps(await listGaps(kv)), answers, dismissals);
   kept.set(kv, { key, statuses });
   return statuses;
+}
+
+/**
+ * The team's answers and dismissals read from the app's stores, and the gaps placed by them: what
+ * /admin/gaps, its CSV and the dashboard show.
+ */
+export async function loadGapStatuses(
+  app: { kv: Deno.Kv; ownerAnswers: Pick<OwnerAnswers, "list"> },
+): Promise<{ answers: OwnerAnswer[]; statuses: GapStatuses }> {
+  const [answers, dismissals] = await Promise.all([
+    app.ownerAnswers.list(),
+    listDismissals(app.kv),
+  ]);
+  return { answers, statuses: await gapStatuses(app.kv, answers, dismissals) };
 }

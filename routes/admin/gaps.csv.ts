@@ -1,6 +1,5 @@
 import { requireAdminPage } from "@/lib/admin/guard.ts";
 import { define } from "@/lib/define.ts";
-import { listDismissals } from "@/lib/store/gap_dismissals.ts";
 
 /**
  * GET /admin/gaps.csv: the groups of /admin/gaps as CSV, each with its status (admin session or
@@ -10,15 +9,11 @@ export const handler = define.handlers({
   async GET(ctx) {
     await requireAdminPage(ctx);
     // The grouping loads the search analyzer: on first use, not at start.
-    const [{ gapsCsv }, { gapStatuses }] = await Promise.all([
+    const [{ gapsCsv }, { loadGapStatuses }] = await Promise.all([
       import("@/lib/gaps/csv.ts"),
       import("@/lib/gaps/statuses.ts"),
     ]);
-    const [answers, dismissals] = await Promise.all([
-      ctx.app.ownerAnswers.list(),
-      listDismissals(ctx.app.kv),
-    ]);
-    const { open, answered, dismissed } = await gapStatuses(ctx.app.kv, answers, dismissals);
+    const { open, answered, dismissed } = (await loadGapStatuses(ctx.app)).statuses;
     return new Response(gapsCsv([...open, ...answered, ...dismissed]), {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

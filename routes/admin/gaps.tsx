@@ -9,7 +9,7 @@ import { localeOf } from "@/lib/http/locale.ts";
 import { format, messages } from "@/lib/i18n/mod.ts";
 import { type GapMessages, gapMessages } from "@/lib/i18n/gaps.ts";
 import type { GroupStatus } from "@/lib/gaps/answered.ts";
-import { dismissGap, listDismissals, restoreGap } from "@/lib/store/gap_dismissals.ts";
+import { dismissGap, restoreGap } from "@/lib/store/gap_dismissals.ts";
 import {
   type AnswerTarget,
   checkOwnerAnswer,
@@ -97,17 +97,13 @@ export const handler = define.handlers<Data>({
       for (const [name, value] of Object.entries(PRIVATE)) headers.set(name, value);
       return ctx.render({ unauthorized: true }, { status: 401, headers });
     }
-    const [answers, dismissals] = await Promise.all([
-      ctx.app.ownerAnswers.list(),
-      listDismissals(ctx.app.kv),
-    ]);
+    // The grouping loads the search analyzer: on first use, not at start.
+    const { loadGapStatuses } = await import("@/lib/gaps/statuses.ts");
+    const { answers, statuses: groups } = await loadGapStatuses(ctx.app);
     const gone = await pagesGone(ctx.app.search, answers);
     const doneParam = ctx.url.searchParams.get("done");
     const done = DONE.find((d) => d === doneParam) ?? null;
     setHead(ctx.state, { title: gapMessages(localeOf(ctx.state)).title });
-    // The grouping loads the search analyzer: on first use, not at start.
-    const { gapStatuses } = await import("@/lib/gaps/statuses.ts");
-    const groups = await gapStatuses(ctx.app.kv, answers, dismissals);
     const filter = (ctx.url.searchParams.get("q") ?? "").trim().slice(0, MAX_FILTER);
     const words = filterWords(filter);
     const page = (list: GroupStatus[], param: string) =>
