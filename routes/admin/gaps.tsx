@@ -15,6 +15,7 @@ import {
   checkOwnerAnswer,
   type OwnerAnswer,
   OwnerAnswerInputError,
+  type OwnerAnswerProblem,
 } from "@/lib/store/owner_answers.ts";
 import { intParam } from "@/lib/http/query.ts";
 import { type PageOf, pageOf } from "@/lib/gaps/page_of.ts";
@@ -187,7 +188,7 @@ function retryOf(form: URLSearchParams, error: unknown, g: GapMessages): Retry {
     // A picked page that failed is picked again by title, not by the same id.
     delete sent.pageId;
     const { problem } = error;
-    const message = format(g.problem[problem.kind], { ...problem });
+    const message = problemText(g, problem);
     if (problem.kind !== "answerRemoved") return { status: 400, message, sent };
     delete sent.id;
     return { status: 409, message, sent };
@@ -243,6 +244,11 @@ function GroupSection(
   );
 }
 
+/** What the owner must correct, in the page's language. */
+function problemText(g: GapMessages, problem: OwnerAnswerProblem): string {
+  return format(g.problem[problem.kind], { ...problem });
+}
+
 /** Dismisses a group (question, lang) or restores one (id); a 400 names the fix. */
 async function dismissOrRestore(
   kv: Deno.Kv,
@@ -264,10 +270,7 @@ async function dismissOrRestore(
   } catch (error) {
     if (error instanceof OwnerAnswerInputError) {
       // In the owner's language, as the answer forms' (at the limit of 500 dismissals).
-      throw new HttpError(
-        "invalid_request",
-        format(g.problem[error.problem.kind], { ...error.problem }),
-      );
+      throw new HttpError("invalid_request", problemText(g, error.problem));
     }
     throw error;
   }
