@@ -1,14 +1,15 @@
 /**
- * Builds tests/fixtures/debfaq/corpus_{pt,en}.jsonl (BEIR layout) from the Debian FAQ as
- * `deno task corpus:import` imports it: one document per numbered section of the FAQ ("3.1.4.
- * Se Eu decidir mudar para outra distribuição, posso fazê-lo?"), `_id` its number (the same in
- * both languages, so the two corpora are parallel), `title` its heading as the page writes it,
- * `text` the passage text the chunker makes of it. A section the chunker splits keeps one
- * document per passage (`3.1#2`). Reproducible from the Debian packages (see the fixture's
+ * Builds the corpora of the real sites held out as test sets (tests/fixtures/debfaq/, the
+ * Debian FAQ; tests/fixtures/harden/, the Securing Debian Manual) in the BEIR layout, from the
+ * site's pages as `deno task corpus:import` imports them: one document per numbered section
+ * ("3.1.4. Se Eu decidir mudar para outra distribuição, posso fazê-lo?"), `_id` its number (the
+ * same in both languages, so the two corpora are parallel), `title` its heading as the page
+ * writes it, `text` the passage text the chunker makes of it. A section the chunker splits keeps
+ * one document per passage (`3.1#2`). Reproducible from the Debian packages (see each fixture's
  * SOURCES.md):
  *
  *   deno task corpus:import /usr/share/doc/debian/FAQ/pt --lang pt --corpus <dir> --id-prefix pt
- *   deno run -A scripts/fixture_debfaq.ts <dir>/imported/pt > corpus_pt.jsonl
+ *   deno run -A scripts/fixture_sections.ts <dir>/imported/pt > corpus_pt.jsonl
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { chunkMarkdown } from "@/lib/search/chunker.ts";
@@ -17,7 +18,7 @@ import { chunkMarkdown } from "@/lib/search/chunker.ts";
 const NUMBERED = /^(\d+(?:\.\d+)*)\.\s/;
 
 /** The BEIR documents of one language's imported markdown files. */
-export function debfaqDocs(files: ReadonlyArray<string>): Array<Record<string, string>> {
+export function sectionDocs(files: ReadonlyArray<string>): Array<Record<string, string>> {
   const docs: Array<Record<string, string>> = [];
   const seen = new Map<string, number>();
   for (const markdown of files) {
@@ -36,10 +37,10 @@ export function debfaqDocs(files: ReadonlyArray<string>): Array<Record<string, s
 if (import.meta.main) {
   const dir = Deno.args[0];
   if (!dir) {
-    console.error("Usage: deno run -A scripts/fixture_debfaq.ts <imported markdown folder>");
+    console.error("Usage: deno run -A scripts/fixture_sections.ts <imported markdown folder>");
     Deno.exit(2);
   }
   const files = readdirSync(dir).filter((f) => f.endsWith(".md")).sort()
     .map((f) => readFileSync(`${dir}/${f}`, "utf8"));
-  for (const doc of debfaqDocs(files)) console.log(JSON.stringify(doc));
+  for (const doc of sectionDocs(files)) console.log(JSON.stringify(doc));
 }
