@@ -1,28 +1,39 @@
 /**
- * Calibrates the offline model's "not covered" gate (MIN_MATCH, lib/models/extractive.ts)
- * on held-out folds: covered questions (FaQuAD, the Python FAQ's dev and held-out sets in
- * both languages, our own site's questions) and off-topic ones (tests/fixtures/offtopic/,
- * asked of the Python FAQ and of our site). The gate reads the best `match` of the top five
- * passages, as the offline model does. Questions are split into 5 folds by a hash of their
- * id; on each fold the threshold is picked on the other four (the one that minimises
+ * Calibrates the offline model's "not covered" gate (MIN_MATCH and MIN_COVERAGE,
+ * lib/models/extractive.ts) on held-out folds: covered questions (FaQuAD, the Python FAQ's dev
+ * and held-out sets in both languages, our own site's questions) and off-topic ones
+ * (tests/fixtures/offtopic/, asked of the Python FAQ and of our site). The gate has two halves,
+ * both read as the offline model reads them: the best `match` of the top five passages, and,
+ * when the answer is not an FAQ entry's, the share of the question the best sentence covers.
+ * Each question is scored once by each half (its match; the highest coverage threshold at which
+ * the offline answer still answers it). Questions are split into 5 folds by a hash of their id;
+ * on each fold the pair of thresholds is picked on the other four (the pair that minimises
  * covered questions refused plus off-topic questions answered) and measured on it.
  *
  *   deno task eval:gate [--json]
  *
- * Prints per fold the threshold picked and both rates on the held-out fold, their mean,
- * the threshold picked on everything, and the rates of the app's MIN_MATCH per set,
- * including the held-out off-topic set (tests/fixtures/offtopic/heldout_*), which no
- * threshold is ever picked on.
+ * Prints per fold the thresholds picked and both rates on the held-out fold, their mean,
+ * the thresholds picked on everything, and the rates of the app's thresholds per set,
+ * including sets no threshold is ever picked on: the held-out off-topic questions
+ * (tests/fixtures/offtopic/heldout_*) and the two held-out sites (tests/fixtures/debfaq/, whose
+ * covered questions only, and tests/fixtures/harden/, covered and off-topic).
  */
 import { parseArgs } from "node:util";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
-import type { SiteSearch } from "@/lib/search/types.ts";
+import type { SearchResult, SiteSearch } from "@/lib/search/types.ts";
 import { beirSiteSearch } from "./eval_answers.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
-import { MIN_MATCH } from "@/lib/models/extractive.ts";
+import {
+  type AnswerPassage,
+  buildExtractiveAnswer,
+  isNotCoveredAnswer,
+  MIN_COVERAGE,
+  MIN_MATCH,
+} from "@/lib/models/extractive.ts";
+import { askedPart } from "@/lib/search/asked_part.ts";
 import { loadSiteSet } from "./eval_site.ts";
 import { smallTalk } from "@/lib/text/courtesy.ts";
 import { plainQuestion } from "@/lib/text/visitor_question.ts";
@@ -30,15 +41,21 @@ import { plainQuestion } from "@/lib/text/visitor_question.ts";
 const FIXTURES = fileURLToPath(new URL("../tests/fixtures/", import.meta.url));
 const FOLDS = 5;
 const THRESHOLDS = Array.from({ length: 61 }, (_, i) => i / 100);
+const COVERAGES = Array.from({ length: 13 }, (_, i) => i / 20);
 
 /** One question: the set it is from, whether the site covers it, its gate score. */
-interface Scored {
+export interface Scored {
   id: string;
   set: string;
   covered: boolean;
   /** False for a set the threshold is never picked on, only measured. */
   calibrate: boolean;
   match: number;
+  /**
+   * The highest of COVERAGES at which the offline answer still answers (with any match);
+   * -1 when it refuses at every one (no sentence overlaps the question at all).
+   */
+  cover: number;
 }
 
 /** What the gate is measured through: the site search the offline model reads. */
@@ -111,7 +128,39 @@ async function loadSets(): Promise<QuestionSet[]> {
   });
   // The English questions about Portuguese-only pages are found through the shipped lexicon.
   sets.push({ name: "site", covered: true, engine: siteEngine, questions: site.queries });
-  return sets;
+  return [...sets, ...heldOutSites()];
+}
+
+/** The held-out sites' questions: measured at the app's thresholds, never picked on. */
+function heldOutSites(): QuestionSet[] {
+  return (["pt", "en"] as const).flatMap((lang) => {
+    const debfaq = `${FIXTURES}debfaq/`;
+    const harden = `${FIXTURES}harden/`;
+    const hardenEngine = beirEngine(`${harden}corpus_${lang}.jsonl`, lang);
+    return [
+      {
+        name: `debfaq-${lang}`,
+        covered: true,
+        calibrate: false,
+        engine: beirEngine(`${debfaq}corpus_${lang}.jsonl`, lang),
+        questions: questions(`${debfaq}heldout_queries_${lang}.jsonl`),
+      },
+      {
+        name: `harden-${lang}`,
+        covered: true,
+        calibrate: false,
+        engine: hardenEngine,
+        questions: questions(`${harden}heldout_queries_${lang}.jsonl`),
+      },
+      {
+        name: `offtopic-${lang}@harden`,
+        covered: false,
+        calibrate: false,
+        engine: hardenEngine,
+        questions: questions(`${harden}offtopic_queries_${lang}.jsonl`),
+      },
+    ];
+  });
 }
 
 async function score(sets: QuestionSet[]): Promise<Scored[]> {
@@ -120,16 +169,17 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
     for (const q of s.questions) {
       // As the offline model: small talk is never searched, and the query is what it searches.
       const talk = smallTalk(q.text);
-      const { passages } = talk && talk.kind !== "who"
+      const result = talk && talk.kind !== "who"
         ? { passages: [] }
         : await s.engine.search(plainQuestion(q.text), { k: 5 });
-      const match = Math.max(0, ...passages.map((p) => p.match ?? 0));
+      const match = Math.max(0, ...result.passages.map((p) => p.match ?? 0));
       out.push({
         id: `${s.name}/${q._id}`,
         set: s.name,
         covered: s.covered,
         calibrate: s.calibrate ?? true,
         match,
+        cover: coverOf(q.text, result),
       });
     }
   }
@@ -137,29 +187,60 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
 }
 
 /**
- * Share of covered questions refused and of off-topic questions refused at `t`, each the
+ * The highest of COVERAGES at which the offline answer to `question` over the search's
+ * passages is not "not covered", the match half of the gate left open; -1 when none.
+ */
+function coverOf(question: string, result: Pick<SearchResult, "passages" | "translation">): number {
+  const passages: AnswerPassage[] = result.passages.map((p, i) => ({ ...p, n: i + 1 }));
+  const asked = askedPart(plainQuestion(question));
+  let cover = -1;
+  for (const minCoverage of COVERAGES) {
+    const text = buildExtractiveAnswer(asked, passages, {
+      translation: result.translation,
+      minMatch: 0,
+      minCoverage,
+    });
+    if (isNotCoveredAnswer(text)) break;
+    cover = minCoverage;
+  }
+  return cover;
+}
+
+/** Whether the gate at thresholds `g` refuses the question. */
+const refuses = (i: Scored, g: Gate) => i.match < g.match || i.cover < g.coverage;
+
+/** The gate's two thresholds. */
+export interface Gate {
+  match: number;
+  coverage: number;
+}
+
+/**
+ * Share of covered questions refused and of off-topic questions refused at `g`, each the
  * mean over its sets, so FaQuAD's 900 questions do not outvote a 12-question set.
  */
-function rates(items: readonly Scored[], t: number) {
+export function rates(items: readonly Scored[], g: Gate) {
   const share = (covered: boolean) => {
     const sets = [...new Set(items.filter((i) => i.covered === covered).map((i) => i.set))];
     if (!sets.length) return 0;
     return sets.reduce((sum, set) => {
       const rows = items.filter((i) => i.set === set);
-      return sum + rows.filter((i) => i.match < t).length / rows.length;
+      return sum + rows.filter((i) => refuses(i, g)).length / rows.length;
     }, 0) / sets.length;
   };
   return { coveredRefused: share(true), offTopicRefused: share(false) };
 }
 
-/** The threshold with the fewest errors, each kind weighed by its share (balanced). */
-function pick(items: readonly Scored[]): number {
-  let best = 0;
+/** The thresholds with the fewest errors, each kind weighed by its share (balanced). */
+export function pick(items: readonly Scored[]): Gate {
+  let best: Gate = { match: 0, coverage: 0 };
   let bestCost = Infinity;
-  for (const t of THRESHOLDS) {
-    const r = rates(items, t);
-    const cost = r.coveredRefused + (1 - r.offTopicRefused);
-    if (cost < bestCost - 1e-9) [best, bestCost] = [t, cost];
+  for (const coverage of COVERAGES) {
+    for (const match of THRESHOLDS) {
+      const r = rates(items, { match, coverage });
+      const cost = r.coveredRefused + (1 - r.offTopicRefused);
+      if (cost < bestCost - 1e-9) [best, bestCost] = [{ match, coverage }, cost];
+    }
   }
   return best;
 }
@@ -177,15 +258,16 @@ export async function runGateEval(): Promise<Record<string, unknown>> {
   const all = await score(await loadSets());
   const items = all.filter((i) => i.calibrate);
   const folds = Array.from({ length: FOLDS }, (_, k) => {
-    const t = pick(items.filter((i) => fold(i.id) !== k));
-    const r = rates(items.filter((i) => fold(i.id) === k), t);
-    return { fold: k, threshold: t, ...r };
+    const gate = pick(items.filter((i) => fold(i.id) !== k));
+    const r = rates(items.filter((i) => fold(i.id) === k), gate);
+    return { fold: k, gate, ...r };
   });
   const mean = (f: (x: typeof folds[number]) => number) =>
     r4(folds.reduce((s, x) => s + f(x), 0) / FOLDS);
+  const app: Gate = { match: MIN_MATCH, coverage: MIN_COVERAGE };
   const perSet = Object.fromEntries(
     [...new Set(all.map((i) => i.set))].map((set) => {
-      const r = rates(all.filter((i) => i.set === set), MIN_MATCH);
+      const r = rates(all.filter((i) => i.set === set), app);
       const covered = all.find((i) => i.set === set)!.covered;
       return [set, r4(covered ? r.coveredRefused : r.offTopicRefused)];
     }),
@@ -201,7 +283,7 @@ export async function runGateEval(): Promise<Record<string, unknown>> {
       offTopicRefused: mean((f) => f.offTopicRefused),
     },
     pickedOnAll: pick(items),
-    app: { minMatch: MIN_MATCH, ...rates(items, MIN_MATCH) },
+    app: { ...app, ...rates(items, app) },
     // Per set at the app's threshold: covered sets give the share refused, off-topic
     // sets the share refused (higher is better there).
     perSetRefused: perSet,

@@ -43,8 +43,11 @@ export interface Candidate {
   score: number;
 }
 
-/** Least share of the question's IDF weight the best sentence must cover to answer at all. */
-const MIN_COVERAGE = 0.3;
+/**
+ * Least share of the question's IDF weight a runner-up sentence covers on its own to be quoted
+ * beside the best one (FaQuAD, docs/history/benchmarks-diary.md).
+ */
+const RUNNER_UP_COVERAGE = 0.3;
 
 /**
  * Most words of the best sentence and the one after it together. 40, with the runner-up
@@ -130,6 +133,10 @@ export interface ExtractiveOptions {
   fallbackLang?: AnswerLang;
   /** The search's translation of the question, when it also looked in the other language. */
   translation?: SearchTranslation;
+  /** The gate's least `match` (default MIN_MATCH); `deno task eval:gate` tries others. */
+  minMatch?: number;
+  /** The gate's least sentence coverage (default MIN_COVERAGE); `eval:gate` tries others. */
+  minCoverage?: number;
 }
 
 /**
@@ -164,7 +171,9 @@ export function buildExtractiveAnswer(
   const own = langEvidence(question);
   const lang = own ?? options.fallbackLang ?? pagesLang;
   if (queryTerms.size === 0 || quotable.length === 0) return notCoveredAnswer(lang);
-  if (!searchFound(quotable)) return refusal(question, lang, quotable);
+  if (!searchFound(quotable, options.minMatch ?? MIN_MATCH)) {
+    return refusal(question, lang, quotable);
+  }
   for (
     const { pool, readingOf } of readings(queryTerms, quotable, lang, own, options.translation)
   ) {
@@ -244,13 +253,20 @@ function refusal(
 export const MIN_MATCH = 0.54;
 
 /**
+ * Least share of the question's IDF weight that the best sentence of plain passages (not an FAQ
+ * entry's answer) covers for the site to count as answering: the gate's second half, for a
+ * question whose words the best passage holds in different sentences. Calibrated with MIN_MATCH.
+ */
+export const MIN_COVERAGE = 0.3;
+
+/**
  * Whether the search found the question on the site: the best passage's `match` when the
  * search reports it; without it (another search, older saved results), the sentence
  * coverage below decides.
  */
-function searchFound(quotable: readonly AnswerPassage[]): boolean {
+function searchFound(quotable: readonly AnswerPassage[], minMatch: number): boolean {
   const matches = quotable.map((p) => p.match).filter((m): m is number => typeof m === "number");
-  return !matches.length || Math.max(...matches) >= MIN_MATCH;
+  return !matches.length || Math.max(...matches) >= minMatch;
 }
 
 /** The answer of an FAQ entry, quoted with its number; null when it has no sentence. */
@@ -285,7 +301,9 @@ function sentenceAnswer(
     coverage = Math.max(coverage, c.coverage);
   }
   // A FAQ answer holds none of its question's words: they are in its heading, which counts.
-  if (!best || best.coverage <= 0 || coverage < MIN_COVERAGE) return null;
+  if (!best || best.coverage <= 0 || coverage < (options.minCoverage ?? MIN_COVERAGE)) {
+    return null;
+  }
   const chosen = [best];
   const prev = candidates.find((c) =>
     c.passage === best.passage && c.position === best.position - 1
@@ -316,7 +334,7 @@ function sentenceAnswer(
     const second = runnerUp(candidates, best);
     if (
       second && best.score - second.score <= RUNNER_UP_GAP &&
-      second.coverage >= MIN_COVERAGE && best.words + second.words <= RUNNER_UP_WORDS &&
+      second.coverage >= RUNNER_UP_COVERAGE && best.words + second.words <= RUNNER_UP_WORDS &&
       !redundant(second, best)
     ) chosen.push(second);
   }

@@ -96,6 +96,27 @@ Deno.test("nothing the search matched: the refusal is in the question's language
   );
 });
 
+Deno.test("the gate's two halves are thresholds eval:gate can move", () => {
+  // The passage matches well, but each sentence holds only one of the visitor's words.
+  const page: AnswerPassage = {
+    n: 1,
+    title: "Impressão",
+    url: "/impressao",
+    text: "O cups imprime pela rede. A interface loopback fica na própria máquina. " +
+      "Listen 127.0.0.1:631 basta.",
+    score: 1,
+    match: 0.8,
+  };
+  const question = "Como deixo o cups escutando só na interface loopback da máquina?";
+  assert.doesNotMatch(buildExtractiveAnswer(question, [page]), /^O site não tem/);
+  assert.match(buildExtractiveAnswer(question, [page], { minCoverage: 0.9 }), /^O site não tem/);
+  assert.match(buildExtractiveAnswer(question, [page], { minMatch: 0.9 }), /^O site não tem/);
+  assert.doesNotMatch(
+    buildExtractiveAnswer(question, [{ ...page, match: 0.3 }], { minMatch: 0.2 }),
+    /^O site não tem/,
+  );
+});
+
 Deno.test("a quote from a page in the other language says so in the visitor's language", () => {
   const page: AnswerPassage = {
     n: 1,
