@@ -58,9 +58,16 @@ const QUESTION_FRAME = contentTerms(
   do does did can could would should tell know explain want like please there`,
 );
 
+/**
+ * Phrases that frame a question as worth doing ("vale a pena separar o /home?", "is it worth
+ * it?"): their words are the frame's as a phrase only ("a pena prevista", "the worth of").
+ * A sentence that shares them answers nothing asked ("Também vale a pena verificar o yavipin").
+ */
+const FRAME_PHRASES = /\b(?:vale a pena|is it worth|worth it)\b/giu;
+
 /** The terms a question asks about. */
 export function questionTerms(question: string): Set<string> {
-  const terms = contentTerms(question);
+  const terms = contentTerms(question.replace(FRAME_PHRASES, " "));
   for (const t of QUESTION_FRAME) terms.delete(t);
   return terms;
 }

@@ -1,0 +1,44 @@
+/**
+ * Offline answers on a real manual-style site (tests/fixtures/harden, the Securing Debian
+ * Manual, pt-BR and en): long sections whose visitors ask about a detail, not FAQ entries. Each
+ * case is a defect the site showed when first measured, asked as a visitor asked it.
+ */
+import assert from "node:assert/strict";
+import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
+import type { SiteSearch } from "@/lib/search/types.ts";
+import { buildExtractiveAnswer } from "@/lib/models/extractive.ts";
+import { beirSiteSearch } from "@/scripts/eval_answers.ts";
+
+const searches = new Map<string, SiteSearch>();
+
+/** The site's search in one language, built once. */
+function siteSearch(lang: "pt" | "en"): SiteSearch {
+  let search = searches.get(lang);
+  if (!search) {
+    const text = Deno.readTextFileSync(
+      new URL(`../fixtures/harden/corpus_${lang}.jsonl`, import.meta.url),
+    );
+    searches.set(lang, search = beirSiteSearch(parseJsonl<BeirDoc>(text, "corpus"), lang));
+  }
+  return search;
+}
+
+/** The offline answer and the ids of the passages it cites, by their [N]. */
+async function answer(lang: "pt" | "en", question: string) {
+  const result = await siteSearch(lang).search(question, { k: 5 });
+  const passages = result.passages.map((p, i) => ({ ...p, n: i + 1 }));
+  const text = buildExtractiveAnswer(question, passages, { translation: result.translation });
+  const cited = [...text.matchAll(/\[(\d+)\]/g)].map((m) => passages[Number(m[1]) - 1].id);
+  return { text, cited: [...new Set(cited)] };
+}
+
+Deno.test("manual site: a sentence sharing only the question's frame is not spliced in", async () => {
+  const { text, cited } = await answer(
+    "pt",
+    "vale a pena deixar o /home e o /tmp numa partição separada? ajuda em quê?",
+  );
+  // Before: "…devem estar separados em uma partição." [1] "Também vale a pena verificar o
+  // http://yavipin.sourceforge.net/…" [2], a VPN page's sentence that shares "vale a pena".
+  assert.deepEqual(cited, ["3.2.1"], text);
+  assert.doesNotMatch(text, /yavipin/);
+});
