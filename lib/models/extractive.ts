@@ -10,7 +10,7 @@ import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
 import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { quoteBrackets } from "./quote_brackets.ts";
-import { endsWithCommand, sentences } from "./sentences.ts";
+import { endsWithCommand, isBareLine, sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
 import { translatedTerms } from "./translated_terms.ts";
 import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
@@ -473,8 +473,8 @@ export function scoreSentences(
       // Questions, heading paths (FAQ entries, "A › B") and sub-headings kept in the passage
       // text (short lines with no closing punctuation) are not answers.
       if (/\?$/.test(text) || text.includes(" › ")) return;
+      if (isBareLine(text)) return;
       const words = text.split(/\s+/).length;
-      if (!/[.!…:;)"”]$/u.test(text) && words < 8) return;
       const terms = reading.canon(contentTerms(text));
       const matched = new Set<string>();
       let weight = 0;

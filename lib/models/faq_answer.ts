@@ -8,7 +8,7 @@
  * "why" the reason. Nothing is taken from another entry, so a neighbour's sentence is never
  * spliced in.
  */
-import { sentences } from "./sentences.ts";
+import { isBareLine, sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
 import { isFaqEntry, type QuestionKind, questionKind } from "@/lib/search/question_kind.ts";
 
@@ -134,6 +134,9 @@ export function faqAnswerSentences(
   // Only the entry's first sentences fill the room: a short one far down is off the point.
   for (const s of [...asked, ...all.slice(from, from + DETAIL_REACH)]) {
     if (out.includes(s) || !standsAlone(s, all, out)) continue;
+    // A listing's line ("Dec 30 07:33:36 debian -- MARK --") fills no room; a how's step
+    // (a command line) is quoted as the asked kind.
+    if (!asked.includes(s) && isBareLine(s)) continue;
     // The sentence of the asked kind may take the detail's room; the entry's others are
     // skipped when they would overrun, so a long one does not hide the short ones after it.
     const room = asked.includes(s) ? (kind === "how" ? STEP_WORDS : DETAIL_WORDS) : ANSWER_WORDS;

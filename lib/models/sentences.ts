@@ -57,6 +57,15 @@ export function endsWithCommand(sentence: string): boolean {
   return tail !== null && COMMAND.test(tail[1]) && !/[.!?…]$/u.test(tail[1]);
 }
 
+/**
+ * Whether a "sentence" is a bare line: short and with no closing punctuation, a sub-heading kept
+ * in the passage text or a line of a listing ("Dec 30 07:33:36 debian -- MARK --"), which
+ * answers nothing on its own.
+ */
+export function isBareLine(text: string): boolean {
+  return !/[.!…:;)"”]$/u.test(text) && text.split(/\s+/).length < 8;
+}
+
 /** Splits passage text into sentences (and lines: a heading or list item is one). */
 export function sentences(text: string): string[] {
   const out: string[] = [];

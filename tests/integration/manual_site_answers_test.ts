@@ -42,3 +42,15 @@ Deno.test("manual site: a sentence sharing only the question's frame is not spli
   assert.deepEqual(cited, ["3.2.1"], text);
   assert.doesNotMatch(text, /yavipin/);
 });
+
+Deno.test("manual site: a listing's lines do not fill an FAQ answer's room", async () => {
+  const { text, cited } = await answer(
+    "pt",
+    "tô vendo umas linhas escritas -- MARK -- no log do sistema, será que fui invadido?",
+  );
+  // Before: the entry's three log lines ("Dec 30 07:33:36 debian -- MARK.", a stop added to
+  // each) took the room of "Isto não indica qualquer tipo de comprometimento…".
+  assert.deepEqual(cited, ["12.1.2.3"], text);
+  assert.doesNotMatch(text, /Dec 30/);
+  assert.match(text, /Isto não indica qualquer tipo de comprometimento/);
+});
