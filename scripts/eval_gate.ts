@@ -255,16 +255,16 @@ const r4 = (x: number) => Number(x.toFixed(4));
 
 /** Run the calibration and return its report. */
 export async function runGateEval(): Promise<Record<string, unknown>> {
+  const app: Gate = { match: MIN_MATCH, coverage: MIN_COVERAGE };
   const all = await score(await loadSets());
   const items = all.filter((i) => i.calibrate);
   const folds = Array.from({ length: FOLDS }, (_, k) => {
     const gate = pick(items.filter((i) => fold(i.id) !== k));
-    const r = rates(items.filter((i) => fold(i.id) === k), gate);
-    return { fold: k, gate, ...r };
+    const held = items.filter((i) => fold(i.id) === k);
+    return { fold: k, gate, ...rates(held, gate), app: rates(held, app) };
   });
   const mean = (f: (x: typeof folds[number]) => number) =>
     r4(folds.reduce((s, x) => s + f(x), 0) / FOLDS);
-  const app: Gate = { match: MIN_MATCH, coverage: MIN_COVERAGE };
   const perSet = Object.fromEntries(
     [...new Set(all.map((i) => i.set))].map((set) => {
       const r = rates(all.filter((i) => i.set === set), app);
@@ -273,7 +273,7 @@ export async function runGateEval(): Promise<Record<string, unknown>> {
     }),
   );
   return {
-    folds: folds.map((f) => ({
+    folds: folds.map(({ app: _, ...f }) => ({
       ...f,
       coveredRefused: r4(f.coveredRefused),
       offTopicRefused: r4(f.offTopicRefused),
@@ -281,6 +281,11 @@ export async function runGateEval(): Promise<Record<string, unknown>> {
     heldOut: {
       coveredRefused: mean((f) => f.coveredRefused),
       offTopicRefused: mean((f) => f.offTopicRefused),
+    },
+    // The app's thresholds on the same folds: whether picking beats keeping them.
+    appHeldOut: {
+      coveredRefused: mean((f) => f.app.coveredRefused),
+      offTopicRefused: mean((f) => f.app.offTopicRefused),
     },
     pickedOnAll: pick(items),
     app: { ...app, ...rates(items, app) },
