@@ -153,6 +153,13 @@ function heldOutSites(): QuestionSet[] {
         questions: questions(`${harden}heldout_queries_${lang}.jsonl`),
       },
       {
+        name: `harden2-${lang}`,
+        covered: true,
+        calibrate: false,
+        engine: hardenEngine,
+        questions: questions(`${harden}heldout2_queries_${lang}.jsonl`),
+      },
+      {
         name: `offtopic-${lang}@harden`,
         covered: false,
         calibrate: false,

@@ -24,15 +24,15 @@ function corpusOf(dir: URL, lang: string): Map<string, string> {
   return new Map(docs.map((d) => [d._id, d.text]));
 }
 
-for (const site of ["debfaq", "harden"]) {
-  Deno.test(`${site}: the held-out questions quote their gold section word for word`, () => {
+for (const [site, set] of [["debfaq", "heldout"], ["harden", "heldout"], ["harden", "heldout2"]]) {
+  Deno.test(`${site} ${set}: the questions quote their gold section word for word`, () => {
     const dir = new URL(`../tests/fixtures/${site}/`, import.meta.url);
     const read = (name: string) => readFileSync(new URL(name, dir), "utf8");
     for (const lang of ["pt", "en"]) {
       const docs = corpusOf(dir, lang);
-      const qrels = parseQrels(read(`heldout_qrels_${lang}.tsv`));
+      const qrels = parseQrels(read(`${set}_qrels_${lang}.tsv`));
       const queries = parseJsonl<{ _id: string; metadata: { answers: string[] } }>(
-        read(`heldout_queries_${lang}.jsonl`),
+        read(`${set}_queries_${lang}.jsonl`),
         lang,
       );
       assert.equal(queries.length, 24);

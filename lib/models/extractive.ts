@@ -174,14 +174,22 @@ export function buildExtractiveAnswer(
   if (!searchFound(quotable, options.minMatch ?? MIN_MATCH)) {
     return refusal(question, lang, quotable);
   }
-  for (
-    const { pool, readingOf } of readings(queryTerms, quotable, lang, own, options.translation)
-  ) {
-    const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
-    const quoted = isFaqEntry(top.title)
-      ? faqAnswer(question, top)
-      : sentenceAnswer(question, pool, options, readingOf);
-    if (quoted) return withLanguageNote(quoted, lang, quotable);
+  const ways = readings(queryTerms, quotable, lang, own, options.translation);
+  // The calibrated pair holds where the search vouched for its passages (their `match`); a
+  // search that reports none leaves the sentences alone to show the site covers the question.
+  const vouched = quotable.some((p) => typeof p.match === "number");
+  const least = options.minCoverage ?? (vouched ? MIN_COVERAGE : CONFIDENT_COVERAGE);
+  // A sentence that holds much of the question, read either way, beats a weak one read the first
+  // way ("Are failed model calls retried?" on a bilingual site: the Portuguese page says so;
+  // an English page's sentence only shares "model" and "calls").
+  for (const bar of least < CONFIDENT_COVERAGE ? [CONFIDENT_COVERAGE, least] : [least]) {
+    for (const { pool, readingOf } of ways) {
+      const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
+      const quoted = isFaqEntry(top.title)
+        ? faqAnswer(question, top)
+        : sentenceAnswer(question, pool, { ...options, minCoverage: bar }, readingOf);
+      if (quoted) return withLanguageNote(quoted, lang, quotable);
+    }
   }
   return refusal(question, lang, quotable);
 }
@@ -255,9 +263,18 @@ export const MIN_MATCH = 0.54;
 /**
  * Least share of the question's IDF weight that the best sentence of plain passages (not an FAQ
  * entry's answer) covers for the site to count as answering: the gate's second half, for a
- * question whose words the best passage holds in different sentences. Calibrated with MIN_MATCH.
+ * question whose words the best passage holds in different sentences. Calibrated with MIN_MATCH
+ * by `deno task eval:gate` (0.15 picked on every calibration set; it was 0.3, picked on FaQuAD
+ * alone, and refused a manual's visitors 0.21–0.38 of their covered questions).
  */
-export const MIN_COVERAGE = 0.3;
+export const MIN_COVERAGE = 0.15;
+
+/**
+ * Coverage at which a sentence answers with confidence: tried in every reading of the question
+ * before a weaker one, down to MIN_COVERAGE, is quoted from the first; and the whole gate when
+ * the search reports no `match` (another search, results saved before it had one).
+ */
+const CONFIDENT_COVERAGE = 0.3;
 
 /**
  * Whether the search found the question on the site: the best passage's `match` when the

@@ -117,6 +117,41 @@ Deno.test("the gate's two halves are thresholds eval:gate can move", () => {
   );
 });
 
+Deno.test("a sentence that holds the question read either way beats a weak one read first", () => {
+  const pages: AnswerPassage[] = [
+    {
+      n: 1,
+      title: "Usage records",
+      url: "/en/usage",
+      text: "Every call to a model produces a usage record with the latency and the number of " +
+        "tokens. The owner reads them on the dashboard.",
+      score: 3,
+      match: 0.7,
+    },
+    {
+      n: 2,
+      title: "Falhas do provedor",
+      url: "/pt/falhas",
+      text: "Se o provedor falhar por um erro de rede, a chamada ao modelo é repetida uma única " +
+        "vez. Depois disso, você vê um aviso.",
+      score: 2,
+      match: 0.7,
+    },
+  ];
+  const translation = {
+    from: "en" as const,
+    to: "pt" as const,
+    words: [["falhar", "falha"], ["modelo"], ["chamada"], ["repetida", "repetir"]],
+  };
+  // The English page shares "model" and "call" only; the gate's lower coverage would take it,
+  // read first, over the Portuguese page that says the call is retried.
+  const answer = buildExtractiveAnswer("Are failed model calls retried?", pages, {
+    translation,
+    minCoverage: 0.15,
+  });
+  assert.match(answer, /^From the site's pages in Portuguese: “Se o provedor falhar.*” \[2\]/);
+});
+
 Deno.test("a quote from a page in the other language says so in the visitor's language", () => {
   const page: AnswerPassage = {
     n: 1,

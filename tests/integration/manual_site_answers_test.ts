@@ -54,3 +54,18 @@ Deno.test("manual site: a listing's lines do not fill an FAQ answer's room", asy
   assert.doesNotMatch(text, /Dec 30/);
   assert.match(text, /Isto não indica qualquer tipo de comprometimento/);
 });
+
+Deno.test("manual site: the calibrated gate answers what a section says in other sentences", async () => {
+  // The visitor's words are spread over the section ("IDS", "alertas" here; "vale a pena" is
+  // the frame): the best sentence holds under 0.3 of the question, which the gate's old
+  // threshold (picked on FaQuAD alone) refused although the search found the section first.
+  const pt = await answer(
+    "pt",
+    "vale a pena instalar um IDS se ninguém vai ficar de olho nos alertas?",
+  );
+  assert.deepEqual(pt.cited, ["10.3"], pt.text);
+  assert.match(pt.text, /Detecção de intrusão é perda de tempo se você não for alertar ninguém/);
+  const en = await answer("en", "Is typing xhost + to get remote X apps working a bad idea?");
+  assert.deepEqual(en.cited, ["5.4"], en.text);
+  assert.match(en.text, /This allows any X client to connect to your system/);
+});
