@@ -182,12 +182,21 @@ export function buildExtractiveAnswer(
   // A sentence that holds much of the question, read either way, beats a weak one read the first
   // way ("Are failed model calls retried?" on a bilingual site: the Portuguese page says so;
   // an English page's sentence only shares "model" and "calls").
+  const scored = new Map<Reading, Candidate[]>();
+  const candidatesOf = (way: Reading) => {
+    let found = scored.get(way);
+    if (!found) {
+      const deep = options.maxPassages ?? MAX_PASSAGES;
+      scored.set(way, found = scoreSentences(question, way.pool, deep, way.readingOf));
+    }
+    return found;
+  };
   for (const bar of least < CONFIDENT_COVERAGE ? [CONFIDENT_COVERAGE, least] : [least]) {
-    for (const { pool, readingOf } of ways) {
-      const top = pool.reduce((a, b) => (b.score > a.score ? b : a));
+    for (const way of ways) {
+      const top = way.pool.reduce((a, b) => (b.score > a.score ? b : a));
       const quoted = isFaqEntry(top.title)
         ? faqAnswer(question, top)
-        : sentenceAnswer(question, pool, { ...options, minCoverage: bar }, readingOf);
+        : sentenceAnswer(question, candidatesOf(way), { ...options, minCoverage: bar });
       if (quoted) return withLanguageNote(quoted, lang, quotable);
     }
   }
@@ -294,23 +303,16 @@ function faqAnswer(question: string, entry: AnswerPassage & { n: number }): stri
 }
 
 /**
- * The sentence answer over plain passages: the sentence that answers the question best, and
- * the sentence after it when both are short enough (the answer to a question that restates
- * one sentence is often in the next), or else a runner-up that scores close to it; null
- * when nothing overlaps the question meaningfully.
+ * The sentence answer over plain passages (their sentences scored): the one that answers the
+ * question best, and the sentence after it when both are short enough (the answer to a
+ * question that restates one sentence is often in the next), or else a runner-up that scores
+ * close to it; null when nothing overlaps the question meaningfully.
  */
 function sentenceAnswer(
   question: string,
-  quotable: Array<AnswerPassage & { n: number }>,
+  candidates: readonly Candidate[],
   options: ExtractiveOptions,
-  readingOf: (p: AnswerPassage) => TermReading,
 ): string | null {
-  const candidates = scoreSentences(
-    question,
-    quotable,
-    options.maxPassages ?? MAX_PASSAGES,
-    readingOf,
-  );
   let best: Candidate | undefined;
   let coverage = 0;
   for (const c of candidates) {
