@@ -16,7 +16,7 @@
  * the thresholds picked on everything, and the rates of the app's thresholds per set,
  * including sets no threshold is ever picked on: the held-out off-topic questions
  * (tests/fixtures/offtopic/heldout_*) and the two held-out sites (tests/fixtures/debfaq/, whose
- * covered questions only, and tests/fixtures/harden/, covered and off-topic).
+ * covered questions only, and tests/fixtures/harden/, its two sets and its off-topic ones).
  */
 import { parseArgs } from "node:util";
 import { existsSync, readFileSync } from "node:fs";

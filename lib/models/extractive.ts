@@ -273,7 +273,7 @@ export const MIN_MATCH = 0.54;
  * Least share of the question's IDF weight that the best sentence of plain passages (not an FAQ
  * entry's answer) covers for the site to count as answering: the gate's second half, for a
  * question whose words the best passage holds in different sentences. Calibrated with MIN_MATCH
- * by `deno task eval:gate` (0.15 picked on every calibration set; it was 0.3, picked on FaQuAD
+ * by `deno task eval:gate` (0.15, picked on the calibration sets together; 0.3 before, on FaQuAD
  * alone, and refused a manual's visitors 0.21–0.38 of their covered questions).
  */
 export const MIN_COVERAGE = 0.15;
