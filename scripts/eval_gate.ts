@@ -26,14 +26,8 @@ import { SearchEngine } from "@/lib/search/engine.ts";
 import type { SearchResult, SiteSearch } from "@/lib/search/types.ts";
 import { beirSiteSearch } from "./eval_answers.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
-import {
-  type AnswerPassage,
-  buildExtractiveAnswer,
-  isNotCoveredAnswer,
-  MIN_COVERAGE,
-  MIN_MATCH,
-} from "@/lib/models/extractive.ts";
-import { askedPart } from "@/lib/search/asked_part.ts";
+import { isNotCoveredAnswer, MIN_COVERAGE, MIN_MATCH } from "@/lib/models/extractive.ts";
+import { answerOver } from "@/lib/eval/offline_answer.ts";
 import { loadSiteSet } from "./eval_site.ts";
 import { smallTalk } from "@/lib/text/courtesy.ts";
 import { plainQuestion } from "@/lib/text/visitor_question.ts";
@@ -198,16 +192,9 @@ async function score(sets: QuestionSet[]): Promise<Scored[]> {
  * passages is not "not covered", the match half of the gate left open; -1 when none.
  */
 function coverOf(question: string, result: Pick<SearchResult, "passages" | "translation">): number {
-  const passages: AnswerPassage[] = result.passages.map((p, i) => ({ ...p, n: i + 1 }));
-  const asked = askedPart(plainQuestion(question));
   let cover = -1;
   for (const minCoverage of COVERAGES) {
-    const text = buildExtractiveAnswer(asked, passages, {
-      translation: result.translation,
-      minMatch: 0,
-      minCoverage,
-    });
-    if (isNotCoveredAnswer(text)) break;
+    if (isNotCoveredAnswer(answerOver(question, result, { minMatch: 0, minCoverage }).text)) break;
     cover = minCoverage;
   }
   return cover;

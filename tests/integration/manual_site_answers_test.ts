@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
 import type { SiteSearch } from "@/lib/search/types.ts";
-import { buildExtractiveAnswer } from "@/lib/models/extractive.ts";
+import { askOffline } from "@/lib/eval/offline_answer.ts";
 import { beirSiteSearch } from "@/scripts/eval_answers.ts";
 
 const searches = new Map<string, SiteSearch>();
@@ -25,9 +25,7 @@ function siteSearch(lang: "pt" | "en"): SiteSearch {
 
 /** The offline answer and the ids of the passages it cites, by their [N]. */
 async function answer(lang: "pt" | "en", question: string) {
-  const result = await siteSearch(lang).search(question, { k: 5 });
-  const passages = result.passages.map((p, i) => ({ ...p, n: i + 1 }));
-  const text = buildExtractiveAnswer(question, passages, { translation: result.translation });
+  const { text, passages } = await askOffline(siteSearch(lang), question);
   const cited = [...text.matchAll(/\[(\d+)\]/g)].map((m) => passages[Number(m[1]) - 1].id);
   return { text, cited: [...new Set(cited)] };
 }
