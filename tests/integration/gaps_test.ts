@@ -80,6 +80,20 @@ async function asOwner(fn: (server: TestServer, cookie: string) => Promise<void>
   }
 }
 
+/** `count` Portuguese "not covered" gaps, one a chat, in order, worded by `questionOf`. */
+async function recordGaps(kv: Deno.Kv, count: number, questionOf: (n: number) => string) {
+  for (let n = 0; n < count; n++) {
+    const question = questionOf(n);
+    await recordGap(kv, {
+      at: 1_000 + n,
+      chatId: `c${n}`,
+      question,
+      reason: "not-covered",
+      lang: "pt",
+    });
+  }
+}
+
 function adminPost(server: TestServer, cookie: string, fields: Record<string, string>) {
   return fetch(`${server.url}/admin/gaps`, {
     method: "POST",
@@ -406,16 +420,11 @@ Deno.test("gaps: the owner picks one of the pages the search found for a group",
 Deno.test("gaps: each section is paged, and a form returns the owner to the page it was on", () =>
   asOwner(async (server, cookie) => {
     const { kv, ownerAnswers } = server.services;
-    for (let n = 0; n < 70; n++) {
-      const question = `${madeUpWord(n, "z")} ${madeUpWord(n, "q")} ${madeUpWord(n, "v")}?`;
-      await recordGap(kv, {
-        at: 1_000 + n,
-        chatId: `c${n}`,
-        question,
-        reason: "not-covered",
-        lang: "pt",
-      });
-    }
+    await recordGaps(
+      kv,
+      70,
+      (n) => `${madeUpWord(n, "z")} ${madeUpWord(n, "q")} ${madeUpWord(n, "v")}?`,
+    );
     for (let n = 0; n < 31; n++) {
       await ownerAnswers.save({
         question: `Resposta ${madeUpWord(n, "r")}?`,
@@ -691,17 +700,11 @@ Deno.test("gaps: an answer removed in another tab: removing it again is done, ed
 Deno.test("gaps: the owner's filter keeps the groups whose wordings hold its words, through paging and forms", () =>
   asOwner(async (server, cookie) => {
     const { kv } = server.services;
-    for (let n = 0; n < 45; n++) {
-      const topic = n < 35 ? " pizza" : "";
-      const question = `${madeUpWord(n, "z")} ${madeUpWord(n, "q")}${topic}?`;
-      await recordGap(kv, {
-        at: 1_000 + n,
-        chatId: `c${n}`,
-        question,
-        reason: "not-covered",
-        lang: "pt",
-      });
-    }
+    await recordGaps(
+      kv,
+      45,
+      (n) => `${madeUpWord(n, "z")} ${madeUpWord(n, "q")}${n < 35 ? " pizza" : ""}?`,
+    );
     const view = async (query: string) =>
       await (await fetch(`${server.url}/admin/gaps${query}`, { headers: { cookie } })).text();
     const groupsOf = (html: string) => html.match(/<section class="gap-group">/g)?.length ?? 0;
