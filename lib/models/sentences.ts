@@ -29,6 +29,27 @@ const LIST_NUMBER = /^\s*\d{1,2}[.)]\s+(?=\S)/u;
 const COMMAND = /^(?:\$\s+)?[a-z][\w.+\/-]*(?:\s+\S+){0,7}$/u;
 /** A sentence whose last word needs what follows: "…execute either:", "…by running". */
 const LEAD_IN = /(?::|\s\p{Ll}+)$/u;
+/**
+ * A line of configuration or code a colon shows ("Listen 127.0.0.1:631", "DefaultRoot ~",
+ * "/usr/sbin/update-inetd --disable telnet", "options { … }"): at most eight words, no
+ * closing stop, and a mark prose lacks: a path first, an option, a brace, an operator, an
+ * address or a "name:value". A capital first word ("Listen") keeps it from COMMAND. A log's
+ * line (a time of day, "Dec 30 07:33:36 debian -- MARK --") is a listing the page shows as an
+ * example, not a setting: it stays a line of its own, as does one with a "?" the split ends at.
+ */
+const SHOWN_LINE =
+  /^(?!.*[.!?…]$)(?!.*(?:\d:\d\d:\d\d|\?))(?=\/|.*(?:\s--?[a-z]|[{}=~<>|]|\d\.\d|[\w\]]:[\w/]))\S+(?:\s+\S+){0,7}$/u;
+
+/**
+ * Whether `next` is what a lead-in `line` shows: a command, or code a colon introduces. A
+ * block's first line ("acl internal {") would be quoted cut, so one whose braces do not close
+ * is neither.
+ */
+function shows(line: string, next: string): boolean {
+  if (next.split("{").length !== next.split("}").length) return false;
+  if (COMMAND.test(next) && !/[.!?…]$/u.test(next)) return true;
+  return line.endsWith(":") && SHOWN_LINE.test(next);
+}
 
 /**
  * The page's lines, each command line put back after the sentence that leads into it ("…you
@@ -43,7 +64,7 @@ function withLeadInCommands(text: string): string[] {
     const line = lines[i].trimEnd();
     const next = lines[i + 1]?.trim();
     const leadsIn = LEAD_IN.test(line) && line.split(/\s+/).length >= 5;
-    if (leadsIn && next && COMMAND.test(next) && !/[.!?…]$/u.test(next)) {
+    if (leadsIn && next && shows(line, next)) {
       out.push(`${line}${line.endsWith(":") ? "" : ":"} ${next}`);
       i++;
     } else out.push(line);
@@ -53,8 +74,12 @@ function withLeadInCommands(text: string): string[] {
 
 /** Whether a sentence ends with the command a lead-in shows: it takes no stop of its own. */
 export function endsWithCommand(sentence: string): boolean {
-  const tail = /:\s+(\S[^:]*)$/u.exec(sentence);
-  return tail !== null && COMMAND.test(tail[1]) && !/[.!?…]$/u.test(tail[1]);
+  // The shown line may hold ": " itself ("root:x:::: (X=…)"): each colon is tried as the lead-in's.
+  for (const colon of sentence.matchAll(/:\s+(?=\S)/gu)) {
+    const tail = sentence.slice(colon.index + colon[0].length);
+    if (COMMAND.test(tail) ? !/[.!?…]$/u.test(tail) : SHOWN_LINE.test(tail)) return true;
+  }
+  return false;
 }
 
 /**

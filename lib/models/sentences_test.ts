@@ -138,3 +138,37 @@ Deno.test("a command on its own line goes back after the sentence that leads int
   ]);
   assert.deepEqual(sentences("Installing\n\npip install foo"), ["Installing", "pip install foo"]);
 });
+
+Deno.test("a setting a colon shows goes back after its lead-in; a log's line and a cut block do not", () => {
+  // The Securing Debian Manual: "…alterando o arquivo /etc/cups/cupsd.conf:" ⏎ "Listen
+  // 127.0.0.1:631" was quoted as "…cupsd.conf." with no setting: a capital first word is no
+  // command line.
+  assert.deepEqual(
+    sentences(
+      "Configure-o alterando o arquivo /etc/cups/cupsd.conf:\n\nListen 127.0.0.1:631\n\n" +
+        "Add this line to proftpd.conf in its global section:\n\nDefaultRoot ~\n\n" +
+        "Or run this as root instead:\n\n/usr/sbin/update-inetd --disable telnet",
+    ),
+    [
+      "Configure-o alterando o arquivo /etc/cups/cupsd.conf: Listen 127.0.0.1:631",
+      "Add this line to proftpd.conf in its global section: DefaultRoot ~",
+      "Or run this as root instead: /usr/sbin/update-inetd --disable telnet",
+    ],
+  );
+  // An example of a log, a block's first line and a line of prose stay lines of their own.
+  assert.deepEqual(
+    sentences(
+      "You might find the following lines in your logs:\n\nDec 30 07:33:36 debian -- MARK --\n\n" +
+        "A sample named.conf might be the following:\n\nacl internal {\n\n" +
+        "Uma boa regra é esta:\n\nSepare o /home",
+    ),
+    [
+      "You might find the following lines in your logs:",
+      "Dec 30 07:33:36 debian -- MARK --",
+      "A sample named.conf might be the following:",
+      "acl internal {",
+      "Uma boa regra é esta:",
+      "Separe o /home",
+    ],
+  );
+});

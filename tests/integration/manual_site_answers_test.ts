@@ -67,3 +67,17 @@ Deno.test("manual site: the calibrated gate answers what a section says in other
   assert.deepEqual(en.cited, ["5.4"], en.text);
   assert.match(en.text, /This allows any X client to connect to your system/);
 });
+
+Deno.test("manual site: a how is answered with the setting its sentence leads into", async () => {
+  // "…alterando o arquivo de configuração /etc/cups/cupsd.conf:" ⏎ "Listen 127.0.0.1:631": the
+  // line was split off as a heading-like line of its own, and the answer ended at "cupsd.conf."
+  const pt = await answer("pt", "Como faço o cups escutar só na máquina local?");
+  assert.deepEqual(pt.cited, ["5.5"], pt.text);
+  assert.match(pt.text, /cupsd\.conf: Listen 127\.0\.0\.1:631”/);
+  const en = await answer(
+    "en",
+    "What line in proftpd.conf keeps users inside their home directory?",
+  );
+  assert.deepEqual(en.cited, ["5.3"], en.text);
+  assert.match(en.text, /global section to enable this chroot feature: DefaultRoot ~”/);
+});
