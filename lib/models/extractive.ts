@@ -58,10 +58,11 @@ const PAIR_WORDS = 40;
 /**
  * A sentence that opens by pointing back ("Por isso", "Essa máquina", "Cada uma dessas
  * opções", "This", "Such"): the closed class of demonstratives, pronouns and connectives that
- * refer to the sentence before. A subject pronoun counts only before a space ("Ela é…").
+ * refer to the sentence before. A subject pronoun counts only before a space ("Ela é…"); "of
+ * this", "for this" within the first words too ("A principal razão para isto é…").
  */
 const ANAPHORIC =
-  /^\s*(?:(?:por isso|assim(?=,)|dessa forma|desse modo|deste modo|com isso|nel[ae]s?|dess[ae]s?|dest[ae]s?|cada uma? dess[ae]s|isso|isto|ess[ae]s?|est[ae]s?|tal|tais|it|this|these|that|those|such|thus)\b|(?:ele|ela|eles|elas|he|she|they)\s)/iu;
+  /^\s*(?:(?:por isso|assim(?=,)|dessa forma|desse modo|deste modo|com isso|nel[ae]s?|dess[ae]s?|dest[ae]s?|cada uma? dess[ae]s|isso|isto|ess[ae]s?|est[ae]s?|tal|tais|it|this|these|that|those|such|thus)\b|(?:ele|ela|eles|elas|he|she|they)\s|(?:\S+\s+){1,3}(?:disto|disso|para isto|para isso|for this|for that|of this|of that)\b)/iu;
 
 /** Most words of a pair whose second sentence holds the kind of answer the first lacks. */
 const KIND_PAIR_WORDS = 100;

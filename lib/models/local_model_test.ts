@@ -893,6 +893,22 @@ Deno.test("a next sentence that points back follows the best one past the pair's
   assert.match(answer, /“Essa tese define que qualquer cálculo possível/);
 });
 
+Deno.test('a next sentence whose first words point back ("A principal razão para isto") follows', () => {
+  // The Securing Debian Manual: the reason came second and was left out, because only a
+  // sentence that opens with the pointing word counted as going on with the best one.
+  const answer = buildExtractiveAnswer("Dá pra usar o Debian unstable num servidor de produção?", [{
+    n: 1,
+    title: "Evite usar versões instáveis",
+    url: "/instaveis",
+    text: "Ao menos que você tenha tempo para aplicar patches toda vez que uma falha é " +
+      "descoberta, você não deve usar a versão unstable do Debian em servidores de produção. " +
+      "A principal razão para isto é que não há atualizações de segurança para a unstable. " +
+      "Outro assunto começa aqui e fala de outra coisa bem diferente desta.",
+    score: 3,
+  }]);
+  assert.match(answer, /” \[1\] “A principal razão para isto é que não há atualizações/);
+});
+
 Deno.test("local model: keywords of one language are answered in it, whatever the interface", async () => {
   const model = createLocalModel();
   const en = {
