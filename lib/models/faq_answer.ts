@@ -186,8 +186,11 @@ function ledBy(lead: string, all: readonly string[]): string[] {
 const WHEN_CONDITION =
   /^\s*(?:e\s+)?(?:quando|when)\s+(?:(?:eu|a gente|voc[eê]s?|i|we|you)\s+)?(?:devo|deve|devemos|posso|pode|podemos|preciso|precisa|[eé] melhor|vale a pena|should|can|could|must|is it|would)\b/iu;
 
-/** A sentence that is only a yes or a no ("Sim.", "No!"). */
-const BARE_YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*[.!]?\s*$/iu;
+/**
+ * A sentence that is only a yes or a no ("Sim.", "No!"), or one with a word or two of emphasis
+ * after a comma ("Sim, com certeza.", "Yes, definitely."): it says nothing but the yes.
+ */
+const BARE_YES_NO = /^\s*(?:sim|n[aã]o|yes|no)\s*(?:[.!]|,\s*\p{L}+(?:\s+\p{L}+)?\s*[.!]?)?\s*$/iu;
 
 /**
  * Whether the entry's own question holds most of the words the visitor asks about: "Posso

@@ -371,6 +371,26 @@ Deno.test("a how question answered by a yes/no entry gets the step, not its bare
   }
 });
 
+Deno.test("a which question gets no yes said with a word of emphasis", () => {
+  // The Securing Debian Manual: "…qual daemon devo usar?" was answered "Sim, com certeza." by
+  // an entry asking whether to leave ports open; only a bare "Sim." was left out.
+  const text = "Sim, com certeza. As portas que deixa abertas devem seguir a política do seu " +
+    "site para serviços públicos.";
+  const which = faqAnswerSentences(
+    "se eu deixar o finger aberto pro público, qual daemon devo usar?",
+    text,
+    "Devo deixar portas abertas para o público?",
+  );
+  assert.match(which[0], /^As portas que deixa abertas/);
+  // Asked as a yes/no question, the yes still leads.
+  const yes = faqAnswerSentences(
+    "Posso deixar portas abertas para o público?",
+    text,
+    "Devo deixar portas abertas para o público?",
+  );
+  assert.equal(yes[0], "Sim, com certeza.");
+});
+
 Deno.test("a how question's step may name a command to try, not only a verb like “use”", () => {
   // The Debian FAQ's "Where is the source code?" answered "how do I get the source?" with
   // its licence sentences and never the command.
