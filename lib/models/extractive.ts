@@ -10,7 +10,7 @@ import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
 import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { quoteBrackets } from "./quote_brackets.ts";
-import { endsWithCommand, isBareLine, sentences } from "./sentences.ts";
+import { endsWithCommand, isBareLine, PROMPT, sentences } from "./sentences.ts";
 import { contentTerms, questionTerms } from "./terms.ts";
 import { translatedTerms } from "./translated_terms.ts";
 import type { SearchTranslation } from "@/lib/protocol/ui_message.ts";
@@ -570,8 +570,11 @@ const CODE_START = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_]|[_(\[]|\p{N})/u;
  * next two words; quoted as written, with no capital and no stop added (a line of prose ends
  * with one of its own).
  */
-const COMMAND_LINE =
-  /^(?:\$\s+)?[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]|\.[a-z]{1,4}(?:\s|$)))/u;
+const COMMAND_LINE = new RegExp(
+  String
+    .raw`^${PROMPT}[a-z][\w.+-]*\s+(?:\S+\s+)?(?:--?[a-zA-Z]|\S*(?::\/\/|\/|_|[<>|*=]|\.[a-z]{1,4}(?:\s|$)))`,
+  "u",
+);
 
 /**
  * A reStructuredText "::" that announces a code example ("results like this:: >>> 1.2 - 1.0"):

@@ -231,7 +231,7 @@ function detailSentence(
   let best: { text: string; held: number } | null = null;
   let bestWeight = 0;
   reach.forEach((s, i) => {
-    if (lead.includes(s)) return;
+    if (lead.includes(s) || isBareLine(s)) return;
     let w = 0;
     let held = 0;
     for (const t of asked) if (terms[i].has(t)) [w, held] = [w + weight.get(t)!, held + 1];

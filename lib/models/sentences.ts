@@ -25,8 +25,11 @@ const NUMBER_ONLY = /^(?:\d{1,2}[.)]|[[(]\d{1,2}[\])]\.?)$/u;
 /** A numbered list item's number: "1. ", "12) ". */
 const LIST_NUMBER = /^\s*\d{1,2}[.)]\s+(?=\S)/u;
 
+/** A shell's prompt before a command: "$ ", "linux:~# ", "ana@host:~/src$ ". */
+export const PROMPT = String.raw`(?:\$\s+|[\w.-]+(?:@[\w.-]+)?:~?[\w/.-]*[#$]\s+)?`;
+
 /** A command shown on a line of its own: "apt-get source foo", "$ lsb_release -a". */
-const COMMAND = /^(?:\$\s+)?[a-z][\w.+\/-]*(?:\s+\S+){0,7}$/u;
+const COMMAND = new RegExp(String.raw`^${PROMPT}[a-z][\w.+\/-]*(?:\s+\S+){0,7}$`, "u");
 /** A sentence whose last word needs what follows: "…execute either:", "…by running". */
 const LEAD_IN = /(?::|\s\p{Ll}+)$/u;
 /**
@@ -72,11 +75,17 @@ function withLeadInCommands(text: string): string[] {
   return out;
 }
 
+/** How far from a sentence's end the command or setting a lead-in shows can start. */
+const SHOWN_CHARS = 240;
+
 /** Whether a sentence ends with the command a lead-in shows: it takes no stop of its own. */
 export function endsWithCommand(sentence: string): boolean {
-  // The shown line may hold ": " itself ("root:x:::: (X=…)"): each colon is tried as the lead-in's.
-  for (const colon of sentence.matchAll(/:\s+(?=\S)/gu)) {
-    const tail = sentence.slice(colon.index + colon[0].length);
+  // The shown line may hold ": " itself ("root:x:::: (X=…)"): each colon is tried as the
+  // lead-in's, within the last SHOWN_CHARS only (a line of at most eight words), so a long
+  // run of colons costs one pass.
+  const from = Math.max(0, sentence.length - SHOWN_CHARS);
+  for (const colon of sentence.slice(from).matchAll(/:\s+(?=\S)/gu)) {
+    const tail = sentence.slice(from + colon.index + colon[0].length);
     if (COMMAND.test(tail) ? !/[.!?…]$/u.test(tail) : SHOWN_LINE.test(tail)) return true;
   }
   return false;
@@ -88,14 +97,26 @@ export function endsWithCommand(sentence: string): boolean {
  * answers nothing on its own.
  */
 export function isBareLine(text: string): boolean {
-  return !/[.!…:;)"”]$/u.test(text) && text.split(/\s+/).length < 8;
+  return LOG_LINE.test(text) || (!/[.!…:;)"”]$/u.test(text) && text.split(/\s+/).length < 8);
 }
+
+/**
+ * A log's line, by the time stamp it opens with ("May 1 12:35:25 linux kernel: possible SYN
+ * flooding on port X.", "2024-05-01 12:35:25 ERROR …"): an example a page shows, however it
+ * ends, never the answer.
+ */
+const LOG_LINE = /^\s*(?:\p{L}{3}\s+\d{1,2}|\d{4}-\d\d-\d\d)[\sT]+\d{1,2}:\d\d:\d\d\b/u;
 
 /** Splits passage text into sentences (and lines: a heading or list item is one). */
 export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of withLeadInCommands(text)) {
     if (NOT_QUOTABLE.test(line)) continue;
+    // A log's line is one example, whatever stops it holds ("…on port X. Sending cookies.").
+    if (LOG_LINE.test(line)) {
+      out.push(line);
+      continue;
+    }
     const lineStart = out.length;
     // Pieces of one sentence, joined once: joining as they come rescans a long merged run.
     let pending: string[] = [];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sentences } from "./sentences.ts";
+import { isBareLine, sentences } from "./sentences.ts";
 
 Deno.test("an abbreviation with inner stops ends no sentence before a lower-case word", () => {
   assert.deepEqual(
@@ -137,6 +137,27 @@ Deno.test("a command on its own line goes back after the sentence that leads int
     "Está disponível um programa.",
   ]);
   assert.deepEqual(sentences("Installing\n\npip install foo"), ["Installing", "pip install foo"]);
+});
+
+Deno.test("a log's line is one bare line, and a command after a shell prompt is a command", () => {
+  // The Securing Debian Manual's SYN flooding entry: each log line was split at its inner
+  // stop, and "Sending cookies." filled an answer's room; "linux:~# netstat …" was quoted apart
+  // from the sentence leading into it, capitalised and with a stop added.
+  const all = sentences(
+    "If you see entries like these in your logs:\n\n" +
+      "May 1 12:35:25 linux kernel: possible SYN flooding on port X. Sending cookies.\n" +
+      "  2024-05-01 12:36:25 kernel: possible SYN flooding. Sending cookies.\n\n" +
+      "Check the number of connections to the server using netstat, for example:\n\n" +
+      "linux:~# netstat -ant | grep SYN_RECV | wc -l",
+  );
+  assert.deepEqual(all, [
+    "If you see entries like these in your logs:",
+    "May 1 12:35:25 linux kernel: possible SYN flooding on port X. Sending cookies.",
+    "2024-05-01 12:36:25 kernel: possible SYN flooding. Sending cookies.",
+    "Check the number of connections to the server using netstat, for example: " +
+    "linux:~# netstat -ant | grep SYN_RECV | wc -l",
+  ]);
+  assert.deepEqual(all.map(isBareLine), [false, true, true, false]);
 });
 
 Deno.test("a setting a colon shows goes back after its lead-in; a log's line and a cut block do not", () => {

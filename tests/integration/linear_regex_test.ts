@@ -90,6 +90,9 @@ const UNITS = [
   '" ',
   "[ ",
   "  \t",
+  // A lead-in's colon before the command or setting it shows, and a shell's prompt.
+  ": ",
+  "a:~# ",
 ];
 
 /** 256 KiB: an optional head, a run of one or two units, and a tail that breaks the run. */

@@ -81,3 +81,16 @@ Deno.test("manual site: a how is answered with the setting its sentence leads in
   assert.deepEqual(en.cited, ["5.3"], en.text);
   assert.match(en.text, /global section to enable this chroot feature: DefaultRoot ~”/);
 });
+
+Deno.test("manual site: an entry's log lines are not quoted, its command is, after its lead-in", async () => {
+  // Before: four "May 1 12:35:25 linux kernel: possible SYN flooding on port X." lines, each
+  // cut at its inner stop ("Sending cookies." alone), filled the answer; the netstat command
+  // came apart from "…for example:" as "Linux:~# netstat … | wc -l." (capital and stop added).
+  const { text, cited } = await answer(
+    "en",
+    "My logs are full of 'possible SYN flooding' lines, am I under attack?",
+  );
+  assert.deepEqual(cited, ["12.1.2.5"], text);
+  assert.doesNotMatch(text, /May 1|Sending cookies/);
+  assert.match(text, /for example: linux:~# netstat -ant \| grep SYN_RECV \| wc -l”/);
+});
