@@ -6,7 +6,7 @@
 import { charClass, trimEndRun } from "@/lib/text/scan.ts";
 import { definitionHead, definitionSubject } from "./definition_cue.ts";
 import { type AnswerLang, detectLang, fold, langEvidence } from "@/lib/search/detect_lang.ts";
-import { faqAnswerSentences, isFaqEntry } from "./faq_answer.ts";
+import { faqAnswerSentences, isFaqEntry, REASON } from "./faq_answer.ts";
 import { nearestPages } from "./nearest_pages.ts";
 import { entryQuestion } from "@/lib/search/question_kind.ts";
 import { quoteBrackets } from "./quote_brackets.ts";
@@ -408,7 +408,7 @@ const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
   ],
   [
     /^\s*(por ?que|porque|why)\b/i,
-    /\b(porque|pois|devido|j[aá] que|a fim de|por causa|uma vez que|because|since|due to|so that)\b/i,
+    REASON,
   ],
   [
     /^\s*(para que|qual (o|a) (objetivo|finalidade|fun[cç][aã]o|utilidade|prop[oó]sito)|what for)\b/i,

@@ -14,6 +14,13 @@ import { isFaqEntry, type QuestionKind, questionKind } from "@/lib/search/questi
 
 export { isFaqEntry };
 
+/**
+ * What a sentence giving a reason holds: a cause ("porque", "since") or a purpose or what it
+ * avoids ("evitando assim…", "to avoid", "otherwise"), which answers a "why" as often.
+ */
+export const REASON =
+  /\b(?:porque|pois|j[aá] que|uma vez que|devido|por causa|a fim de|para que|para evitar|evitando|de (?:modo|forma) que|caso contr[aá]rio|because|since|due to|so that|the reason|in order to|so as to|to avoid|avoiding|otherwise)\b/iu;
+
 /** What a sentence of each kind holds. */
 const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
   // English "yes"/"no" count only before a pause: Portuguese "No Windows…" means "in the".
@@ -28,8 +35,7 @@ const HOLDS: Partial<Record<QuestionKind, RegExp>> = {
     /\b[\p{L}_][\w.]*\([^)]*\)|`[^`]+`|(?<!\b(?:ao|when|while)\s)\b(?:use|usar|utilize|utilizar|chame|call|run|execute|digite|type|clique|click|import|from \w+ import|comando|command|tente|try|experimente|certifique-se|make sure|instale|install|adicione|add|visite|visit)\b|=/iu,
   // A year or a version number: "O Python 3.13 provavelmente será a primeira versão…".
   when: /\b(?:1[5-9]|20)\d\d\b|\b\d+\.\d+\b/u,
-  why:
-    /\b(?:porque|pois|j[aá] que|uma vez que|devido|por causa|para que|because|since|due to|so that|the reason)\b/iu,
+  why: REASON,
 };
 
 /** Most words of an entry's answer; a longer first sentence is still quoted whole. */

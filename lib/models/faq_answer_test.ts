@@ -371,6 +371,23 @@ Deno.test("a how question answered by a yes/no entry gets the step, not its bare
   }
 });
 
+Deno.test("a why is answered by what the practice avoids, not only by a “because”", () => {
+  // The Securing Debian Manual gives its reasons as purposes ("…evitando assim um falso senso
+  // de segurança"); only causes ("porque", "pois") counted as the reason a "why" asks for.
+  const text = "As verificações de integridade devem ser feitas, se possível, com o sistema " +
+    "desligado da rede e iniciado a partir de uma mídia confiável, usando as ferramentas " +
+    "que o administrador preparou antes e guardou numa mídia somente leitura junto com a base. " +
+    "A base deve ficar numa mídia somente leitura. Várias ferramentas fazem isso sozinhas. " +
+    "Usa-se outro sistema operacional para a verificação, evitando assim um falso senso de " +
+    "segurança criado por rootkits.";
+  const why = faqAnswerSentences(
+    "Por que checar a integridade com a máquina fora do ar?",
+    text,
+    "Por que fazer verificações de integridade offline?",
+  );
+  assert.ok(why.some((s) => s.includes("evitando assim")), why.join(" | "));
+});
+
 Deno.test("a which question gets no yes said with a word of emphasis", () => {
   // The Securing Debian Manual: "…qual daemon devo usar?" was answered "Sim, com certeza." by
   // an entry asking whether to leave ports open; only a bare "Sim." was left out.
