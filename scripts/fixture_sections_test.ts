@@ -30,6 +30,7 @@ const SETS: Array<[string, string, number]> = [
   ["harden", "heldout", 24],
   ["harden", "heldout2", 24],
   ["handbook", "heldout", 30],
+  ["handbook", "heldout2", 30],
 ];
 for (const [site, set, count] of SETS) {
   Deno.test(`${site} ${set}: the questions quote their gold section word for word`, () => {
