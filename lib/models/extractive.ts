@@ -393,6 +393,19 @@ function withLanguageNote(
   return `${(ownFound ? OTHER_LANGUAGE_PAGES : OTHER_LANGUAGE)[lang][pageLang]} ${quoted}`;
 }
 
+/** A question that asks which tool, command, program or package does something. */
+const TOOL_ASKED =
+  /\b(?:qual|quais|que|algum|alguma|which|what|any|a)\s+(?:o\s+|a\s+)?(?:comandos?|ferramentas?|programas?|pacotes?|utilit[aá]rios?|aplicativos?|commands?|tools?|programs?|packages?|utilit(?:y|ies)|apps?)\b/iu;
+/**
+ * A sentence that names one: the word "command", "program"… beside a name in lower case ("o
+ * comando mini-dinstall", "the dirvish program"), or a command with an option ("netstat -tupan").
+ */
+const TOOL_NAMED =
+  /\b[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*-(?!(?:se|lo|la|los|las|nos|lhe|lhes|me|te)\b)[a-z0-9]+\b|\b[a-z][\w.+-]*\s+(?:command|program|tool|package|utility)\b|\b[a-z][\w.+-]*\s+--?[a-z]/u;
+/** A question that asks which file or where a file is. */
+const FILE_ASKED =
+  /\b(?:qual|que|which|what)\s+(?:o\s+)?(?:arquivos?|diret[oó]rios?|pastas?|files?|director(?:y|ies)|folders?)\b|\b(?:onde|where)\b[^?!.]{0,80}?\b(?:arquivo|diret[oó]rio|pasta|log|file|directory|folder)s?\b/iu;
+
 /**
  * What a question's first words ask for, and the sentence text that can hold it: a date or
  * number, a reason, a purpose, a name. A sentence of the right kind gets a small bonus.
@@ -415,6 +428,10 @@ const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
     /\b(para|visa|objetivo|finalidade|a fim de|serve|servem|in order to|aims?)\b/i,
   ],
   [/^\s*(quem|who)\b/i, /\s\p{Lu}\p{Ll}/u],
+  // "…qual ferramenta cuida disso?", "any tool that…?", "what command turns it on?": asked
+  // anywhere in the question, since visitors state the problem first.
+  [TOOL_ASKED, TOOL_NAMED],
+  [FILE_ASKED, /(?:^|\s)~?\/[\w.-]+\/?/u],
 ];
 
 /**
@@ -520,7 +537,7 @@ export function scoreSentences(
         words,
         // Question terms dominate; the kind of answer, a definition of what "what is X?" asks
         // about, the passage's title and rank break ties.
-        score: coverage + 0.1 * answerKind(kind, text) +
+        score: coverage + 0.1 * (coverage > 0 ? answerKind(kind, text) : 0) +
           DEFINITION_WEIGHT * defines(subjectTerms, text) + 0.3 * (titleWeight / w.total) +
           RANK_WEIGHT / (rank + 1) - 0.002 * position,
       });

@@ -909,6 +909,28 @@ Deno.test('a next sentence whose first words point back ("A principal razão par
   assert.match(answer, /” \[1\] “A principal razão para isto é que não há atualizações/);
 });
 
+Deno.test("a which-command or which-file question leads with the sentence that names one", () => {
+  // The Debian Administrator's Handbook: "…qual arquivo eu mexo?" and "what tool…?" were
+  // answered by a sentence restating the problem, not the one naming the file or the command.
+  const passage = (text: string) => [{ n: 1, title: "Logs", url: "/logs", text, score: 3 }];
+  const command = buildExtractiveAnswer(
+    "What command finds the process behind an open port?",
+    passage(
+      "Every open port has a process behind it. Type netstat -tupan to see each open port " +
+        "and the process behind it. Other options are in the manual page.",
+    ),
+  );
+  assert.match(command, /^“Type netstat -tupan/);
+  const file = buildExtractiveAnswer(
+    "Qual arquivo guarda a política de rotação dos logs?",
+    passage(
+      "A política de rotação dos logs vale para todos os serviços. A política de rotação dos " +
+        "logs fica em /etc/logrotate.conf no servidor. Outra frase sobre outro assunto.",
+    ),
+  );
+  assert.match(file, /^“A política de rotação dos logs fica em \/etc\/logrotate\.conf/);
+});
+
 Deno.test("local model: keywords of one language are answered in it, whatever the interface", async () => {
   const model = createLocalModel();
   const en = {

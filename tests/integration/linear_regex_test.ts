@@ -93,6 +93,8 @@ const UNITS = [
   // A lead-in's colon before the command or setting it shows, and a shell's prompt.
   ": ",
   "a:~# ",
+  // A question's kind is read anywhere in it ("…, onde fica o arquivo?").
+  "onde ",
 ];
 
 /** 256 KiB: an optional head, a run of one or two units, and a tail that breaks the run. */
