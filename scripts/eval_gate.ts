@@ -15,8 +15,9 @@
  * Prints per fold the thresholds picked and both rates on the held-out fold, their mean,
  * the thresholds picked on everything, and the rates of the app's thresholds per set,
  * including sets no threshold is ever picked on: the held-out off-topic questions
- * (tests/fixtures/offtopic/heldout_*) and the two held-out sites (tests/fixtures/debfaq/, whose
- * covered questions only, and tests/fixtures/harden/, its two sets and its off-topic ones).
+ * (tests/fixtures/offtopic/heldout_*) and the three held-out sites (tests/fixtures/debfaq/, its
+ * covered questions only; tests/fixtures/harden/ and tests/fixtures/handbook/, two sets each
+ * and their off-topic ones).
  */
 import { parseArgs } from "node:util";
 import { existsSync, readFileSync } from "node:fs";
@@ -131,6 +132,8 @@ function heldOutSites(): QuestionSet[] {
     const debfaq = `${FIXTURES}debfaq/`;
     const harden = `${FIXTURES}harden/`;
     const hardenEngine = beirEngine(`${harden}corpus_${lang}.jsonl`, lang);
+    const handbook = `${FIXTURES}handbook/`;
+    const handbookEngine = beirEngine(`${handbook}corpus_${lang}.jsonl`, lang);
     return [
       {
         name: `debfaq-${lang}`,
@@ -159,6 +162,20 @@ function heldOutSites(): QuestionSet[] {
         calibrate: false,
         engine: hardenEngine,
         questions: questions(`${harden}offtopic_queries_${lang}.jsonl`),
+      },
+      ...(["heldout", "heldout2"] as const).map((set) => ({
+        name: `handbook${set === "heldout" ? "" : "2"}-${lang}`,
+        covered: true,
+        calibrate: false,
+        engine: handbookEngine,
+        questions: questions(`${handbook}${set}_queries_${lang}.jsonl`),
+      })),
+      {
+        name: `offtopic-${lang}@handbook`,
+        covered: false,
+        calibrate: false,
+        engine: handbookEngine,
+        questions: questions(`${handbook}offtopic_queries_${lang}.jsonl`),
       },
     ];
   });
