@@ -879,6 +879,26 @@ Deno.test("a sentence that points back is quoted after the sentence it points to
   assert.doesNotMatch(answer, /Babbage/);
 });
 
+Deno.test("a best sentence that points back brings the one it points to past the pair's room", () => {
+  // The Debian Administrator's Handbook: "Esta ferramenta mantém um olho em um diretório…" was
+  // quoted alone, without "…é delegada ao comando mini-dinstall" that names the tool: together
+  // they run past the 40 words of a plain pair.
+  const answer = buildExtractiveAnswer(
+    "Como a empresa mantém o repositório apt interno atualizado a cada pacote novo?",
+    [{
+      n: 1,
+      title: "Servidor web",
+      url: "/repo",
+      text: "Os administradores configuram um servidor web interno para os pacotes. " +
+        "A gestão do arquivo é delegada ao programa mini-dinstall, do pacote de mesmo nome. " +
+        "Esta ferramenta vigia um diretório de entrada e põe cada pacote novo no repositório " +
+        "apt interno da empresa, mantendo-o atualizado com os índices que o apt lê.",
+      score: 3,
+    }],
+  );
+  assert.match(answer, /^“A gestão do arquivo é delegada ao programa mini-dinstall.*” \[1\] “Esta/);
+});
+
 Deno.test("a next sentence that points back follows the best one past the pair's usual room", () => {
   const answer = buildExtractiveAnswer("O que diz a Tese de Church-Turing?", [{
     n: 1,
