@@ -413,8 +413,10 @@ const FILE_ASKED =
   /\b(?:qual|que|which|what)\s+(?:o\s+)?(?:arquivos?|diret[oó]rios?|pastas?|files?|director(?:y|ies)|folders?)\b|\b(?:onde|where)\b[^?!.]{0,80}?\b(?:arquivo|diret[oó]rio|pasta|log|file|directory|folder)s?\b/iu;
 
 /**
- * What a question's first words ask for, and the sentence text that can hold it: a date or
- * number, a reason, a purpose, a name. A sentence of the right kind gets a small bonus.
+ * What a question asks for, and the sentence text that can hold it: a date or number, a
+ * reason, a purpose, a name (read from the question's first words), a tool or a file (read
+ * anywhere in it). A sentence of the right kind that holds some of the question gets a small
+ * bonus.
  */
 const ANSWER_KINDS: Array<[RegExp, RegExp]> = [
   [
