@@ -26,6 +26,7 @@ import { type BeirDoc, parseJsonl } from "@/lib/search/beir.ts";
 import { SearchEngine } from "@/lib/search/engine.ts";
 import type { SearchResult, SiteSearch } from "@/lib/search/types.ts";
 import { beirSiteSearch } from "./eval_answers.ts";
+import { type AnswerSet, answerSets } from "./eval_sites.ts";
 import type { Lang } from "@/lib/search/analyzer.ts";
 import { isNotCoveredAnswer, MIN_COVERAGE, MIN_MATCH } from "@/lib/models/extractive.ts";
 import { answerOver } from "@/lib/eval/offline_answer.ts";
@@ -35,6 +36,8 @@ import { plainQuestion } from "@/lib/text/visitor_question.ts";
 
 const FIXTURES = fileURLToPath(new URL("../tests/fixtures/", import.meta.url));
 const FOLDS = 5;
+/** The sites no threshold is picked on. */
+const HELD_OUT_SITES = ["debfaq", "harden", "handbook"];
 const THRESHOLDS = Array.from({ length: 61 }, (_, i) => i / 100);
 const COVERAGES = Array.from({ length: 13 }, (_, i) => i / 20);
 
@@ -126,59 +129,40 @@ async function loadSets(): Promise<QuestionSet[]> {
   return [...sets, ...heldOutSites()];
 }
 
-/** The held-out sites' questions: measured at the app's thresholds, never picked on. */
+/**
+ * The held-out sites' questions (eval:sites's sets of the Debian FAQ and both manuals), and each
+ * site's off-topic ones after its sets: measured at the app's thresholds, never picked on.
+ */
 function heldOutSites(): QuestionSet[] {
-  return (["pt", "en"] as const).flatMap((lang) => {
-    const debfaq = `${FIXTURES}debfaq/`;
-    const harden = `${FIXTURES}harden/`;
-    const hardenEngine = beirEngine(`${harden}corpus_${lang}.jsonl`, lang);
-    const handbook = `${FIXTURES}handbook/`;
-    const handbookEngine = beirEngine(`${handbook}corpus_${lang}.jsonl`, lang);
-    return [
-      {
-        name: `debfaq-${lang}`,
-        covered: true,
-        calibrate: false,
-        engine: beirEngine(`${debfaq}corpus_${lang}.jsonl`, lang),
-        questions: questions(`${debfaq}heldout_queries_${lang}.jsonl`),
-      },
-      {
-        name: `harden-${lang}`,
-        covered: true,
-        calibrate: false,
-        engine: hardenEngine,
-        questions: questions(`${harden}heldout_queries_${lang}.jsonl`),
-      },
-      {
-        name: `harden2-${lang}`,
-        covered: true,
-        calibrate: false,
-        engine: hardenEngine,
-        questions: questions(`${harden}heldout2_queries_${lang}.jsonl`),
-      },
-      {
-        name: `offtopic-${lang}@harden`,
+  const engines = new Map<string, Searcher>();
+  const engineOf = (s: AnswerSet) => {
+    let engine = engines.get(s.corpus);
+    if (!engine) engines.set(s.corpus, engine = beirEngine(s.corpus, s.lang));
+    return engine;
+  };
+  const out: QuestionSet[] = [];
+  const held = answerSets().filter((s) => HELD_OUT_SITES.includes(s.site));
+  held.forEach((s, i) => {
+    out.push({
+      name: s.name,
+      covered: true,
+      calibrate: false,
+      engine: engineOf(s),
+      questions: questions(s.queries),
+    });
+    const last = held[i + 1]?.site !== s.site || held[i + 1]?.lang !== s.lang;
+    const offtopic = held.find((o) => o.site === s.site && o.lang === s.lang && o.offtopic);
+    if (last && offtopic) {
+      out.push({
+        name: `offtopic-${s.lang}@${s.site}`,
         covered: false,
         calibrate: false,
-        engine: hardenEngine,
-        questions: questions(`${harden}offtopic_queries_${lang}.jsonl`),
-      },
-      ...(["heldout", "heldout2"] as const).map((set) => ({
-        name: `handbook${set === "heldout" ? "" : "2"}-${lang}`,
-        covered: true,
-        calibrate: false,
-        engine: handbookEngine,
-        questions: questions(`${handbook}${set}_queries_${lang}.jsonl`),
-      })),
-      {
-        name: `offtopic-${lang}@handbook`,
-        covered: false,
-        calibrate: false,
-        engine: handbookEngine,
-        questions: questions(`${handbook}offtopic_queries_${lang}.jsonl`),
-      },
-    ];
+        engine: engineOf(s),
+        questions: questions(offtopic.offtopic!),
+      });
+    }
   });
+  return out;
 }
 
 async function score(sets: QuestionSet[]): Promise<Scored[]> {

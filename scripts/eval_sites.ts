@@ -22,6 +22,8 @@ const FIXTURES = fileURLToPath(new URL("../tests/fixtures/", import.meta.url));
 /** One question set over one corpus. */
 export interface AnswerSet {
   name: string;
+  /** The fixture folder its corpus is in. */
+  site: string;
   lang: "pt" | "en";
   corpus: string;
   queries: string;
@@ -34,35 +36,31 @@ export function answerSets(): AnswerSet[] {
   const sets: AnswerSet[] = [];
   for (const lang of ["pt", "en"] as const) {
     const at = (site: string, file: string) => `${FIXTURES}${site}/${file}`;
-    sets.push(
-      {
-        name: `pyfaq-heldout-${lang}`,
+    // The Python FAQ's held-out and dev questions, each with its own off-topic set.
+    for (const [set, prefix] of [["heldout", "heldout_"], ["dev", ""]]) {
+      sets.push({
+        name: `pyfaq-${set}-${lang}`,
+        site: "pyfaq",
         lang,
         corpus: at("pyfaq", `corpus_${lang}.jsonl`),
-        queries: at("pyfaq", `heldout_queries_${lang}.jsonl`),
-        qrels: at("pyfaq", `heldout_qrels_${lang}.tsv`),
-        offtopic: at("offtopic", `heldout_queries_${lang}.jsonl`),
-      },
-      {
-        name: `pyfaq-dev-${lang}`,
-        lang,
-        corpus: at("pyfaq", `corpus_${lang}.jsonl`),
-        queries: at("pyfaq", `queries_${lang}.jsonl`),
-        qrels: at("pyfaq", `qrels_${lang}.tsv`),
-        offtopic: at("offtopic", `queries_${lang}.jsonl`),
-      },
-      {
-        name: `debfaq-${lang}`,
-        lang,
-        corpus: at("debfaq", `corpus_${lang}.jsonl`),
-        queries: at("debfaq", `heldout_queries_${lang}.jsonl`),
-        qrels: at("debfaq", `heldout_qrels_${lang}.tsv`),
-      },
-    );
+        queries: at("pyfaq", `${prefix}queries_${lang}.jsonl`),
+        qrels: at("pyfaq", `${prefix}qrels_${lang}.tsv`),
+        offtopic: at("offtopic", `${prefix}queries_${lang}.jsonl`),
+      });
+    }
+    sets.push({
+      name: `debfaq-${lang}`,
+      site: "debfaq",
+      lang,
+      corpus: at("debfaq", `corpus_${lang}.jsonl`),
+      queries: at("debfaq", `heldout_queries_${lang}.jsonl`),
+      qrels: at("debfaq", `heldout_qrels_${lang}.tsv`),
+    });
     for (const site of ["harden", "handbook"]) {
       for (const set of ["heldout", "heldout2"]) {
         sets.push({
           name: `${site}${set === "heldout" ? "" : "2"}-${lang}`,
+          site,
           lang,
           corpus: at(site, `corpus_${lang}.jsonl`),
           queries: at(site, `${set}_queries_${lang}.jsonl`),
@@ -74,6 +72,7 @@ export function answerSets(): AnswerSet[] {
   }
   sets.push({
     name: "faquad",
+    site: "faquad",
     lang: "pt",
     corpus: `${FIXTURES}faquad/corpus.jsonl`,
     queries: `${FIXTURES}faquad/queries.jsonl`,
